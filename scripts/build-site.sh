@@ -38,7 +38,8 @@ if $release; then
 fi
 
 say "building the stylesheet"
-tailwindcss -i style/main.css -o "$pkg/maxy.css" $($release && echo --minify) 2>/dev/null
+minify=(); $release && minify=(--minify)
+tailwindcss -i style/main.css -o "$pkg/maxy.css" "${minify[@]}" 2>/dev/null
 
 cp -r public/. "$site/"
 

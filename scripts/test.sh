@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs every test of Maxy on a fresh Debian/Ubuntu machine (as root):
+# installs what is missing, starts PostgreSQL and the embedding server, then
+# formatting, clippy, unit + integration tests on the real database, and the
+# Chromium end-to-end tests against a freshly built and seeded server.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+
+"$ROOT/scripts/install-deps.sh"
+DATABASE_URL="$("$ROOT/scripts/db.sh" start)"
+export DATABASE_URL
+"$ROOT/scripts/embedder.sh" start
+"$ROOT/scripts/db.sh" reset-test
+
+say "cargo fmt --check"
+cargo fmt --all -- --check
+
+say "cargo clippy"
+cargo clippy --workspace --all-targets -- -D warnings
+
+say "cargo test (unit + integration, real PostgreSQL)"
+cargo test --workspace
+
+say "end-to-end tests in Chromium"
+"$ROOT/scripts/build-site.sh"
+"$ROOT/scripts/e2e.sh"
