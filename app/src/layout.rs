@@ -10,11 +10,31 @@ struct NavItem {
 }
 
 const NAV: &[NavItem] = &[
-    NavItem { href: "/chat", label: "Chat", hint: "Parler à Maxy" },
-    NavItem { href: "/demandes", label: "Demandes", hint: "Demandes des organisateurs" },
-    NavItem { href: "/lieux", label: "Lieux", hint: "Rechercher parmi les lieux" },
-    NavItem { href: "/memoire", label: "Mémoire", hint: "Ce dont Maxy se souvient" },
-    NavItem { href: "/console", label: "Console", hint: "Playbooks et réglages (admin)" },
+    NavItem {
+        href: "/chat",
+        label: "Chat",
+        hint: "Parler à Maxy",
+    },
+    NavItem {
+        href: "/demandes",
+        label: "Demandes",
+        hint: "Demandes des organisateurs",
+    },
+    NavItem {
+        href: "/lieux",
+        label: "Lieux",
+        hint: "Rechercher parmi les lieux",
+    },
+    NavItem {
+        href: "/memoire",
+        label: "Mémoire",
+        hint: "Ce dont Maxy se souvient",
+    },
+    NavItem {
+        href: "/console",
+        label: "Console",
+        hint: "Playbooks et réglages (admin)",
+    },
 ];
 
 /// Sidebar navigation on wide screens, a top bar on narrow ones.

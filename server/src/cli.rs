@@ -2,7 +2,11 @@
 use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
-#[command(name = "maxy", version, about = "Maxy, the AI assistant of the Reciprok venue marketplace")]
+#[command(
+    name = "maxy",
+    version,
+    about = "Maxy, the AI assistant of the Reciprok venue marketplace"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,

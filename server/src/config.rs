@@ -55,7 +55,11 @@ impl Config {
     /// Reads any variable source (tests pass a map).
     pub fn from_source(env: &Env) -> Result<Self, ConfigError> {
         let database = DatabaseSettings {
-            url: env.url("DATABASE_URL", DEFAULT_DATABASE_URL, &["postgres", "postgresql"])?,
+            url: env.url(
+                "DATABASE_URL",
+                DEFAULT_DATABASE_URL,
+                &["postgres", "postgresql"],
+            )?,
             max_connections: env.number("MAXY_DB_MAX_CONNECTIONS", 10, 1..=500)?,
             connect_timeout: Duration::from_secs(env.number(
                 "MAXY_DB_CONNECT_TIMEOUT_SECS",

@@ -16,7 +16,10 @@ pub enum DbError {
 
 /// Opens the pool and proves the database answers, within the connect timeout.
 pub async fn connect(settings: &DatabaseSettings) -> Result<PgPool, DbError> {
-    let unreachable = |source| DbError::Unreachable { url: redact_url(&settings.url), source };
+    let unreachable = |source| DbError::Unreachable {
+        url: redact_url(&settings.url),
+        source,
+    };
     let pool = PgPoolOptions::new()
         .max_connections(settings.max_connections)
         .acquire_timeout(settings.connect_timeout)
@@ -36,5 +39,8 @@ pub async fn migrate(pool: &PgPool) -> Result<(), DbError> {
 
 /// A cheap round trip, for readiness checks.
 pub async fn ping(pool: &PgPool) -> Result<(), sqlx::Error> {
-    sqlx::query_scalar::<_, i32>("SELECT 1").fetch_one(pool).await.map(|_| ())
+    sqlx::query_scalar::<_, i32>("SELECT 1")
+        .fetch_one(pool)
+        .await
+        .map(|_| ())
 }

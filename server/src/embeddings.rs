@@ -11,11 +11,14 @@ use tokio::sync::Mutex;
 /// How long a readiness answer is reused: `/readyz` is public and polled often.
 const CACHE_FOR: Duration = Duration::from_secs(5);
 
+/// The last answer and when it was computed.
+type CachedAnswer = Option<(Instant, Result<(), String>)>;
+
 #[derive(Clone)]
 pub struct EmbeddingHealth {
     http: reqwest::Client,
     endpoints: Arc<Vec<PipelineSettings>>,
-    last: Arc<Mutex<Option<(Instant, Result<(), String>)>>>,
+    last: Arc<Mutex<CachedAnswer>>,
 }
 
 #[derive(Deserialize)]
@@ -30,7 +33,9 @@ struct EmbeddingItem {
 
 impl EmbeddingHealth {
     pub fn new(settings: &EmbeddingSettings) -> reqwest::Result<Self> {
-        let http = reqwest::Client::builder().timeout(Duration::from_secs(5)).build()?;
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_secs(5))
+            .build()?;
         // One probe per distinct endpoint: the pipelines usually share one server.
         let mut endpoints: Vec<PipelineSettings> = Vec::new();
         for p in [&settings.venues, &settings.memory, &settings.training] {
@@ -38,7 +43,11 @@ impl EmbeddingHealth {
                 endpoints.push(p.clone());
             }
         }
-        Ok(EmbeddingHealth { http, endpoints: Arc::new(endpoints), last: Arc::default() })
+        Ok(EmbeddingHealth {
+            http,
+            endpoints: Arc::new(endpoints),
+            last: Arc::default(),
+        })
     }
 
     /// `Ok` when every endpoint embeds a short text; the error names the failing URL.
@@ -70,14 +79,20 @@ impl EmbeddingHealth {
             request = request.bearer_auth(key);
         }
         let response = request.send().await.map_err(|e| {
-            if e.is_timeout() { "did not answer in time".to_string() } else { "is unreachable".to_string() }
+            if e.is_timeout() {
+                "did not answer in time".to_string()
+            } else {
+                "is unreachable".to_string()
+            }
         })?;
         let status = response.status();
         if !status.is_success() {
             return Err(format!("answered HTTP {}", status.as_u16()));
         }
-        let body: EmbeddingsResponse =
-            response.json().await.map_err(|_| "answered with an unexpected body".to_string())?;
+        let body: EmbeddingsResponse = response
+            .json()
+            .await
+            .map_err(|_| "answered with an unexpected body".to_string())?;
         match body.data.first() {
             Some(item) if !item.embedding.is_empty() => Ok(()),
             _ => Err("answered with no vector".to_string()),

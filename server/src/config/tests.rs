@@ -68,7 +68,10 @@ fn secrets_never_show_in_debug_or_errors() -> Result<(), ConfigError> {
 
 #[test]
 fn redact_url_keeps_everything_but_the_password() {
-    assert_eq!(redact_url("postgres://u:p@h:5/db"), "postgres://u:***@h:5/db");
+    assert_eq!(
+        redact_url("postgres://u:p@h:5/db"),
+        "postgres://u:***@h:5/db"
+    );
     assert_eq!(redact_url("postgres://u@h/db"), "postgres://u@h/db");
     assert_eq!(redact_url("postgres://h/db?x=a@b"), "postgres://h/db?x=a@b");
 }

@@ -7,7 +7,9 @@ use axum::{Json, Router};
 use serde::Serialize;
 
 pub fn routes() -> Router<AppState> {
-    Router::new().route("/healthz", get(healthz)).route("/readyz", get(readyz))
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
 }
 
 async fn healthz() -> &'static str {
@@ -35,9 +37,17 @@ async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readiness>) 
     let ready = database.is_ok() && embeddings.is_ok();
     let body = Readiness {
         ready,
-        database: if database.is_ok() { "ok".into() } else { "unreachable".into() },
+        database: if database.is_ok() {
+            "ok".into()
+        } else {
+            "unreachable".into()
+        },
         embeddings: embeddings.map(|()| "ok".to_string()).unwrap_or_else(|e| e),
     };
-    let status = if ready { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
+    let status = if ready {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
     (status, Json(body))
 }

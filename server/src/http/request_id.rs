@@ -18,14 +18,21 @@ pub fn with_request_ids<S: Clone + Send + Sync + 'static>(router: Router<S>) -> 
         .layer(
             TraceLayer::new_for_http()
                 .make_span_with(request_span)
-                .on_response(DefaultOnResponse::new().level(Level::INFO).latency_unit(LatencyUnit::Millis)),
+                .on_response(
+                    DefaultOnResponse::new()
+                        .level(Level::INFO)
+                        .latency_unit(LatencyUnit::Millis),
+                ),
         )
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
         .layer(axum::middleware::map_request(drop_unsafe_request_id))
 }
 
 async fn drop_unsafe_request_id(mut request: Request<Body>) -> Request<Body> {
-    let safe = request.headers().get(&REQUEST_ID).map(|v| is_safe_id(v.as_bytes()));
+    let safe = request
+        .headers()
+        .get(&REQUEST_ID)
+        .map(|v| is_safe_id(v.as_bytes()));
     if safe == Some(false) {
         request.headers_mut().remove(&REQUEST_ID);
     }
@@ -33,13 +40,20 @@ async fn drop_unsafe_request_id(mut request: Request<Body>) -> Request<Body> {
 }
 
 fn is_safe_id(id: &[u8]) -> bool {
-    (1..=64).contains(&id.len()) && id.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'-' || *b == b'_')
+    (1..=64).contains(&id.len())
+        && id
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || *b == b'-' || *b == b'_')
 }
 
 /// The span carries the method, the path (never the query string: it may hold
 /// tokens) and the request id.
 fn request_span(request: &Request<Body>) -> tracing::Span {
-    let id = request.headers().get(&REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or("-");
+    let id = request
+        .headers()
+        .get(&REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("-");
     tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), request.id = %id)
 }
 

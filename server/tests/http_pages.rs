@@ -1,0 +1,154 @@
+//! The HTTP surface on a real database: health probes, server-rendered pages,
+//! request ids.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+mod support;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use sqlx::PgPool;
+use tower::ServiceExt;
+
+async fn get(app: axum::Router, uri: &str) -> (StatusCode, axum::http::HeaderMap, String) {
+    get_with(app, Request::get(uri).body(Body::empty()).expect("request")).await
+}
+
+async fn get_with(
+    app: axum::Router,
+    request: Request<Body>,
+) -> (StatusCode, axum::http::HeaderMap, String) {
+    let response = app.oneshot(request).await.expect("response");
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("body")
+        .to_bytes();
+    (
+        status,
+        headers,
+        String::from_utf8_lossy(&bytes).into_owned(),
+    )
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn healthz_answers_ok(db: PgPool) {
+    let app = server::http::router(support::app_state(db, support::closed_port().await));
+    let (status, _, body) = get(app, "/healthz").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body, "ok");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn readyz_is_ready_when_database_and_embeddings_answer(db: PgPool) {
+    let app = server::http::router(support::app_state(
+        db,
+        support::fake_embedding_server().await,
+    ));
+    let (status, _, body) = get(app, "/readyz").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let json: serde_json::Value = serde_json::from_str(&body).expect("json");
+    assert_eq!(json["ready"], true);
+    assert_eq!(json["database"], "ok");
+    assert_eq!(json["embeddings"], "ok");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn readyz_names_the_embedding_server_when_it_is_down(db: PgPool) {
+    let down = support::closed_port().await;
+    let app = server::http::router(support::app_state(db, down));
+    let (status, _, body) = get(app, "/readyz").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    let json: serde_json::Value = serde_json::from_str(&body).expect("json");
+    assert_eq!(json["ready"], false);
+    assert_eq!(json["database"], "ok");
+    let embeddings = json["embeddings"].as_str().unwrap_or_default();
+    assert!(
+        embeddings.contains(&down.to_string()) && embeddings.contains("unreachable"),
+        "{embeddings}"
+    );
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn readyz_reports_a_closed_database(db: PgPool) {
+    let state = support::app_state(db.clone(), support::fake_embedding_server().await);
+    db.close().await;
+    let (status, _, body) = get(server::http::router(state), "/readyz").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(body.contains(r#""database":"unreachable""#), "{body}");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn every_section_renders_server_side_in_french(db: PgPool) {
+    let state = support::app_state(db, support::closed_port().await);
+    for (path, title) in [
+        ("/", "Maxy"),
+        ("/chat", "Chat"),
+        ("/demandes", "Demandes"),
+        ("/lieux", "Lieux"),
+        ("/memoire", "Mémoire"),
+        ("/console", "Console"),
+    ] {
+        let (status, _, html) = get(server::http::router(state.clone()), path).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert!(html.contains(r#"<html lang="fr""#), "{path}");
+        assert!(
+            html.contains(r#"aria-label="Navigation principale""#),
+            "{path}"
+        );
+        assert!(
+            html.contains(&format!(">{title}</h1>")),
+            "{path} lacks its h1: {html}"
+        );
+        assert!(
+            html.contains("/pkg/maxy.js"),
+            "{path} lacks the hydration script"
+        );
+        assert!(
+            html.contains("/pkg/maxy.css"),
+            "{path} lacks the stylesheet"
+        );
+    }
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn unknown_pages_are_a_french_404(db: PgPool) {
+    let app = server::http::router(support::app_state(db, support::closed_port().await));
+    let (status, _, html) = get(app, "/nulle-part").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(html.contains("Page introuvable"), "{html}");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn request_ids_are_generated_kept_or_replaced(db: PgPool) {
+    let state = support::app_state(db, support::closed_port().await);
+    let (_, headers, _) = get(server::http::router(state.clone()), "/healthz").await;
+    let generated = headers
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    assert_eq!(generated.len(), 36, "a UUID is generated: {generated:?}");
+
+    let kept = Request::get("/healthz")
+        .header("x-request-id", "abc-123")
+        .body(Body::empty())
+        .expect("request");
+    let (_, headers, _) = get_with(server::http::router(state.clone()), kept).await;
+    assert_eq!(
+        headers.get("x-request-id").and_then(|v| v.to_str().ok()),
+        Some("abc-123")
+    );
+
+    let forged = Request::get("/healthz")
+        .header("x-request-id", "a b\tfake=1")
+        .body(Body::empty())
+        .expect("request");
+    let (_, headers, _) = get_with(server::http::router(state), forged).await;
+    let replaced = headers
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    assert_eq!(replaced.len(), 36, "an unsafe id is replaced: {replaced:?}");
+}

@@ -1,0 +1,79 @@
+//! Shared test helpers: a fake embedding server at the network edge, app
+//! state on a test database, and the paths the binary needs.
+#![allow(dead_code, clippy::expect_used)]
+
+use axum::routing::post;
+use axum::{Json, Router};
+use server::config::{Config, Env};
+use server::embeddings::EmbeddingHealth;
+use server::state::AppState;
+use sqlx::PgPool;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// The repository root (tests run from `server/`).
+pub fn repo_root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Serves OpenAI's `/v1/embeddings` wire format with constant 384-d vectors.
+pub async fn fake_embedding_server() -> SocketAddr {
+    async fn embeddings(Json(body): Json<serde_json::Value>) -> Json<serde_json::Value> {
+        let n = body["input"].as_array().map_or(1, Vec::len);
+        let data: Vec<_> = (0..n)
+            .map(|i| serde_json::json!({"object": "embedding", "index": i, "embedding": vec![0.05_f32; 384]}))
+            .collect();
+        Json(serde_json::json!({"object": "list", "data": data, "model": body["model"]}))
+    }
+    let app = Router::new().route("/v1/embeddings", post(embeddings));
+    serve_in_background(app).await
+}
+
+/// An address where nothing listens.
+pub async fn closed_port() -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    drop(listener);
+    addr
+}
+
+pub async fn serve_in_background(app: Router) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    addr
+}
+
+/// App state on `db` with the embedding server at `embedding_addr`.
+pub fn app_state(db: PgPool, embedding_addr: SocketAddr) -> AppState {
+    let url = format!("http://{embedding_addr}/v1");
+    let config = Config::from_source(&Env::from_pairs([("MAXY_EMBEDDING_URL", url.as_str())]))
+        .expect("config");
+    let leptos_options = leptos::prelude::LeptosOptions::builder()
+        .output_name("maxy")
+        .build();
+    let embedding_health = EmbeddingHealth::new(&config.embeddings).expect("client");
+    AppState {
+        leptos_options,
+        db,
+        config: Arc::new(config),
+        embedding_health,
+    }
+}
+
+/// The URL of the database `db` is connected to (same server as DATABASE_URL).
+pub async fn url_of(db: &PgPool) -> String {
+    let name: String = sqlx::query_scalar("SELECT current_database()")
+        .fetch_one(db)
+        .await
+        .expect("name");
+    let base = std::env::var("DATABASE_URL").expect("DATABASE_URL");
+    let (server, _) = base
+        .rsplit_once('/')
+        .expect("a database URL ends with /name");
+    format!("{server}/{name}")
+}
