@@ -12,7 +12,7 @@ cd "$ROOT"
 base_url="$(scripts/db.sh url)"
 base_url="${base_url%/*}"
 prepare_url="$base_url/maxy_sqlx_prepare"
-psql "$base_url/postgres" -qX -v ON_ERROR_STOP=1 \
+PGOPTIONS="-c client_min_messages=warning" psql "$base_url/postgres" -qX -v ON_ERROR_STOP=1 \
   -c 'DROP DATABASE IF EXISTS maxy_sqlx_prepare WITH (FORCE)' -c 'CREATE DATABASE maxy_sqlx_prepare' >/dev/null
 for file in migrations/*.sql; do
   psql "$prepare_url" -qX -v ON_ERROR_STOP=1 --single-transaction -f "$file" >/dev/null

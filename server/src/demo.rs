@@ -97,7 +97,7 @@ pub fn generate(seed: u64, members: usize) -> Dataset {
 
 /// True when no venue exists yet (the seed command refuses to mix data).
 pub async fn database_is_empty(pool: &sqlx::PgPool) -> sqlx::Result<bool> {
-    let any: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM members)")
+    let any = sqlx::query_scalar!(r#"SELECT EXISTS (SELECT 1 FROM members) AS "any!""#)
         .fetch_one(pool)
         .await?;
     Ok(!any)
@@ -108,9 +108,9 @@ pub async fn database_is_empty(pool: &sqlx::PgPool) -> sqlx::Result<bool> {
 /// the data comes with explicit ids and would collide.
 pub async fn seed(pool: &sqlx::PgPool, options: &SeedOptions) -> anyhow::Result<SeedSummary> {
     let started = Instant::now();
-    let existing: i64 = sqlx::query_scalar(
-        "SELECT (SELECT count(*) FROM pools) + (SELECT count(*) FROM members)
-              + (SELECT count(*) FROM users) + (SELECT count(*) FROM requests)",
+    let existing = sqlx::query_scalar!(
+        r#"SELECT (SELECT count(*) FROM pools) + (SELECT count(*) FROM members)
+              + (SELECT count(*) FROM users) + (SELECT count(*) FROM requests) AS "existing!""#,
     )
     .fetch_one(pool)
     .await

@@ -45,7 +45,22 @@ async fn seed(config: &Config, args: &SeedArgs) -> anyhow::Result<()> {
         members: usize::try_from(args.members).context("--members is too large")?,
         progress: !args.quiet,
     };
-    let summary = demo::seed(&db, &options).await?;
-    tracing::info!(?summary, "demo data loaded");
+    let s = demo::seed(&db, &options).await?;
+    println!(
+        "demo data loaded in {:.1} s (seed {}, digest {}): {} pools, {} venues, {} rooms, \
+         {} capacities, {} requests, {} catalogues ({} picks), {} training sessions, {} users",
+        s.elapsed.as_secs_f64(),
+        args.seed,
+        s.digest,
+        s.pools,
+        s.members,
+        s.rooms,
+        s.room_capacities,
+        s.requests,
+        s.catalogues,
+        s.catalogue_picks,
+        s.training_sessions,
+        s.users,
+    );
     Ok(())
 }
