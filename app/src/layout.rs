@@ -1,12 +1,15 @@
-//! The app frame: brand, main navigation and the content area.
+//! The team's app frame: brand, main navigation, the signed-in user, and the
+//! page content (`<Outlet/>`).
+use crate::auth::{current_user, SessionUser};
 use leptos::prelude::*;
-use leptos_router::components::A;
+use leptos_router::components::{Outlet, A};
 
 /// One entry of the main navigation.
 struct NavItem {
     href: &'static str,
     label: &'static str,
     hint: &'static str,
+    admin_only: bool,
 }
 
 const NAV: &[NavItem] = &[
@@ -14,57 +17,106 @@ const NAV: &[NavItem] = &[
         href: "/chat",
         label: "Chat",
         hint: "Parler à Maxy",
+        admin_only: false,
     },
     NavItem {
         href: "/demandes",
         label: "Demandes",
         hint: "Demandes des organisateurs",
+        admin_only: false,
     },
     NavItem {
         href: "/lieux",
         label: "Lieux",
         hint: "Rechercher parmi les lieux",
+        admin_only: false,
     },
     NavItem {
         href: "/memoire",
         label: "Mémoire",
         hint: "Ce dont Maxy se souvient",
+        admin_only: false,
     },
     NavItem {
         href: "/console",
         label: "Console",
         hint: "Playbooks et réglages (admin)",
+        admin_only: true,
     },
 ];
 
 /// Sidebar navigation on wide screens, a top bar on narrow ones.
 #[component]
-pub fn AppLayout(children: Children) -> impl IntoView {
+pub fn AppLayout() -> impl IntoView {
+    let user = Resource::new(|| (), |_| current_user());
     view! {
         <div class="min-h-screen md:flex">
-            <header class="border-b border-slate-200 bg-white md:w-60 md:shrink-0 md:border-b-0 md:border-r">
+            <header class="flex flex-col border-b border-slate-200 bg-white md:w-60 md:shrink-0 md:border-b-0 md:border-r">
                 <A href="/" attr:class="flex items-center gap-2 px-5 py-4">
                     <span class="grid h-8 w-8 place-items-center rounded-lg bg-indigo-600 text-sm font-bold text-white">"M"</span>
                     <span class="text-lg font-semibold tracking-tight">"Maxy"</span>
                 </A>
-                <nav aria-label="Navigation principale" class="flex gap-1 overflow-x-auto px-3 pb-3 md:flex-col md:pb-0">
-                    {NAV
-                        .iter()
-                        .map(|item| {
-                            view! {
-                                <A
-                                    href=item.href
-                                    attr:title=item.hint
-                                    attr:class="rounded-md px-3 py-2 text-sm font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900 aria-[current=page]:bg-indigo-50 aria-[current=page]:text-indigo-700"
-                                >
-                                    {item.label}
-                                </A>
-                            }
-                        })
-                        .collect_view()}
-                </nav>
+                <Transition fallback=|| ()>
+                    {move || {
+                        user.get()
+                            .map(|result| {
+                                let user = result.ok().flatten();
+                                view! {
+                                    <MainNav is_admin=user.as_ref().is_some_and(SessionUser::is_admin) />
+                                    {user.map(|u| view! { <UserMenu user=u /> })}
+                                }
+                            })
+                    }}
+                </Transition>
             </header>
-            <main class="flex-1 px-6 py-8 md:px-10">{children()}</main>
+            <main class="flex-1 px-6 py-8 md:px-10">
+                <Outlet />
+            </main>
+        </div>
+    }
+}
+
+#[component]
+fn MainNav(is_admin: bool) -> impl IntoView {
+    view! {
+        <nav aria-label="Navigation principale" class="flex gap-1 overflow-x-auto px-3 pb-3 md:flex-col md:pb-0">
+            {NAV
+                .iter()
+                .filter(|item| is_admin || !item.admin_only)
+                .map(|item| {
+                    view! {
+                        <A
+                            href=item.href
+                            attr:title=item.hint
+                            attr:class="rounded-md px-3 py-2 text-sm font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900 aria-[current=page]:bg-indigo-50 aria-[current=page]:text-indigo-700"
+                        >
+                            {item.label}
+                        </A>
+                    }
+                })
+                .collect_view()}
+        </nav>
+    }
+}
+
+/// Who is signed in, and the two ways out (plain forms: they work without JavaScript).
+#[component]
+fn UserMenu(user: SessionUser) -> impl IntoView {
+    let role = if user.is_admin() {
+        "Administrateur"
+    } else {
+        "Équipe"
+    };
+    view! {
+        <div class="mt-auto hidden border-t border-slate-200 px-5 py-4 text-sm md:block" data-testid="user-menu">
+            <p class="font-medium text-slate-900">{user.display_name}</p>
+            <p class="text-xs text-slate-500">{role}</p>
+            <form method="post" action="/deconnexion" class="mt-3">
+                <button type="submit" class="text-sm font-medium text-indigo-700 hover:underline">"Se déconnecter"</button>
+            </form>
+            <form method="post" action="/deconnexion/partout" class="mt-1">
+                <button type="submit" class="text-xs text-slate-500 hover:underline">"Se déconnecter de tous les appareils"</button>
+            </form>
         </div>
     }
 }

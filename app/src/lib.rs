@@ -4,19 +4,26 @@
 //! `hydrate` inside the wasm bundle (makes that HTML interactive).
 #![recursion_limit = "256"]
 
+pub mod admin;
+pub mod auth;
 pub mod layout;
+pub mod links;
 pub mod pages;
+#[cfg(feature = "ssr")]
+pub mod ports;
+pub mod routes;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
 use leptos_router::{
-    components::{Route, Router, Routes},
+    components::{ParentRoute, Route, Router, Routes},
     path,
 };
 
 use crate::layout::AppLayout;
 use crate::pages::{
-    ChatPage, ConsolePage, HomePage, MemoryPage, NotFoundPage, RequestsPage, VenuesPage,
+    ChatPage, ConsolePage, HomePage, MemoryPage, NotFoundPage, OrganizerCataloguePage,
+    RequestsPage, SignInPage, VenueAvailabilityPage, VenuesPage,
 };
 
 /// The whole HTML document, rendered by the server for every page.
@@ -47,17 +54,21 @@ pub fn App() -> impl IntoView {
         <Title formatter=|page: String| {
             if page.is_empty() { "Maxy".to_string() } else { format!("{page} · Maxy") }
         } />
+        // Keep in step with `routes::PAGES` (who may open each page).
         <Router>
-            <AppLayout>
-                <Routes fallback=NotFoundPage>
+            <Routes fallback=NotFoundPage>
+                <Route path=path!("connexion") view=SignInPage />
+                <Route path=path!("c/:token") view=OrganizerCataloguePage />
+                <Route path=path!("v/:token") view=VenueAvailabilityPage />
+                <ParentRoute path=path!("") view=AppLayout>
                     <Route path=path!("") view=HomePage />
                     <Route path=path!("chat") view=ChatPage />
                     <Route path=path!("demandes") view=RequestsPage />
                     <Route path=path!("lieux") view=VenuesPage />
                     <Route path=path!("memoire") view=MemoryPage />
                     <Route path=path!("console") view=ConsolePage />
-                </Routes>
-            </AppLayout>
+                </ParentRoute>
+            </Routes>
         </Router>
     }
 }

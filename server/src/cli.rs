@@ -20,6 +20,51 @@ pub enum Command {
     Migrate,
     /// Load deterministic demo data (venues, rooms, requests, catalogues, users).
     Seed(SeedArgs),
+    /// Create a user or reset a password (the first admin of a new install).
+    #[command(subcommand)]
+    User(UserCommand),
+    /// Issue or revoke a magic link for an organizer or a venue.
+    #[command(subcommand)]
+    Link(LinkCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum UserCommand {
+    /// Create a user (or update an existing one with the same e-mail).
+    Create {
+        #[arg(long)]
+        email: String,
+        /// The name shown in the app.
+        #[arg(long)]
+        name: String,
+        /// `team` or `admin`.
+        #[arg(long, default_value = "team")]
+        role: String,
+        /// A profile label for playbook eligibility (repeatable).
+        #[arg(long = "profile")]
+        profiles: Vec<String>,
+        /// Read the password from standard input instead of generating one.
+        #[arg(long)]
+        password_stdin: bool,
+    },
+    /// Set a new password and end every session of the user.
+    ResetPassword {
+        #[arg(long)]
+        email: String,
+        /// Read the password from standard input instead of generating one.
+        #[arg(long)]
+        password_stdin: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LinkCommand {
+    /// A link that opens one catalogue, read-only (for its organizer).
+    Catalogue { catalogue_id: i64 },
+    /// A link that answers one availability check (for the venue).
+    Availability { check_id: i64 },
+    /// Revoke a link by its id (printed when it was issued).
+    Revoke { link_id: i64 },
 }
 
 #[derive(Debug, clap::Args)]

@@ -2,9 +2,11 @@
 //!
 //! Every variable has a default that suits the local set-up the README starts,
 //! and every bad value is refused with an error that names the variable.
+mod auth;
 mod embedding;
 mod env;
 
+pub use auth::AuthSettings;
 pub use embedding::{EmbeddingPipeline, EmbeddingSettings, PipelineSettings};
 pub use env::{redact_url, ConfigError, Env};
 
@@ -27,6 +29,7 @@ pub struct Config {
     pub embeddings: EmbeddingSettings,
     /// Refuse to start when the embedding server does not answer.
     pub require_embeddings: bool,
+    pub auth: AuthSettings,
 }
 
 #[derive(Clone)]
@@ -73,6 +76,7 @@ impl Config {
             leptos_config: PathBuf::from(env.string("MAXY_LEPTOS_CONFIG", "Leptos.toml")?),
             embeddings: EmbeddingSettings::from_source(env)?,
             require_embeddings: env.boolean("MAXY_REQUIRE_EMBEDDINGS", true)?,
+            auth: AuthSettings::from_source(env)?,
         })
     }
 }

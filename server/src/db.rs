@@ -1,4 +1,11 @@
-//! The PostgreSQL pool and the embedded migrations.
+//! The PostgreSQL pool, the embedded migrations, and the queries (one
+//! module per table, checked at compile time by `sqlx::query!`).
+pub mod audit_log;
+pub mod links_view;
+pub mod magic_links;
+pub mod sessions;
+pub mod users;
+
 use crate::config::{redact_url, DatabaseSettings};
 use sqlx::postgres::PgPoolOptions;
 use sqlx::PgPool;

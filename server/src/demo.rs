@@ -38,6 +38,7 @@ use anyhow::Context as _;
 
 pub use digest::digest;
 pub use model::Dataset;
+pub use team::DEMO_PASSWORD;
 
 /// Options of `maxy seed`.
 #[derive(Clone, Debug)]

@@ -1,10 +1,14 @@
 //! Maxy's server: configuration, database, HTTP, services and the command line.
+pub mod accounts;
+pub mod audit;
+pub mod auth;
 pub mod cli;
 pub mod config;
 pub mod db;
 pub mod demo;
 pub mod embeddings;
 pub mod http;
+pub mod portal;
 pub mod serve;
 pub mod shutdown;
 pub mod state;
@@ -26,6 +30,8 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Seed(args) => seed(&config, &args).await,
+        Command::User(command) => accounts::user(&config, command).await,
+        Command::Link(command) => accounts::link(&config, command).await,
     }
 }
 
@@ -61,6 +67,10 @@ async fn seed(config: &Config, args: &SeedArgs) -> anyhow::Result<()> {
         s.catalogue_picks,
         s.training_sessions,
         s.users,
+    );
+    println!(
+        "demo accounts (password {}): admin@reciprok.fr (admin), camille.martin@reciprok.fr (team)",
+        demo::DEMO_PASSWORD
     );
     Ok(())
 }

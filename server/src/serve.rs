@@ -1,10 +1,11 @@
 //! `maxy serve`: start-up checks, then the HTTP server until a shutdown signal.
+use crate::auth::tokens::SigningKey;
 use crate::config::Config;
 use crate::embeddings::EmbeddingHealth;
 use crate::state::AppState;
 use anyhow::Context;
 use leptos::prelude::LeptosOptions;
-use std::sync::Arc;
+use std::net::SocketAddr;
 
 pub async fn run(config: Config) -> anyhow::Result<()> {
     let mut leptos_options = site_options(&config)?;
@@ -31,18 +32,31 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         })?;
     }
 
-    let state = AppState {
-        leptos_options,
-        db: db.clone(),
-        config: Arc::new(config),
-        embedding_health,
+    let signing_key = match &config.auth.secret_key {
+        Some(key) => SigningKey::new(key.clone()),
+        None => {
+            tracing::warn!(
+                "MAXY_SECRET_KEY is not set: magic links will stop working when this process stops"
+            );
+            SigningKey::random().context("cannot draw a random key")?
+        }
     };
+    let state = AppState::new(
+        leptos_options,
+        db.clone(),
+        config,
+        embedding_health,
+        signing_key,
+    );
     let app = crate::http::router(state);
     tracing::info!(%addr, "Maxy is listening on http://{addr}");
-    axum::serve(listener, app)
-        .with_graceful_shutdown(crate::shutdown::signal())
-        .await
-        .context("the HTTP server stopped with an error")?;
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(crate::shutdown::signal())
+    .await
+    .context("the HTTP server stopped with an error")?;
     db.close().await;
     tracing::info!("stopped cleanly");
     Ok(())

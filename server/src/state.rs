@@ -1,6 +1,9 @@
 //! What every request handler can reach.
+use crate::auth::rate_limit::RateLimits;
+use crate::auth::tokens::SigningKey;
 use crate::config::Config;
 use crate::embeddings::EmbeddingHealth;
+use app::ports::Portal;
 use axum::extract::FromRef;
 use leptos::prelude::LeptosOptions;
 use sqlx::PgPool;
@@ -12,4 +15,33 @@ pub struct AppState {
     pub db: PgPool,
     pub config: Arc<Config>,
     pub embedding_health: EmbeddingHealth,
+    pub signing_key: SigningKey,
+    pub rate_limits: RateLimits,
+    /// The services server functions call (provided to them as context).
+    pub portal: Arc<dyn Portal>,
+}
+
+impl AppState {
+    /// Wires the services on top of a database pool and a configuration.
+    pub fn new(
+        leptos_options: LeptosOptions,
+        db: PgPool,
+        config: Config,
+        embedding_health: EmbeddingHealth,
+        signing_key: SigningKey,
+    ) -> Self {
+        let portal = Arc::new(crate::portal::DbPortal {
+            db: db.clone(),
+            key: signing_key.clone(),
+        });
+        AppState {
+            leptos_options,
+            db,
+            config: Arc::new(config),
+            embedding_health,
+            signing_key,
+            rate_limits: RateLimits::default(),
+            portal,
+        }
+    }
 }

@@ -82,7 +82,11 @@ async fn readyz_reports_a_closed_database(db: PgPool) {
 
 #[sqlx::test(migrations = "../migrations")]
 async fn every_section_renders_server_side_in_french(db: PgPool) {
-    let state = support::app_state(db, support::closed_port().await);
+    support::app::seed_demo(&db).await;
+    let app = support::app::TestApp::start(db).await;
+    let session = app
+        .sign_in(support::app::ADMIN, support::app::PASSWORD)
+        .await;
     for (path, title) in [
         ("/", "Maxy"),
         ("/chat", "Chat"),
@@ -91,8 +95,9 @@ async fn every_section_renders_server_side_in_french(db: PgPool) {
         ("/memoire", "Mémoire"),
         ("/console", "Console"),
     ] {
-        let (status, _, html) = get(server::http::router(state.clone()), path).await;
-        assert_eq!(status, StatusCode::OK, "{path}");
+        let reply = app.get(path, Some(&session)).await;
+        let html = &reply.body;
+        assert_eq!(reply.status, StatusCode::OK, "{path}");
         assert!(html.contains(r#"<html lang="fr""#), "{path}");
         assert!(
             html.contains(r#"aria-label="Navigation principale""#),
@@ -109,6 +114,10 @@ async fn every_section_renders_server_side_in_french(db: PgPool) {
         assert!(
             html.contains("/pkg/maxy.css"),
             "{path} lacks the stylesheet"
+        );
+        assert!(
+            html.contains("Admin Reciprok"),
+            "{path} names the signed-in user"
         );
     }
 }

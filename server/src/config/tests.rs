@@ -31,6 +31,10 @@ fn every_bad_value_names_its_variable() {
         ("MAXY_EMBEDDING_TIMEOUT_MS", "5"),
         ("MAXY_REQUIRE_EMBEDDINGS", "maybe"),
         ("MAXY_LEPTOS_CONFIG", "  "),
+        ("MAXY_SECRET_KEY", "too-short"),
+        ("MAXY_PUBLIC_URL", "maxy.example.org"),
+        ("MAXY_SESSION_TTL_HOURS", "0"),
+        ("MAXY_LINK_TTL_DAYS", "forever"),
     ];
     for (var, value) in cases {
         let err = config(&[(var, value)]).err();
@@ -63,6 +67,28 @@ fn secrets_never_show_in_debug_or_errors() -> Result<(), ConfigError> {
     let message = err.map(|e| e.to_string()).unwrap_or_default();
     assert!(message.contains("bob:***@db"), "{message}");
     assert!(!message.contains("hunter2"));
+    Ok(())
+}
+
+#[test]
+fn a_short_secret_key_is_refused_without_being_echoed() {
+    let message = config(&[("MAXY_SECRET_KEY", "hunter2-is-short")])
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(message.starts_with("MAXY_SECRET_KEY"), "{message}");
+    assert!(!message.contains("hunter2"), "{message}");
+}
+
+#[test]
+fn cookies_are_secure_behind_https_only() -> Result<(), ConfigError> {
+    assert!(!config(&[])?.auth.secure_cookies());
+    assert!(!config(&[("MAXY_PUBLIC_URL", "http://127.0.0.1:3000")])?
+        .auth
+        .secure_cookies());
+    assert!(config(&[("MAXY_PUBLIC_URL", "https://maxy.example.org/")])?
+        .auth
+        .secure_cookies());
     Ok(())
 }
 

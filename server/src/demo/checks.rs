@@ -2,8 +2,6 @@
 //! of which only a stand-in hash is stored), the venues' answers, and the
 //! response signals they leave; plus the 'booked' signal of a won request.
 
-use rand::RngCore;
-
 use super::dice::{self, Dice};
 use super::model::{AvailabilityCheck, Dataset, Request, Stamp, BASE};
 use super::signals::{self, Reactivity};
@@ -27,8 +25,6 @@ pub fn attach(
         let id = data.availability_checks.len() as i64 + 1;
         let sent_at = sent.plus_minutes(dice::between(rng, 5, 600));
         let expires_at = sent_at.plus_days(VALIDITY_DAYS);
-        let mut token_hash = [0u8; 32];
-        rng.fill_bytes(&mut token_hash);
         let delay = Reactivity::of(seed, member_id).delay(rng);
         let answered = delay
             .map(|hours| Stamp(sent_at.0 + (hours * 3600.0) as i64))
@@ -62,7 +58,6 @@ pub fn attach(
             id,
             request_id: request.id,
             member_id,
-            token_hash,
             status,
             answer,
             created_by: request.assigned_user_id,

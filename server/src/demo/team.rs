@@ -63,6 +63,20 @@ pub const TEAM: &[(&str, &str, &str, &[&str], &str)] = &[
 /// Ids of the team members who handle requests (not the admin).
 pub const HANDLERS: std::ops::RangeInclusive<i64> = 2..=7;
 
+/// The password of every demo account (printed by `maxy seed` and the run
+/// command). Demo data is for local use: never seed a public deployment.
+pub const DEMO_PASSWORD: &str = "maxy-demo-2026";
+
+/// The argon2id hash of [`DEMO_PASSWORD`] for `email`, salted from the e-mail
+/// so the same seed still gives byte-identical data.
+pub fn demo_password_hash(email: &str) -> anyhow::Result<String> {
+    use sha2::Digest;
+    let salt_bytes = sha2::Sha256::digest(email.as_bytes());
+    let salt = argon2::password_hash::SaltString::encode_b64(&salt_bytes[..16])
+        .map_err(|e| anyhow::anyhow!("demo salt: {e}"))?;
+    Ok(crate::auth::password::hash_with_salt(DEMO_PASSWORD, &salt)?)
+}
+
 const NOTES: &[&str] = &[
     "Toujours réactifs, accueil impeccable.",
     "Excellent rapport qualité-prix.",

@@ -2,14 +2,16 @@
 //! state on a test database, and the paths the binary needs.
 #![allow(dead_code, clippy::expect_used)]
 
+pub mod app;
+
 use axum::routing::post;
 use axum::{Json, Router};
+use server::auth::tokens::SigningKey;
 use server::config::{Config, Env};
 use server::embeddings::EmbeddingHealth;
 use server::state::AppState;
 use sqlx::PgPool;
 use std::net::SocketAddr;
-use std::sync::Arc;
 
 /// The repository root (tests run from `server/`).
 pub fn repo_root() -> std::path::PathBuf {
@@ -48,21 +50,23 @@ pub async fn serve_in_background(app: Router) -> SocketAddr {
     addr
 }
 
+/// The magic-link key of test servers.
+pub const SECRET_KEY: &str = "test-secret-key-that-is-long-enough-0123456789";
+
 /// App state on `db` with the embedding server at `embedding_addr`.
 pub fn app_state(db: PgPool, embedding_addr: SocketAddr) -> AppState {
     let url = format!("http://{embedding_addr}/v1");
-    let config = Config::from_source(&Env::from_pairs([("MAXY_EMBEDDING_URL", url.as_str())]))
-        .expect("config");
+    let config = Config::from_source(&Env::from_pairs([
+        ("MAXY_EMBEDDING_URL", url.as_str()),
+        ("MAXY_SECRET_KEY", SECRET_KEY),
+    ]))
+    .expect("config");
     let leptos_options = leptos::prelude::LeptosOptions::builder()
         .output_name("maxy")
         .build();
     let embedding_health = EmbeddingHealth::new(&config.embeddings).expect("client");
-    AppState {
-        leptos_options,
-        db,
-        config: Arc::new(config),
-        embedding_health,
-    }
+    let key = SigningKey::new(SECRET_KEY.as_bytes().to_vec());
+    AppState::new(leptos_options, db, config, embedding_health, key)
 }
 
 /// The URL of the database `db` is connected to (same server as DATABASE_URL).

@@ -73,11 +73,11 @@ pub async fn load(conn: &mut PgConnection, d: &Dataset, bar: &ProgressBar) -> an
     copy_in(
         conn,
         "availability_checks",
-        "id, request_id, member_id, token_hash, status, answer, created_by, sent_at, answered_at, expires_at, created_at, updated_at",
+        "id, request_id, member_id, status, answer, created_by, sent_at, answered_at, expires_at, created_at, updated_at",
         &d.availability_checks,
         bar,
         |r, c| {
-            r.num(c.id).num(c.request_id).num(c.member_id).bytea(&c.token_hash).text(c.status).opt_text(c.answer);
+            r.num(c.id).num(c.request_id).num(c.member_id).text(c.status).opt_text(c.answer);
             r.opt_num(c.created_by).stamp(c.sent_at).opt_stamp(c.answered_at).stamp(c.expires_at);
             r.stamp(c.sent_at).stamp(c.answered_at.unwrap_or(c.sent_at));
         },

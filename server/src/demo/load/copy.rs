@@ -95,16 +95,6 @@ impl Row<'_> {
         self.text(&literal)
     }
 
-    pub fn bytea(&mut self, bytes: &[u8]) -> &mut Self {
-        use std::fmt::Write;
-        let mut hex = String::with_capacity(2 + bytes.len() * 2);
-        hex.push_str("\\x");
-        for b in bytes {
-            let _ = write!(hex, "{b:02x}");
-        }
-        self.text(&hex)
-    }
-
     /// A UTC timestamp, computed without the clock or a time-zone database.
     pub fn stamp(&mut self, stamp: Stamp) -> &mut Self {
         let (y, m, d) = civil_from_days(stamp.day());
@@ -234,12 +224,6 @@ mod tests {
                 r.text_array(&["x", "y \"z\""]);
             }),
             "{\"x\",\"y \\\\\"z\\\\\"\"}"
-        );
-        assert_eq!(
-            encode(|r| {
-                r.bytea(&[0, 255]);
-            }),
-            "\\\\x00ff"
         );
     }
 

@@ -145,19 +145,25 @@ pub async fn directory(
 
 /// Users first: knowledge entries reference them.
 pub async fn team(conn: &mut PgConnection, d: &Dataset, bar: &ProgressBar) -> anyhow::Result<()> {
-    // password_hash stays NULL: nobody can sign in with a password yet.
+    let hashes = d
+        .users
+        .iter()
+        .map(|u| crate::demo::team::demo_password_hash(u.email))
+        .collect::<anyhow::Result<Vec<String>>>()?;
+    let users: Vec<_> = d.users.iter().zip(&hashes).collect();
     copy_in(
         conn,
         "users",
-        "id, email, display_name, role, profiles, created_at, updated_at",
-        &d.users,
+        "id, email, display_name, role, profiles, password_hash, created_at, updated_at",
+        &users,
         bar,
-        |r, u| {
+        |r, (u, hash)| {
             r.num(u.id)
                 .text(u.email)
                 .text(u.display_name)
                 .text(u.role)
                 .text_array(&u.profiles)
+                .text(hash)
                 .stamp(u.created_at)
                 .stamp(u.created_at);
         },

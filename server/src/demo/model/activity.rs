@@ -88,8 +88,6 @@ pub struct AvailabilityCheck {
     pub id: i64,
     pub request_id: i64,
     pub member_id: i64,
-    /// Stands in for sha256(magic-link token): no token exists for demo data.
-    pub token_hash: [u8; 32],
     pub status: &'static str,
     pub answer: Option<&'static str>,
     pub created_by: Option<i64>,

@@ -1,0 +1,57 @@
+//! Pieces shared by the magic-link pages: the frame and the event summary.
+use crate::links::configuration_label;
+use leptos::prelude::*;
+
+/// A light frame without the team navigation: link holders see nothing else.
+#[component]
+pub fn LinkFrame(children: Children) -> impl IntoView {
+    view! {
+        <div class="min-h-screen bg-slate-50">
+            <header class="border-b border-slate-200 bg-white px-6 py-4">
+                <span class="text-lg font-semibold tracking-tight">"Reciprok"</span>
+            </header>
+            <main class="mx-auto max-w-3xl px-6 py-8">{children()}</main>
+        </div>
+    }
+}
+
+/// The event: participants, dates, configurations, and the organizer's own words.
+#[component]
+pub fn EventSummary(
+    reference: String,
+    summary: String,
+    participants: i32,
+    dates: Option<String>,
+    configurations: Vec<String>,
+) -> impl IntoView {
+    let configurations = configurations
+        .iter()
+        .map(|c| configuration_label(c).to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    view! {
+        <section class="rounded-xl border border-slate-200 bg-white p-5 text-sm">
+            <p class="text-xs uppercase tracking-wide text-slate-500">"Demande " {reference}</p>
+            <p class="mt-2 text-slate-800">{summary}</p>
+            <dl class="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-slate-600">
+                <div><dt class="inline">"Participants : "</dt><dd class="inline font-medium">{participants}</dd></div>
+                {dates.map(|d| view! { <div><dt class="inline">"Dates : "</dt><dd class="inline font-medium">{d}</dd></div> })}
+                {(!configurations.is_empty()).then(|| view! {
+                    <div><dt class="inline">"Configurations : "</dt><dd class="inline font-medium">{configurations}</dd></div>
+                })}
+            </dl>
+        </section>
+    }
+}
+
+/// The message shown when a link is refused (or anything else failed).
+#[component]
+pub fn LinkError(error: ServerFnError) -> impl IntoView {
+    let message = match error {
+        ServerFnError::ServerError(message) => message,
+        _ => "Une erreur est survenue. Réessayez dans un instant.".to_string(),
+    };
+    view! {
+        <div role="alert" class="rounded-xl border border-amber-200 bg-amber-50 p-5 text-sm text-amber-900">{message}</div>
+    }
+}

@@ -1,0 +1,229 @@
+//! Sign-in and sign-out: plain form posts, so they work without JavaScript.
+//!
+//! Browsers get redirects (`/connexion?erreur=…` on failure); clients that
+//! ask for JSON get the status code and a JSON message instead.
+use super::middleware::{client_ip, url_encode};
+use super::{extract::TeamUser, password, sessions, tokens};
+use crate::audit::{self, Actor, Event};
+use crate::state::AppState;
+use app::auth::access::Denied;
+use app::routes::is_local_path;
+use axum::body::Body;
+use axum::extract::{FromRequest, Request, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::post;
+use axum::{Form, Json, Router};
+use serde::Deserialize;
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/connexion", post(sign_in))
+        .route("/deconnexion", post(sign_out))
+        .route("/deconnexion/partout", post(sign_out_everywhere))
+}
+
+#[derive(Deserialize)]
+pub struct SignInForm {
+    email: String,
+    password: String,
+    #[serde(default)]
+    suivant: String,
+}
+
+/// Emails and passwords longer than this are refused before any work.
+const MAX_FIELD: usize = 512;
+
+async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Response {
+    let ip = client_ip(&request);
+    let headers = request.headers().clone();
+    let json = wants_json(&headers);
+    let Ok(Form(form)) = Form::<SignInForm>::from_request(request, &state).await else {
+        return refuse(
+            json,
+            StatusCode::BAD_REQUEST,
+            "Formulaire incomplet : e-mail et mot de passe sont requis.",
+            "identifiants",
+            "",
+        );
+    };
+    let next = if is_local_path(&form.suivant) {
+        form.suivant.as_str()
+    } else {
+        "/"
+    };
+    if form.email.len() > MAX_FIELD || form.password.len() > MAX_FIELD {
+        return refuse(
+            json,
+            StatusCode::BAD_REQUEST,
+            "E-mail ou mot de passe incorrect.",
+            "identifiants",
+            next,
+        );
+    }
+    if !state.rate_limits.allow_sign_in(ip, &form.email) {
+        audit::record(
+            &state.db,
+            Event::new(Actor::Anonymous, "auth.sign_in_throttled").from_ip(ip),
+        )
+        .await;
+        let denied = Denied::TooManyRequests;
+        return refuse(json, denied.status(), denied.message(), "trop", next);
+    }
+
+    let found = match crate::db::users::credentials_by_email(&state.db, &form.email).await {
+        Ok(found) => found,
+        Err(e) => {
+            tracing::error!(error = %e, "sign-in lookup failed");
+            return refuse(
+                json,
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Une erreur est survenue. Réessayez.",
+                "identifiants",
+                next,
+            );
+        }
+    };
+    // Verify even when the account is unknown: same work, same answer.
+    let stored = found
+        .as_ref()
+        .filter(|c| !c.disabled)
+        .and_then(|c| c.password_hash.clone());
+    let valid = password::verify_async(form.password, stored).await;
+    let user = match found {
+        Some(c) if valid && !c.disabled => c.user,
+        _ => {
+            let event = Event::new(Actor::Anonymous, "auth.sign_in_failed").from_ip(ip);
+            audit::record(
+                &state.db,
+                event.details(serde_json::json!({ "email": form.email.trim().to_lowercase() })),
+            )
+            .await;
+            return refuse(
+                json,
+                StatusCode::UNAUTHORIZED,
+                "E-mail ou mot de passe incorrect.",
+                "identifiants",
+                next,
+            );
+        }
+    };
+
+    // Rotation: whatever session the browser had ends here.
+    if let Some(old) = sessions::token_from(&headers) {
+        let _ = crate::db::sessions::delete(&state.db, &tokens::hash(&old)).await;
+    }
+    let user_agent = headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok());
+    let token = match sessions::start(&state.db, user.id, &state.config.auth, user_agent).await {
+        Ok(token) => token,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot start a session");
+            return refuse(
+                json,
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Une erreur est survenue. Réessayez.",
+                "identifiants",
+                next,
+            );
+        }
+    };
+    let _ = crate::db::users::record_sign_in(&state.db, user.id).await;
+    audit::record(
+        &state.db,
+        Event::new(Actor::User(user.id), "auth.sign_in")
+            .on("user", user.id)
+            .from_ip(ip),
+    )
+    .await;
+    tracing::info!(user.id = user.id, "signed in");
+
+    let cookie = sessions::set_cookie(&token, &state.config.auth);
+    if json {
+        (
+            StatusCode::OK,
+            [(header::SET_COOKIE, cookie)],
+            Json(serde_json::json!({ "redirect": next })),
+        )
+            .into_response()
+    } else {
+        ([(header::SET_COOKIE, cookie)], Redirect::to(next)).into_response()
+    }
+}
+
+async fn sign_out(State(state): State<AppState>, request: Request<Body>) -> Response {
+    let ip = client_ip(&request);
+    if let Some(token) = sessions::token_from(request.headers()) {
+        if let Ok(Some(user_id)) =
+            crate::db::sessions::delete(&state.db, &tokens::hash(&token)).await
+        {
+            audit::record(
+                &state.db,
+                Event::new(Actor::User(user_id), "auth.sign_out")
+                    .on("user", user_id)
+                    .from_ip(ip),
+            )
+            .await;
+        }
+    }
+    signed_out(&state)
+}
+
+async fn sign_out_everywhere(
+    State(state): State<AppState>,
+    TeamUser(user): TeamUser,
+    request: Request<Body>,
+) -> Response {
+    let ip = client_ip(&request);
+    match crate::db::sessions::delete_all_for_user(&state.db, user.id).await {
+        Ok(ended) => {
+            let event = Event::new(Actor::User(user.id), "auth.sign_out_everywhere")
+                .on("user", user.id)
+                .from_ip(ip);
+            audit::record(
+                &state.db,
+                event.details(serde_json::json!({ "sessions": ended })),
+            )
+            .await;
+            signed_out(&state)
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "cannot end the sessions");
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Une erreur est survenue. Réessayez.",
+            )
+                .into_response()
+        }
+    }
+}
+
+fn signed_out(state: &AppState) -> Response {
+    let cookie = sessions::clear_cookie(&state.config.auth);
+    (
+        [(header::SET_COOKIE, cookie)],
+        Redirect::to("/connexion?deconnecte=1"),
+    )
+        .into_response()
+}
+
+fn wants_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|a| a.contains("application/json"))
+}
+
+/// A refused sign-in: JSON with the status, or back to the form with a code.
+fn refuse(json: bool, status: StatusCode, message: &str, code: &str, next: &str) -> Response {
+    if json {
+        return (status, Json(serde_json::json!({ "error": message }))).into_response();
+    }
+    let mut location = format!("/connexion?erreur={code}");
+    if next != "/" && !next.is_empty() {
+        location.push_str("&suivant=");
+        location.push_str(&url_encode(next));
+    }
+    Redirect::to(&location).into_response()
+}

@@ -1,0 +1,180 @@
+//! A real server on a loopback port, and a browser-like client for it
+//! (same-origin headers, cookies handled by hand so tests can see them).
+use reqwest::header::{HeaderMap, HeaderValue, COOKIE, ORIGIN, SET_COOKIE};
+use reqwest::{redirect, Response, StatusCode};
+use sqlx::PgPool;
+use std::net::SocketAddr;
+
+pub struct TestApp {
+    pub addr: SocketAddr,
+    pub db: PgPool,
+    client: reqwest::Client,
+}
+
+/// What a call returned, with the body read.
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: String,
+}
+
+impl Reply {
+    async fn from(response: Response) -> Reply {
+        let status = response.status();
+        let headers = response.headers().clone();
+        let body = response.text().await.unwrap_or_default();
+        Reply {
+            status,
+            headers,
+            body,
+        }
+    }
+
+    pub fn location(&self) -> &str {
+        self.headers
+            .get("location")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+    }
+
+    /// The session token the server set, if any (`None` for a clearing cookie).
+    pub fn session_cookie(&self) -> Option<String> {
+        self.headers
+            .get_all(SET_COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find_map(|c| {
+                let value = c.strip_prefix("maxy_session=")?.split(';').next()?;
+                Some(value.to_string()).filter(|v| !v.is_empty())
+            })
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+impl TestApp {
+    pub async fn start(db: PgPool) -> TestApp {
+        let state = super::app_state(db.clone(), super::fake_embedding_server().await);
+        let app = server::http::router(state);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        tokio::spawn(async move {
+            axum::serve(
+                listener,
+                app.into_make_service_with_connect_info::<SocketAddr>(),
+            )
+            .await
+        });
+        let client = reqwest::Client::builder()
+            .redirect(redirect::Policy::none())
+            .build()
+            .expect("client");
+        TestApp { addr, db, client }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    fn headers(&self, session: Option<&str>) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        if let Some(token) = session {
+            headers.insert(
+                COOKIE,
+                HeaderValue::from_str(&format!("maxy_session={token}")).expect("cookie"),
+            );
+        }
+        headers
+    }
+
+    pub async fn get(&self, path: &str, session: Option<&str>) -> Reply {
+        let response = self
+            .client
+            .get(self.url(path))
+            .headers(self.headers(session))
+            .send()
+            .await
+            .expect("get");
+        Reply::from(response).await
+    }
+
+    /// A same-origin form post, as our own pages send it.
+    pub async fn post_form(
+        &self,
+        path: &str,
+        fields: &[(&str, &str)],
+        session: Option<&str>,
+    ) -> Reply {
+        let mut headers = self.headers(session);
+        headers.insert(
+            ORIGIN,
+            HeaderValue::from_str(&self.url("")).expect("origin"),
+        );
+        let response = self
+            .client
+            .post(self.url(path))
+            .headers(headers)
+            .form(fields)
+            .send()
+            .await
+            .expect("post");
+        Reply::from(response).await
+    }
+
+    /// A post with exactly the given extra headers (no Origin unless given).
+    pub async fn post_raw(
+        &self,
+        path: &str,
+        fields: &[(&str, &str)],
+        extra: &[(&str, &str)],
+    ) -> Reply {
+        let mut request = self.client.post(self.url(path)).form(fields);
+        for (k, v) in extra {
+            request = request.header(*k, *v);
+        }
+        Reply::from(request.send().await.expect("post")).await
+    }
+
+    /// Signs in through the form and returns the session token.
+    pub async fn sign_in(&self, email: &str, password: &str) -> String {
+        let reply = self
+            .post_form(
+                "/connexion",
+                &[("email", email), ("password", password)],
+                None,
+            )
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::SEE_OTHER,
+            "sign-in failed: {}",
+            reply.location()
+        );
+        reply.session_cookie().expect("a session cookie")
+    }
+
+    pub async fn count(&self, sql: &str) -> i64 {
+        sqlx::query_scalar(sql)
+            .fetch_one(&self.db)
+            .await
+            .expect("count")
+    }
+}
+
+/// Demo data (with its demo accounts) in the test database.
+pub async fn seed_demo(db: &PgPool) {
+    let options = server::demo::SeedOptions {
+        seed: 7,
+        members: 120,
+        progress: false,
+    };
+    server::demo::seed(db, &options).await.expect("seed");
+}
+
+pub const ADMIN: &str = "admin@reciprok.fr";
+pub const TEAM: &str = "camille.martin@reciprok.fr";
+pub const PASSWORD: &str = server::demo::DEMO_PASSWORD;
