@@ -16,10 +16,28 @@ export DATABASE_URL
 "$ROOT/scripts/embedder.sh" start
 "$ROOT/scripts/build-site.sh" --release
 
+# Magic links are signed with this key: keep it across restarts.
+if [[ -z ${MAXY_SECRET_KEY:-} ]]; then
+  key_file="$DATA_DIR/secret-key"
+  if [[ ! -s $key_file ]]; then
+    (umask 077 && head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$key_file")
+  fi
+  MAXY_SECRET_KEY="$(cat "$key_file")"
+  export MAXY_SECRET_KEY
+fi
+addr="${MAXY_ADDR:-127.0.0.1:3000}"
+export MAXY_ADDR="$addr" MAXY_PUBLIC_URL="${MAXY_PUBLIC_URL:-http://$addr}"
+
 maxy="$ROOT/target/release/maxy"
 "$maxy" migrate
 "$maxy" seed --if-empty --members "${MAXY_DEMO_MEMBERS:-3000}"
 
-addr="${MAXY_ADDR:-127.0.0.1:3000}"
-say "Maxy is starting: open http://$addr/ (Ctrl-C stops it)"
-exec env MAXY_ADDR="$addr" "$maxy" serve
+# A catalogue as an organizer sees it, through a fresh magic link.
+catalogue="$(psql "$DATABASE_URL" -qAtX -c "SELECT id FROM catalogues WHERE status = 'sent' AND kind = 'standard' ORDER BY id LIMIT 1")"
+organizer_link=""
+[[ -n $catalogue ]] && organizer_link="$("$maxy" link catalogue "$catalogue" | sed 's/^.*: //')"
+
+say "Maxy is starting: open $MAXY_PUBLIC_URL/ (Ctrl-C stops it)"
+say "demo accounts (password maxy-demo-2026): admin@reciprok.fr (admin), camille.martin@reciprok.fr (team)"
+[[ -n $organizer_link ]] && say "an organizer's catalogue link: $organizer_link"
+exec "$maxy" serve

@@ -17,7 +17,7 @@ use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
 use leptos_router::{
     components::{ParentRoute, Route, Router, Routes},
-    path,
+    path, SsrMode,
 };
 
 use crate::layout::AppLayout;
@@ -58,8 +58,10 @@ pub fn App() -> impl IntoView {
         <Router>
             <Routes fallback=NotFoundPage>
                 <Route path=path!("connexion") view=SignInPage />
-                <Route path=path!("c/:token") view=OrganizerCataloguePage />
-                <Route path=path!("v/:token") view=VenueAvailabilityPage />
+                // Async: the link is checked before the status line is sent,
+                // so a refused link is a real 404, not a 200 that streams an error.
+                <Route path=path!("c/:token") view=OrganizerCataloguePage ssr=SsrMode::Async />
+                <Route path=path!("v/:token") view=VenueAvailabilityPage ssr=SsrMode::Async />
                 <ParentRoute path=path!("") view=AppLayout>
                     <Route path=path!("") view=HomePage />
                     <Route path=path!("chat") view=ChatPage />

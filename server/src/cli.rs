@@ -75,7 +75,7 @@ pub struct SeedArgs {
     /// The random seed: the same seed always gives the same data.
     #[arg(long, default_value_t = 42)]
     pub seed: u64,
-    /// Do nothing when the database already has venues.
+    /// Do nothing when the database already has data (pools, venues, users or requests).
     #[arg(long)]
     pub if_empty: bool,
     /// No progress bar (logs only).

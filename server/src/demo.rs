@@ -96,12 +96,20 @@ pub fn generate(seed: u64, members: usize) -> Dataset {
     data
 }
 
-/// True when no venue exists yet (the seed command refuses to mix data).
+/// True when no pool, venue, user or request exists yet (the seed command
+/// refuses to mix data).
 pub async fn database_is_empty(pool: &sqlx::PgPool) -> sqlx::Result<bool> {
-    let any = sqlx::query_scalar!(r#"SELECT EXISTS (SELECT 1 FROM members) AS "any!""#)
-        .fetch_one(pool)
-        .await?;
-    Ok(!any)
+    Ok(existing_rows(pool).await? == 0)
+}
+
+/// Pools, venues, users and requests already present (demo ids would collide).
+async fn existing_rows(pool: &sqlx::PgPool) -> sqlx::Result<i64> {
+    sqlx::query_scalar!(
+        r#"SELECT (SELECT count(*) FROM pools) + (SELECT count(*) FROM members)
+              + (SELECT count(*) FROM users) + (SELECT count(*) FROM requests) AS "existing!""#,
+    )
+    .fetch_one(pool)
+    .await
 }
 
 /// Generates the dataset and loads it into `pool`, in one transaction.
@@ -109,13 +117,9 @@ pub async fn database_is_empty(pool: &sqlx::PgPool) -> sqlx::Result<bool> {
 /// the data comes with explicit ids and would collide.
 pub async fn seed(pool: &sqlx::PgPool, options: &SeedOptions) -> anyhow::Result<SeedSummary> {
     let started = Instant::now();
-    let existing = sqlx::query_scalar!(
-        r#"SELECT (SELECT count(*) FROM pools) + (SELECT count(*) FROM members)
-              + (SELECT count(*) FROM users) + (SELECT count(*) FROM requests) AS "existing!""#,
-    )
-    .fetch_one(pool)
-    .await
-    .context("checking that the database is empty")?;
+    let existing = existing_rows(pool)
+        .await
+        .context("checking that the database is empty")?;
     anyhow::ensure!(
         existing == 0,
         "demo data only goes into an empty database ({existing} pools, venues, users or requests found)"

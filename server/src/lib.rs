@@ -43,7 +43,7 @@ async fn seed(config: &Config, args: &SeedArgs) -> anyhow::Result<()> {
             .await
             .context("cannot count venues")?
     {
-        tracing::info!("the database already has venues: nothing seeded");
+        tracing::info!("the database already has data: nothing seeded");
         return Ok(());
     }
     let options = demo::SeedOptions {

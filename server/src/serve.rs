@@ -41,6 +41,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             SigningKey::random().context("cannot draw a random key")?
         }
     };
+    tokio::spawn(sweep_expired_sessions(db.clone()));
     let state = AppState::new(
         leptos_options,
         db.clone(),
@@ -60,6 +61,20 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     db.close().await;
     tracing::info!("stopped cleanly");
     Ok(())
+}
+
+/// Deletes expired sessions every hour (lookups already ignore them; this
+/// only keeps the table small). Several servers may do it at once: harmless.
+async fn sweep_expired_sessions(db: sqlx::PgPool) {
+    let mut every_hour = tokio::time::interval(std::time::Duration::from_secs(3600));
+    loop {
+        every_hour.tick().await;
+        match crate::db::sessions::delete_expired(&db).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(sessions = n, "expired sessions removed"),
+            Err(e) => tracing::warn!(error = %e, "cannot remove expired sessions"),
+        }
+    }
 }
 
 /// The Leptos site settings (output name, site root, pkg dir) from `Leptos.toml`.

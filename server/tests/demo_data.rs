@@ -91,11 +91,11 @@ async fn seeding_300_members_is_complete_and_deterministic(pool: PgPool) -> anyh
     );
     assert_eq!(first.users, 7);
     let admins: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM users WHERE role = 'admin' AND password_hash IS NULL",
+        "SELECT count(*) FROM users WHERE role = 'admin' AND password_hash LIKE '$argon2id$%'",
     )
     .fetch_one(&pool)
     .await?;
-    assert_eq!(admins, 1);
+    assert_eq!(admins, 1, "the demo admin can sign in with the demo password");
 
     // Every pick passes seed 001's hard filter, computed by PostgreSQL itself.
     let bad_picks: i64 = sqlx::query_scalar(

@@ -1,0 +1,87 @@
+//! Passwords, session tokens and magic-link tokens never reach the logs, even
+//! at the most verbose level.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+mod support;
+
+use server::auth::magic_links::{issue, Purpose};
+use server::auth::tokens::SigningKey;
+use sqlx::PgPool;
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use support::app::{seed_demo, TestApp, ADMIN, PASSWORD};
+
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn no_secret_is_ever_logged(db: PgPool) {
+    let captured = Captured::default();
+    let writer = captured.clone();
+    tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::TRACE)
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .init();
+
+    seed_demo(&db).await;
+    let catalogue: i64 =
+        sqlx::query_scalar("SELECT id FROM catalogues WHERE status = 'sent' LIMIT 1")
+            .fetch_one(&db)
+            .await
+            .unwrap();
+    let key = SigningKey::new(support::SECRET_KEY.as_bytes().to_vec());
+    let link = issue(
+        &db,
+        &key,
+        Purpose::Catalogue,
+        catalogue,
+        Duration::from_secs(3600),
+        None,
+    )
+    .await
+    .unwrap();
+    let app = TestApp::start(db).await;
+
+    let wrong_password = "a-wrong-password-9f3k";
+    app.post_form(
+        "/connexion",
+        &[("email", ADMIN), ("password", wrong_password)],
+        None,
+    )
+    .await;
+    let session = app.sign_in(ADMIN, PASSWORD).await;
+    app.get("/chat", Some(&session)).await;
+    app.get(&link.path, None).await;
+    app.post_form("/api/links/catalogue", &[("token", &link.token)], None)
+        .await;
+    app.post_form("/deconnexion", &[], Some(&session)).await;
+
+    let logs = String::from_utf8_lossy(&captured.0.lock().unwrap()).into_owned();
+    assert!(logs.contains("request"), "the capture works: {logs}");
+    assert!(logs.contains("/c/…"), "link paths are logged, redacted");
+    for secret in [
+        PASSWORD,
+        wrong_password,
+        session.as_str(),
+        link.token.as_str(),
+        support::SECRET_KEY,
+    ] {
+        assert!(
+            !logs.contains(secret),
+            "a secret leaked into the logs: {secret}"
+        );
+    }
+    let secret_part = link.token.split('.').next().unwrap();
+    assert!(!logs.contains(secret_part));
+}
