@@ -1,28 +1,109 @@
 #!/usr/bin/env bash
 # Starts the built `maxy` (debug) on a fresh, seeded database and a free port,
-# runs the Playwright tests of end2end/ in Debian's Chromium, then stops it.
+# issues one catalogue link and one availability link, runs the Playwright
+# tests of end2end/ in Debian's Chromium, then stops the server.
 # Needs DATABASE_URL (a superuser URL: a database `maxy_e2e` is recreated on
 # that server), the embedding server, and `scripts/build-site.sh` done.
+# The server's log is kept in $LOG_DIR/e2e-server.log.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
 : "${DATABASE_URL:?DATABASE_URL must point at the test server}"
+maxy="$ROOT/target/debug/maxy"
+[[ -x $maxy ]] || die "$maxy is missing: run scripts/build-site.sh first"
+[[ -f $ROOT/target/site/pkg/maxy_bg.wasm ]] || die "the wasm bundle is missing: run scripts/build-site.sh first"
+chromium="${CHROMIUM_PATH:-/usr/bin/chromium}"
+[[ -x $chromium ]] || die "Chromium not found at $chromium: install it (scripts/install-deps.sh) or set CHROMIUM_PATH"
+[[ -d $ROOT/end2end/node_modules/playwright-core ]] || die "playwright-core is missing: run 'npm ci' in end2end/ (scripts/install-deps.sh does)"
+
 base="${DATABASE_URL%/*}"
 admin_url="$base/postgres"
 e2e_url="$base/maxy_e2e"
 psql "$admin_url" -qX -v ON_ERROR_STOP=1 -c 'DROP DATABASE IF EXISTS maxy_e2e WITH (FORCE)' -c 'CREATE DATABASE maxy_e2e' >/dev/null
 
-maxy="$ROOT/target/debug/maxy"
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 export MAXY_ADDR="127.0.0.1:$port"
+base_url="http://$MAXY_ADDR"
+# The link command and the server must share the signing key and the public
+# address: links are signed with the one and built on the other. A fresh key
+# per run: links of earlier runs never open.
+MAXY_SECRET_KEY="$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')"
+export MAXY_SECRET_KEY MAXY_PUBLIC_URL="$base_url"
+
+say "seeding maxy_e2e"
 DATABASE_URL="$e2e_url" "$maxy" seed --members 300 --quiet
+
+# One value from the e2e database (empty when the query finds no row).
+sql() { psql "$e2e_url" -qXAt -v ON_ERROR_STOP=1 -c "$1"; }
+
+# Issues a magic link with `maxy link KIND ID` and prints its URL on this
+# server. The command prints `link <id> (<kind>): <base>/<c|v>/<token>`.
+issue_link() {
+    local kind=$1 id=$2 out path
+    out="$(DATABASE_URL="$e2e_url" "$maxy" link "$kind" "$id" 2>"$LOG_DIR/e2e-link.log")" ||
+        { tail -n 5 "$LOG_DIR/e2e-link.log" >&2; die "maxy link $kind $id failed"; }
+    path="$(sed -n "s|^link [0-9]* ($kind): [a-z]*://[^/]*\(/.*\)$|\1|p" <<<"$out")"
+    [[ -n $path ]] || die "unexpected output of 'maxy link $kind $id': $out"
+    printf '%s%s\n' "$base_url" "$path"
+}
+
 mkdir -p "$LOG_DIR"
+catalogue_id="$(sql "SELECT id FROM catalogues WHERE status = 'sent' AND kind = 'standard' ORDER BY id LIMIT 1")"
+[[ -n $catalogue_id ]] || die "the seed made no sent catalogue to link to"
+# The seed's dates are fixed, so its pending checks may have expired: answer
+# a live one, or open a new one for a venue of a catalogue (at most one
+# pending check per request and venue).
+check_id="$(sql "SELECT id FROM availability_checks WHERE status = 'pending' AND expires_at > now() ORDER BY id LIMIT 1")"
+if [[ -z $check_id ]]; then
+    check_id="$(sql "INSERT INTO availability_checks (request_id, member_id, status, expires_at)
+        SELECT c.request_id, p.member_id, 'pending', now() + interval '7 days'
+          FROM catalogue_picks p
+          JOIN catalogues c ON c.id = p.catalogue_id
+         WHERE c.kind = 'standard'
+           AND NOT EXISTS (SELECT 1 FROM availability_checks a
+                            WHERE a.request_id = c.request_id AND a.member_id = p.member_id
+                              AND a.status = 'pending')
+         ORDER BY p.id
+         LIMIT 1
+        RETURNING id")"
+    [[ -n $check_id ]] || die "could not open an availability check to link to"
+fi
+MAXY_E2E_CATALOGUE_URL="$(issue_link catalogue "$catalogue_id")"
+MAXY_E2E_AVAILABILITY_URL="$(issue_link availability "$check_id")"
+export MAXY_E2E_CATALOGUE_URL MAXY_E2E_AVAILABILITY_URL
+say "links issued: catalogue $catalogue_id, availability check $check_id"
+
+server=""
+stop_server() {
+    [[ -n $server ]] || return 0
+    kill -TERM "$server" 2>/dev/null || return 0
+    # A graceful stop, then a hard one if it hangs.
+    local i
+    for ((i = 0; i < 50; i++)); do
+        kill -0 "$server" 2>/dev/null || break
+        sleep 0.2
+    done
+    kill -KILL "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+}
+trap stop_server EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
 DATABASE_URL="$e2e_url" "$maxy" serve >"$LOG_DIR/e2e-server.log" 2>&1 &
 server=$!
-trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
-wait_for 60 curl -fsS "http://$MAXY_ADDR/readyz" ||
-  { tail -n 20 "$LOG_DIR/e2e-server.log" >&2; die "the server did not become ready"; }
+wait_for 60 curl -fsS "$base_url/readyz" || {
+    tail -n 20 "$LOG_DIR/e2e-server.log" >&2
+    die "the server did not become ready at $base_url (log: $LOG_DIR/e2e-server.log)"
+}
+say "server ready at $base_url (log: $LOG_DIR/e2e-server.log)"
 
 cd "$ROOT/end2end"
-MAXY_BASE_URL="http://$MAXY_ADDR" npm test --silent
+rc=0 t0=$SECONDS
+# The tests need the links, not the key that signs them.
+env -u MAXY_SECRET_KEY MAXY_BASE_URL="$base_url" npm test --silent || rc=$?
+say "end-to-end tests: $((SECONDS - t0)) s"
+if ((rc != 0)); then
+    die "end-to-end tests failed (exit $rc); server log: $LOG_DIR/e2e-server.log"
+fi

@@ -45,10 +45,26 @@ const NAV: &[NavItem] = &[
     },
 ];
 
+/// The signed-in user, loaded once per page by the layout and shared with
+/// the pages through context.
+pub type CurrentUser = Resource<Result<Option<SessionUser>, ServerFnError>>;
+
+/// Whether the signed-in user is an admin (false while unknown).
+pub fn is_admin() -> bool {
+    use_context::<CurrentUser>()
+        .and_then(|user| user.get())
+        .and_then(Result::ok)
+        .flatten()
+        .is_some_and(|u| u.is_admin())
+}
+
 /// Sidebar navigation on wide screens, a top bar on narrow ones.
 #[component]
 pub fn AppLayout() -> impl IntoView {
-    let user = Resource::new(|| (), |_| current_user());
+    // Blocking: the navigation is part of the first HTML, so it is there
+    // without JavaScript too (no out-of-order fragment to move into place).
+    let user: CurrentUser = Resource::new_blocking(|| (), |_| current_user());
+    provide_context(user);
     view! {
         <div class="min-h-screen md:flex">
             <header class="flex flex-col border-b border-slate-200 bg-white md:w-60 md:shrink-0 md:border-b-0 md:border-r">
@@ -56,7 +72,7 @@ pub fn AppLayout() -> impl IntoView {
                     <span class="grid h-8 w-8 place-items-center rounded-lg bg-indigo-600 text-sm font-bold text-white">"M"</span>
                     <span class="text-lg font-semibold tracking-tight">"Maxy"</span>
                 </A>
-                <Transition fallback=|| ()>
+                <Suspense fallback=|| ()>
                     {move || {
                         user.get()
                             .map(|result| {
@@ -67,7 +83,7 @@ pub fn AppLayout() -> impl IntoView {
                                 }
                             })
                     }}
-                </Transition>
+                </Suspense>
             </header>
             <main class="flex-1 px-6 py-8 md:px-10">
                 <Outlet />

@@ -6,6 +6,22 @@ use crate::admin::{audit_events, AuditEvent};
 
 #[component]
 pub fn ConsolePage() -> impl IntoView {
+    // The server's page guard refuses team members a full page load; this
+    // covers client-side navigation, which never reaches the guard.
+    move || {
+        if crate::layout::is_admin() {
+            view! { <AdminConsole /> }.into_any()
+        } else {
+            view! {
+                <PageHeader title="Accès refusé" subtitle="La console est réservée aux administrateurs." />
+            }
+            .into_any()
+        }
+    }
+}
+
+#[component]
+fn AdminConsole() -> impl IntoView {
     let events = Resource::new(|| (), |_| audit_events());
     view! {
         <PageHeader title="Console" subtitle="Playbooks, règles d'activation et suggestions (administrateurs)." />

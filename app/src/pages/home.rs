@@ -8,6 +8,10 @@ struct Section {
     text: &'static str,
 }
 
+fn admin_only(section: &Section) -> bool {
+    section.href == "/console"
+}
+
 const SECTIONS: &[Section] = &[
     Section { href: "/chat", title: "Chat", text: "Posez une question, qualifiez une demande, faites proposer un catalogue : rien n'est écrit sans votre accord." },
     Section { href: "/demandes", title: "Demandes", text: "Les demandes des organisateurs, leurs catalogues de 4 lieux recommandés et 4 compatibles." },
@@ -26,8 +30,9 @@ pub fn HomePage() -> impl IntoView {
             </p>
         </div>
         <div class="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-            {SECTIONS
+            {move || SECTIONS
                 .iter()
+                .filter(|s| crate::layout::is_admin() || !admin_only(s))
                 .map(|s| {
                     view! {
                         <A href=s.href attr:class="block rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-indigo-300 hover:shadow">

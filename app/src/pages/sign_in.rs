@@ -40,7 +40,7 @@ pub fn SignInPage() -> impl IntoView {
                     {move || signed_out().then(|| view! {
                         <p role="status" class="rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-700">"Vous êtes déconnecté."</p>
                     })}
-                    <input type="hidden" name="suivant" prop:value=next />
+                    <input type="hidden" name="suivant" value=next />
                     <label class="block text-sm font-medium text-slate-700">
                         "E-mail"
                         <input type="email" name="email" required autocomplete="username"
