@@ -92,23 +92,13 @@ test('the console is refused to a team member (403)', { timeout: TEST_TIMEOUT },
   });
 });
 
-// Known app bugs, kept visible as TODO subtests until they are fixed.
-// 1. /connexion renders the hidden `suivant` field with `prop:value`, which
-//    only exists in the browser: the server sends it empty.
-const SUIVANT_BUG =
-  'app bug: /connexion renders <input type="hidden" name="suivant"> without a value on the server, so a sign-in without JavaScript always lands on /';
 // 2. The layout's nav and user menu sit in a <Transition> over the
-//    `current_user` resource, streamed out of order (a <template> after
-//    </html>, moved into place by an inline script): without JavaScript
-//    there is no user menu, hence no sign-out button.
-const LAYOUT_BUG =
-  'app bug: without JavaScript the signed-in nav and user menu (with "Se déconnecter") are missing (streamed out of order in a <template> after </html>)';
 
 test('sign-in works without JavaScript', { timeout: TEST_TIMEOUT }, async (t) => {
   await withPage({ javaScriptEnabled: false }, async (page) => {
     await expectSignInRequired(page, '/lieux');
     // Without JavaScript the DOM is final once loaded: count, do not wait.
-    await t.test('the server-rendered form carries `suivant`', { todo: SUIVANT_BUG }, async () => {
+    await t.test('the server-rendered form carries `suivant`', async () => {
       assert.equal(await page.locator('input[name="suivant"]').inputValue(), '/lieux');
     });
 
@@ -116,7 +106,7 @@ test('sign-in works without JavaScript', { timeout: TEST_TIMEOUT }, async (t) =>
     const landed = location(page);
     assert.notEqual(landed.pathname, '/connexion', `signed in (landed on ${landed.pathname}${landed.search})`);
     assert.ok(await hasSession(page), 'a session cookie is set');
-    await t.test('sign-in lands on `suivant`', { todo: SUIVANT_BUG }, async () => {
+    await t.test('sign-in lands on `suivant`', async () => {
       assert.equal(landed.pathname, '/lieux');
     });
 
@@ -124,7 +114,7 @@ test('sign-in works without JavaScript', { timeout: TEST_TIMEOUT }, async (t) =>
     assert.equal(res?.status(), 200);
     await heading(page, 'Lieux').waitFor();
 
-    await t.test('the user menu is server-rendered and signs out', { todo: LAYOUT_BUG }, async () => {
+    await t.test('the user menu is server-rendered and signs out', async () => {
       const menu = userMenu(page);
       assert.equal(await menu.count(), 1, 'the user menu');
       assert.equal(await menu.getByText(ADMIN.name, { exact: true }).count(), 1, 'the display name');

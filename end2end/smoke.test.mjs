@@ -57,13 +57,6 @@ test('home page hydrates and the nav links navigate on the client', { timeout: T
   });
 });
 
-// Known app bug, kept visible as a TODO subtest until it is fixed: the
-// layout renders the nav and the user menu inside a <Transition> over the
-// `current_user` resource, and the server streams that part out of order (a
-// <template> after </html>, moved into place by an inline script). Without
-// JavaScript it never shows.
-const LAYOUT_BUG =
-  'app bug: without JavaScript the signed-in nav and user menu are missing (streamed out of order in a <template> after </html>)';
 
 test('server-side rendering works without JavaScript', { timeout: TEST_TIMEOUT }, async (t) => {
   await withPage({ javaScriptEnabled: false }, async (page) => {
@@ -73,7 +66,7 @@ test('server-side rendering works without JavaScript', { timeout: TEST_TIMEOUT }
     await heading(page, 'Demandes').waitFor();
 
     // Without JavaScript the DOM is final once loaded: count, do not wait.
-    await t.test('the main nav is server-rendered with its five links', { todo: LAYOUT_BUG }, async () => {
+    await t.test('the main nav is server-rendered with its five links', async () => {
       const nav = mainNav(page);
       assert.equal(await nav.count(), 1, 'the nav "Navigation principale"');
       for (const [name, href] of NAV_LINKS) {
