@@ -95,7 +95,10 @@ async fn seeding_300_members_is_complete_and_deterministic(pool: PgPool) -> anyh
     )
     .fetch_one(&pool)
     .await?;
-    assert_eq!(admins, 1, "the demo admin can sign in with the demo password");
+    assert_eq!(
+        admins, 1,
+        "the demo admin can sign in with the demo password"
+    );
 
     // Every pick passes seed 001's hard filter, computed by PostgreSQL itself.
     let bad_picks: i64 = sqlx::query_scalar(
