@@ -63,7 +63,11 @@ pub fn is_admin() -> bool {
 pub fn AppLayout() -> impl IntoView {
     // Blocking: the navigation is part of the first HTML, so it is there
     // without JavaScript too (no out-of-order fragment to move into place).
-    let user: CurrentUser = Resource::new_blocking(|| (), |_| current_user());
+    // On the server the caller is read now, synchronously, from the request
+    // (the authentication layer put it there); the browser receives that
+    // value with the page and only asks `current_user` when it has none.
+    let known = server_side_user();
+    let user: CurrentUser = Resource::new_blocking(|| (), move |_| load_user(known.clone()));
     provide_context(user);
     view! {
         <div class="min-h-screen md:flex">
@@ -89,6 +93,25 @@ pub fn AppLayout() -> impl IntoView {
                 <Outlet />
             </main>
         </div>
+    }
+}
+
+#[cfg(feature = "ssr")]
+fn server_side_user() -> Option<Option<SessionUser>> {
+    Some(crate::auth::access::caller())
+}
+
+#[cfg(not(feature = "ssr"))]
+fn server_side_user() -> Option<Option<SessionUser>> {
+    None
+}
+
+async fn load_user(
+    known: Option<Option<SessionUser>>,
+) -> Result<Option<SessionUser>, ServerFnError> {
+    match known {
+        Some(user) => Ok(user),
+        None => current_user().await,
     }
 }
 
