@@ -62,13 +62,15 @@ pub fn App() -> impl IntoView {
                 // so a refused link is a real 404, not a 200 that streams an error.
                 <Route path=path!("c/:token") view=OrganizerCataloguePage ssr=SsrMode::Async />
                 <Route path=path!("v/:token") view=VenueAvailabilityPage ssr=SsrMode::Async />
-                <ParentRoute path=path!("") view=AppLayout>
-                    <Route path=path!("") view=HomePage />
-                    <Route path=path!("chat") view=ChatPage />
-                    <Route path=path!("demandes") view=RequestsPage />
-                    <Route path=path!("lieux") view=VenuesPage />
-                    <Route path=path!("memoire") view=MemoryPage />
-                    <Route path=path!("console") view=ConsolePage />
+                // Async: the team pages are sent whole, in order (navigation and
+                // user menu included), so they are complete without JavaScript.
+                <ParentRoute path=path!("") view=AppLayout ssr=SsrMode::Async>
+                    <Route path=path!("") view=HomePage ssr=SsrMode::Async />
+                    <Route path=path!("chat") view=ChatPage ssr=SsrMode::Async />
+                    <Route path=path!("demandes") view=RequestsPage ssr=SsrMode::Async />
+                    <Route path=path!("lieux") view=VenuesPage ssr=SsrMode::Async />
+                    <Route path=path!("memoire") view=MemoryPage ssr=SsrMode::Async />
+                    <Route path=path!("console") view=ConsolePage ssr=SsrMode::Async />
                 </ParentRoute>
             </Routes>
         </Router>
