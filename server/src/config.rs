@@ -7,7 +7,7 @@ mod embedding;
 mod env;
 
 pub use auth::AuthSettings;
-pub use embedding::{EmbeddingPipeline, EmbeddingSettings, PipelineSettings};
+pub use embedding::{EmbeddingPipeline, EmbeddingSettings, InputTypeStyle, PipelineSettings};
 pub use env::{redact_url, ConfigError, Env};
 
 use std::net::SocketAddr;

