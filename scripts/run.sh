@@ -27,6 +27,8 @@ if [[ -z ${MAXY_SECRET_KEY:-} ]]; then
 fi
 addr="${MAXY_ADDR:-127.0.0.1:3000}"
 export MAXY_ADDR="$addr" MAXY_PUBLIC_URL="${MAXY_PUBLIC_URL:-http://$addr}"
+# The local CPU model embeds ~900-character venue texts slowly: small batches, patient timeout.
+export MAXY_VENUE_EMBEDDING_BATCH_SIZE="${MAXY_VENUE_EMBEDDING_BATCH_SIZE:-16}" MAXY_EMBEDDING_TIMEOUT_MS="${MAXY_EMBEDDING_TIMEOUT_MS:-60000}"
 
 maxy="$ROOT/target/release/maxy"
 "$maxy" migrate

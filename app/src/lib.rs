@@ -12,6 +12,7 @@ pub mod pages;
 #[cfg(feature = "ssr")]
 pub mod ports;
 pub mod routes;
+pub mod venue_search;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};

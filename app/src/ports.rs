@@ -3,6 +3,7 @@
 use crate::admin::AuditEvent;
 use crate::auth::access::Denied;
 use crate::links::{AvailabilityAnswer, OrganizerCatalogue, VenueAvailability};
+use crate::venue_search::{PoolOption, SearchForm, SearchResults};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -49,4 +50,16 @@ pub trait Portal: Send + Sync {
 /// The portal the server provided for this request.
 pub fn portal() -> Result<Arc<dyn Portal>, ServerFnError> {
     use_context::<Arc<dyn Portal>>().ok_or_else(|| ServiceError::Internal.into_server_error())
+}
+
+/// The venue search pipeline.
+#[async_trait::async_trait]
+pub trait VenueSearch: Send + Sync {
+    async fn pools(&self) -> Result<Vec<PoolOption>, ServiceError>;
+    async fn search(&self, user_id: i64, form: SearchForm) -> Result<SearchResults, ServiceError>;
+}
+
+/// The venue search the server provided for this request.
+pub fn venue_search() -> Result<Arc<dyn VenueSearch>, ServerFnError> {
+    use_context::<Arc<dyn VenueSearch>>().ok_or_else(|| ServiceError::Internal.into_server_error())
 }

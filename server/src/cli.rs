@@ -26,6 +26,38 @@ pub enum Command {
     /// Issue or revoke a magic link for an organizer or a venue.
     #[command(subcommand)]
     Link(LinkCommand),
+    /// Compute embeddings now (the job workers otherwise keep them current).
+    #[command(subcommand)]
+    Embed(EmbedCommand),
+    /// Measure the venue search (docs/benchmarks.md).
+    #[command(subcommand)]
+    Bench(BenchCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// Stages 1+2 against a naive baseline, and the whole search, p50/p95/p99.
+    Search {
+        /// Rounds over the fixed set of searches.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+        rounds: u64,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EmbedCommand {
+    /// Embed every venue whose vector is missing or stale; resumable.
+    Venues(EmbedVenuesArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct EmbedVenuesArgs {
+    /// Venues per embedding call and per commit.
+    #[arg(long, default_value_t = 48, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub batch: u64,
+    /// No progress bar (logs and the summary only).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -30,6 +30,9 @@ pub struct Config {
     /// Refuse to start when the embedding server does not answer.
     pub require_embeddings: bool,
     pub auth: AuthSettings,
+    /// Background job workers `maxy serve` runs (0: none, e.g. on web-only
+    /// instances while other machines run the workers).
+    pub job_workers: usize,
 }
 
 #[derive(Clone)]
@@ -77,6 +80,7 @@ impl Config {
             embeddings: EmbeddingSettings::from_source(env)?,
             require_embeddings: env.boolean("MAXY_REQUIRE_EMBEDDINGS", true)?,
             auth: AuthSettings::from_source(env)?,
+            job_workers: env.number("MAXY_JOB_WORKERS", 1, 0..=64)?,
         })
     }
 }

@@ -1,10 +1,14 @@
 //! The PostgreSQL pool, the embedded migrations, and the queries (one
 //! module per table, checked at compile time by `sqlx::query!`).
 pub mod audit_log;
+pub mod jobs;
 pub mod links_view;
 pub mod magic_links;
+pub mod member_embeddings;
+pub mod search_runs;
 pub mod sessions;
 pub mod users;
+pub mod venue_search;
 
 use crate::config::{redact_url, DatabaseSettings};
 use sqlx::postgres::PgPoolOptions;

@@ -18,14 +18,17 @@ use leptos_axum::{generate_route_list, LeptosRoutes};
 pub fn router(state: AppState) -> Router {
     let routes = generate_route_list(App);
     let leptos_options = state.leptos_options.clone();
-    let portal = state.portal.clone();
+    let (portal, venue_search) = (state.portal.clone(), state.venue_search.clone());
     let router = Router::new()
         .merge(health::routes())
         .merge(auth_routes::routes())
         .leptos_routes_with_context(
             &state,
             routes,
-            move || provide_context(portal.clone()),
+            move || {
+                provide_context(portal.clone());
+                provide_context(venue_search.clone());
+            },
             move || shell(leptos_options.clone()),
         )
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))

@@ -2,17 +2,22 @@
 pub mod accounts;
 pub mod audit;
 pub mod auth;
+pub mod bench;
 pub mod cli;
 pub mod config;
 pub mod db;
 pub mod demo;
 pub mod embeddings;
+pub mod geo;
 pub mod http;
+pub mod jobs;
 pub mod portal;
+pub mod search;
 pub mod serve;
 pub mod shutdown;
 pub mod state;
 pub mod telemetry;
+pub mod venues;
 
 use anyhow::Context;
 use cli::{Command, SeedArgs};
@@ -32,6 +37,19 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
         Command::Seed(args) => seed(&config, &args).await,
         Command::User(command) => accounts::user(&config, command).await,
         Command::Link(command) => accounts::link(&config, command).await,
+        Command::Embed(cli::EmbedCommand::Venues(args)) => {
+            venues::backfill::command(&config, &args).await
+        }
+        Command::Bench(cli::BenchCommand::Search { rounds }) => {
+            let db = db::connect(&config.database).await?;
+            db::migrate(&db).await?;
+            let embedders = embeddings::Embedders::from_settings(&config.embeddings)?;
+            let options = bench::Options {
+                iterations: rounds as usize,
+                synthetic_dims: None,
+            };
+            bench::run(&db, embedders.venues.as_ref(), &options).await
+        }
     }
 }
 

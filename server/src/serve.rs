@@ -42,12 +42,26 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         }
     };
     tokio::spawn(sweep_expired_sessions(db.clone()));
+    let embedders = crate::embeddings::Embedders::from_settings(&config.embeddings)
+        .context("cannot build the embedding clients")?;
+    let (stop_jobs, jobs_shutdown) = tokio::sync::watch::channel(false);
+    let workers = crate::jobs::start(
+        &db,
+        &crate::jobs::Registry::standard(&crate::jobs::registry::JobContext {
+            db: db.clone(),
+            venue_embedder: embedders.venues.clone(),
+        }),
+        config.job_workers,
+        &crate::jobs::WorkerOptions::default(),
+        &jobs_shutdown,
+    );
     let state = AppState::new(
         leptos_options,
         db.clone(),
         config,
         embedding_health,
         signing_key,
+        Some(embedders.venues.clone()),
     );
     let app = crate::http::router(state);
     tracing::info!(%addr, "Maxy is listening on http://{addr}");
@@ -58,6 +72,15 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     .with_graceful_shutdown(crate::shutdown::signal())
     .await
     .context("the HTTP server stopped with an error")?;
+    // Workers finish their current batch; one stuck past this is re-queued
+    // by another worker's reaper later.
+    let _ = stop_jobs.send(true);
+    if tokio::time::timeout(std::time::Duration::from_secs(30), workers.join())
+        .await
+        .is_err()
+    {
+        tracing::warn!("job workers did not stop within 30 s");
+    }
     db.close().await;
     tracing::info!("stopped cleanly");
     Ok(())

@@ -3,7 +3,8 @@ use crate::auth::rate_limit::RateLimits;
 use crate::auth::tokens::SigningKey;
 use crate::config::Config;
 use crate::embeddings::EmbeddingHealth;
-use app::ports::Portal;
+use crate::embeddings::EmbeddingProvider;
+use app::ports::{Portal, VenueSearch};
 use axum::extract::FromRef;
 use leptos::prelude::LeptosOptions;
 use sqlx::PgPool;
@@ -19,6 +20,7 @@ pub struct AppState {
     pub rate_limits: RateLimits,
     /// The services server functions call (provided to them as context).
     pub portal: Arc<dyn Portal>,
+    pub venue_search: Arc<dyn VenueSearch>,
 }
 
 impl AppState {
@@ -29,10 +31,15 @@ impl AppState {
         config: Config,
         embedding_health: EmbeddingHealth,
         signing_key: SigningKey,
+        venue_embedder: Option<Arc<dyn EmbeddingProvider>>,
     ) -> Self {
         let portal = Arc::new(crate::portal::DbPortal {
             db: db.clone(),
             key: signing_key.clone(),
+        });
+        let venue_search = Arc::new(crate::search::SearchService {
+            db: db.clone(),
+            embedder: venue_embedder,
         });
         AppState {
             leptos_options,
@@ -42,6 +49,7 @@ impl AppState {
             signing_key,
             rate_limits: RateLimits::default(),
             portal,
+            venue_search,
         }
     }
 }

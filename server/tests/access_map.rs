@@ -18,6 +18,8 @@ const SERVER_FUNCTIONS: &[(&str, Access)] = &[
     ("/api/links/availability", Access::MagicLink),
     ("/api/links/availability/answer", Access::MagicLink),
     ("/api/admin/audit", Access::Signed(Role::Admin)),
+    ("/api/venues/pools", Access::Signed(Role::Team)),
+    ("/api/venues/search", Access::Signed(Role::Team)),
 ];
 
 /// Server routes outside Leptos, with their rule.
@@ -82,17 +84,17 @@ async fn anonymous_callers_are_refused_everywhere_it_matters(db: PgPool) {
         }
     }
     for (path, access) in SERVER_FUNCTIONS {
-        let reply = app
-            .post_form(
-                path,
-                &[
-                    ("token", "not-a-token"),
-                    ("available", "true"),
-                    ("comment", ""),
-                ],
-                None,
-            )
-            .await;
+        // Well-formed arguments, so the refusal comes from the access check.
+        let args: &[(&str, &str)] = if path.starts_with("/api/venues/search") {
+            &[("form[pool]", "hotels"), ("form[text]", "loft")]
+        } else {
+            &[
+                ("token", "not-a-token"),
+                ("available", "true"),
+                ("comment", ""),
+            ]
+        };
+        let reply = app.post_form(path, args, None).await;
         let expected = match access {
             Access::Signed(_) => StatusCode::UNAUTHORIZED,
             Access::MagicLink => StatusCode::NOT_FOUND,

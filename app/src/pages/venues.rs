@@ -1,12 +1,219 @@
-//! The « Lieux » page (an empty shell until its feature lands).
+//! « Lieux »: the team's venue search. The form is a plain GET form, so a
+//! search is a shareable URL (`/lieux?pool=…&q=…`) and works without
+//! JavaScript; results come from the `search_venues` server function.
+use crate::links::configuration_label;
+use crate::venue_search::{
+    list_pools, search_venues, SearchForm, SearchResults, SearchStats, VenuePick,
+};
 use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
 
-use super::{ComingSoon, PageHeader};
+use super::PageHeader;
+
+const CONFIGURATIONS: [&str; 7] = [
+    "reunion", "u", "theatre", "cabaret", "ecole", "banquet", "cocktail",
+];
 
 #[component]
 pub fn VenuesPage() -> impl IntoView {
+    let query = use_query_map();
+    let form = Memo::new(move |_| {
+        let q = query.read();
+        SearchForm {
+            pool: q.get("pool").unwrap_or_default(),
+            text: q.get("q").unwrap_or_default(),
+            participants: q.get("participants").and_then(|p| p.trim().parse().ok()),
+            configurations: q.get_all("config").unwrap_or_default(),
+            postal_codes: q
+                .get("cp")
+                .map(|cp| {
+                    cp.split([',', ' '])
+                        .filter(|c| !c.is_empty())
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            ..SearchForm::default()
+        }
+    });
+    let pools = Resource::new(|| (), |_| list_pools());
+    let results = Resource::new(
+        move || form.get(),
+        |form| async move {
+            if form.pool.is_empty() {
+                None
+            } else {
+                Some(search_venues(form).await)
+            }
+        },
+    );
     view! {
-        <PageHeader title="Lieux" subtitle="Cherchez parmi les lieux par pool, zone, configuration et jauge." />
-        <ComingSoon what="La recherche de lieux arrive bientôt ici." />
+        <PageHeader title="Lieux" subtitle="Cherchez parmi les lieux par pool, zone, configuration et jauge, puis par ambiance." />
+        <SearchFormView form=form pools=pools />
+        <Suspense fallback=|| view! { <p class="mt-6 text-sm text-slate-500">"Recherche…"</p> }>
+            {move || results.get().flatten().map(|r| match r {
+                Ok(r) => view! { <ResultsView results=r /> }.into_any(),
+                Err(e) => {
+                    let message = match e {
+                        ServerFnError::ServerError(m) => m,
+                        _ => "La recherche a échoué. Réessayez.".to_string(),
+                    };
+                    view! { <p role="alert" class="mt-6 rounded-md bg-red-50 px-4 py-3 text-sm text-red-700">{message}</p> }.into_any()
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn SearchFormView(
+    form: Memo<SearchForm>,
+    pools: Resource<Result<Vec<crate::venue_search::PoolOption>, ServerFnError>>,
+) -> impl IntoView {
+    let f = form.get_untracked();
+    let chosen = f.configurations.clone();
+    let selected_pool = f.pool.clone();
+    view! {
+        <form method="get" action="/lieux" class="space-y-4 rounded-xl border border-slate-200 bg-white p-5 text-sm" data-testid="venue-search-form">
+            <div class="grid gap-4 md:grid-cols-[12rem_1fr]">
+                <label class="block font-medium text-slate-700">
+                    "Pool"
+                    <select name="pool" required class="mt-1 block w-full rounded-md border border-slate-300 px-2 py-2">
+                        <Suspense fallback=|| ()>
+                            {move || {
+                                let selected_pool = selected_pool.clone();
+                                pools.get().and_then(Result::ok).map(|list| {
+                                    list.into_iter().map(|p| {
+                                        let selected = p.slug == selected_pool;
+                                        view! { <option value=p.slug selected=selected>{p.name}</option> }
+                                    }).collect_view()
+                                })
+                            }}
+                        </Suspense>
+                    </select>
+                </label>
+                <label class="block font-medium text-slate-700">
+                    "Recherche libre"
+                    <input type="search" name="q" value=f.text.clone()
+                        placeholder="Rooftop festif dans le 8e pour 100 personnes avec vue sur Paris"
+                        class="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2" />
+                </label>
+            </div>
+            <div class="grid gap-4 md:grid-cols-[12rem_12rem_1fr]">
+                <label class="block font-medium text-slate-700">
+                    "Participants"
+                    <input type="number" name="participants" min="1" max="5000" value=f.participants.map(|p| p.to_string()).unwrap_or_default()
+                        class="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2" />
+                </label>
+                <label class="block font-medium text-slate-700">
+                    "Codes postaux"
+                    <input type="text" name="cp" value=f.postal_codes.join(", ") placeholder="75008, 75017"
+                        class="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2" />
+                </label>
+                <fieldset>
+                    <legend class="font-medium text-slate-700">"Configurations"</legend>
+                    <div class="mt-2 flex flex-wrap gap-x-4 gap-y-1">
+                        {CONFIGURATIONS.iter().map(|key| {
+                            let checked = chosen.iter().any(|c| c == key);
+                            view! {
+                                <label class="flex items-center gap-1">
+                                    <input type="checkbox" name="config" value=*key checked=checked />
+                                    {configuration_label(key).to_string()}
+                                </label>
+                            }
+                        }).collect_view()}
+                    </div>
+                </fieldset>
+            </div>
+            <button type="submit" class="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700">"Rechercher"</button>
+        </form>
+    }
+}
+
+#[component]
+fn ResultsView(results: SearchResults) -> impl IntoView {
+    let stats = results.stats.clone();
+    view! {
+        <div class="mt-6 space-y-4" data-testid="venue-results">
+            {(!results.understood.is_empty()).then(|| view! {
+                <p class="text-sm text-slate-600">"Compris : " {results.understood.join(" · ")}
+                    {(!results.semantic_query.is_empty()).then(|| view! { <span>" · ambiance « " {results.semantic_query.clone()} " »"</span> })}
+                </p>
+            })}
+            {results.notices.iter().map(|n| view! {
+                <p role="status" class="rounded-md bg-amber-50 px-4 py-2 text-sm text-amber-900">{n.clone()}</p>
+            }).collect_view()}
+            {results.similar_request.map(|s| view! {
+                <p class="rounded-md bg-indigo-50 px-4 py-2 text-sm text-indigo-900">
+                    "Demande similaire : " {s.reference} " — son catalogue peut être repris."
+                </p>
+            })}
+            <PickSection title="Fortement recommandés" picks=results.recommended />
+            <PickSection title="Compatibles" picks=results.compatible />
+            {(results.rejected > 0).then(|| view! {
+                <p class="text-xs text-slate-500">{results.rejected} " autres candidats écartés : pas assez convaincants."</p>
+            })}
+            <StatsView stats=stats />
+        </div>
+    }
+}
+
+#[component]
+fn PickSection(title: &'static str, picks: Vec<VenuePick>) -> impl IntoView {
+    (!picks.is_empty()).then(|| {
+        view! {
+            <section>
+                <h2 class="mb-2 text-lg font-medium">{title}</h2>
+                <ul class="grid gap-3 lg:grid-cols-2">
+                    {picks.into_iter().map(|p| view! { <PickCard pick=p /> }).collect_view()}
+                </ul>
+            </section>
+        }
+    })
+}
+
+#[component]
+fn PickCard(pick: VenuePick) -> impl IntoView {
+    let room = pick.matched_room.map(|r| {
+        format!(
+            "{} · {} places en {}",
+            r.name,
+            r.capacity,
+            configuration_label(&r.configuration)
+        )
+    });
+    let distance = pick
+        .distance_km
+        .map(|d| format!("{d:.1} km").replace('.', ","));
+    view! {
+        <li class="rounded-xl border border-slate-200 bg-white p-4" data-testid="venue-pick">
+            <div class="flex items-baseline justify-between gap-3">
+                <p class="font-medium text-slate-900">{pick.name}</p>
+                <span class="text-xs text-slate-500">{pick.code}</span>
+            </div>
+            <p class="text-sm text-slate-500">{pick.postal_code} " " {pick.city} {distance.map(|d| view! { <span>" · " {d}</span> })}</p>
+            {room.map(|r| view! { <p class="mt-1 text-sm text-slate-700" data-testid="matched-room">{r}</p> })}
+            <p class="mt-2 text-sm text-slate-700">{pick.reason}</p>
+            <p class="mt-2 text-xs text-slate-400">"score " {format!("{:.2}", pick.score)}
+                {pick.similarity.map(|s| view! { <span>" · similarité " {format!("{s:.3}")}</span> })}
+            </p>
+        </li>
+    }
+}
+
+#[component]
+fn StatsView(stats: SearchStats) -> impl IntoView {
+    let ms = |v: f64| format!("{v:.1} ms");
+    let vector = match (stats.vector_candidates, stats.vector_ms) {
+        (Some(n), Some(t)) => format!("vecteurs {} ({n})", ms(t)),
+        _ => "vecteurs : étape sautée".to_string(),
+    };
+    view! {
+        <p class="text-xs text-slate-400" data-testid="search-stats">
+            "SQL " {ms(stats.sql_ms)} " (" {stats.sql_candidates} " candidats) · "
+            {stats.embed_ms.map(|t| format!("embedding {} · ", ms(t)))}
+            {vector} " · classement " {ms(stats.rank_ms)} " (" {stats.ranking_source.clone()} ") · total " {ms(stats.total_ms)}
+            " · similarité : " {stats.similarity_source.clone()}
+        </p>
     }
 }

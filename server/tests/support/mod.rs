@@ -66,7 +66,10 @@ pub fn app_state(db: PgPool, embedding_addr: SocketAddr) -> AppState {
         .build();
     let embedding_health = EmbeddingHealth::new(&config.embeddings).expect("client");
     let key = SigningKey::new(SECRET_KEY.as_bytes().to_vec());
-    AppState::new(leptos_options, db, config, embedding_health, key)
+    let embedders =
+        server::embeddings::Embedders::from_settings(&config.embeddings).expect("embedders");
+    let venues = Some(embedders.venues.clone());
+    AppState::new(leptos_options, db, config, embedding_health, key, venues)
 }
 
 /// The URL of the database `db` is connected to (same server as DATABASE_URL).

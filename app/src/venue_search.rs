@@ -1,0 +1,114 @@
+//! Venue search as the team's pages see it: the criteria they send, the
+//! ranked picks they get back, with every stage's timing.
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// What the search form (or the chat tool) asks for. Free text is parsed on
+/// the server: structured fields given here win over what the text says.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SearchForm {
+    /// Pool slug: every search starts with one pool.
+    pub pool: String,
+    /// Free French text: "rooftop festif dans le 8e pour 100 personnes".
+    pub text: String,
+    /// Signed so that a negative count gets a clear refusal, not a parse error.
+    pub participants: Option<i64>,
+    /// Configuration keys: reunion, u, theatre, cabaret, ecole, banquet, cocktail.
+    pub configurations: Vec<String>,
+    pub postal_codes: Vec<String>,
+    /// A centre (both or neither) and a radius around it, in km.
+    pub near_lat: Option<f64>,
+    pub near_lng: Option<f64>,
+    pub radius_km: Option<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PoolOption {
+    pub slug: String,
+    pub name: String,
+}
+
+/// The answer: picks in two tiers, what was understood, and how it went.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SearchResults {
+    /// What the criteria were understood as (French, for display).
+    pub understood: Vec<String>,
+    pub semantic_query: String,
+    pub recommended: Vec<VenuePick>,
+    pub compatible: Vec<VenuePick>,
+    /// Candidates left out by the ranking (not padded into the tiers).
+    pub rejected: usize,
+    /// Advice and degraded-mode notices (French).
+    pub notices: Vec<String>,
+    /// A similar past request whose catalogue could be reused.
+    pub similar_request: Option<SimilarRequest>,
+    pub stats: SearchStats,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VenuePick {
+    pub member_id: i64,
+    pub code: String,
+    pub name: String,
+    pub city: String,
+    pub postal_code: String,
+    /// The room that satisfies the configuration × capacity criteria.
+    pub matched_room: Option<MatchedRoom>,
+    pub distance_km: Option<f64>,
+    pub similarity: Option<f64>,
+    pub score: f64,
+    /// One French sentence: why this venue for this request.
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchedRoom {
+    pub id: i64,
+    pub name: String,
+    pub configuration: String,
+    pub capacity: i32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SimilarRequest {
+    pub reference: String,
+    pub summary: String,
+    pub catalogue_id: i64,
+}
+
+/// Candidates and milliseconds per stage; `None` = stage skipped.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SearchStats {
+    pub sql_candidates: usize,
+    pub vector_candidates: Option<usize>,
+    pub sql_ms: f64,
+    pub embed_ms: Option<f64>,
+    pub vector_ms: Option<f64>,
+    pub rank_ms: f64,
+    pub total_ms: f64,
+    /// `vector`, `fts` or `none`.
+    pub similarity_source: String,
+    /// `llm`, `deterministic` or `direct`.
+    pub ranking_source: String,
+}
+
+/// The pools the team can search in.
+#[server(endpoint = "venues/pools")]
+pub async fn list_pools() -> Result<Vec<PoolOption>, ServerFnError> {
+    crate::auth::access::require_team()?;
+    crate::ports::venue_search()?
+        .pools()
+        .await
+        .map_err(|e| e.into_server_error())
+}
+
+/// Runs the three-stage search (team only).
+#[server(endpoint = "venues/search")]
+pub async fn search_venues(form: SearchForm) -> Result<SearchResults, ServerFnError> {
+    let user = crate::auth::access::require_team()?;
+    crate::ports::venue_search()?
+        .search(user.id, form)
+        .await
+        .map_err(|e| e.into_server_error())
+}

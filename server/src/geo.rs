@@ -1,0 +1,170 @@
+//! Gazetteer of Paris and Île-de-France: arrondissements, communes and
+//! landmarks with real postal codes and coordinates, and the matcher the
+//! search criteria extractor uses to recognise them in free text.
+//!
+//! Everything is static data and pure functions: no database, no network,
+//! so the extractor stays deterministic and the search can sort by distance
+//! (`postal_code_center`, `distance_km`) without a geocoding service.
+
+mod communes;
+mod fold;
+mod landmarks;
+mod paris;
+#[cfg(test)]
+mod tests;
+
+pub use communes::{Commune, COMMUNES};
+pub use fold::{fold, fold_char_into, is_combining_mark, is_joiner};
+pub use landmarks::{Landmark, LANDMARKS};
+pub use paris::{Arrondissement, ARRONDISSEMENTS, PARIS_CENTRE};
+
+/// Radius of "près de <commune>" when no distance is given: a commune
+/// spreads wider than a monument.
+pub const COMMUNE_RADIUS_KM: f64 = 5.0;
+
+/// Radius around an arrondissement's centre when no distance is given.
+pub const ARRONDISSEMENT_RADIUS_KM: f64 = 2.0;
+
+/// The arrondissement numbered `number` (1 to 20).
+pub fn arrondissement(number: u8) -> Option<&'static Arrondissement> {
+    ARRONDISSEMENTS.get(usize::from(number).checked_sub(1)?)
+}
+
+/// The arrondissement a Paris postal code belongs to ("75116" → 16th).
+pub fn arrondissement_by_postal_code(postal_code: &str) -> Option<&'static Arrondissement> {
+    ARRONDISSEMENTS
+        .iter()
+        .find(|a| a.postal_codes().any(|code| code == postal_code))
+}
+
+/// Centre (lat, lng) of the arrondissement of a Paris postal code.
+pub fn arrondissement_center(postal_code: &str) -> Option<(f64, f64)> {
+    arrondissement_by_postal_code(postal_code).map(|a| (a.lat, a.lng))
+}
+
+/// The main commune of a postal code outside Paris ("92100" → Boulogne).
+pub fn commune_by_postal_code(postal_code: &str) -> Option<&'static Commune> {
+    COMMUNES.iter().find(|c| c.postal_code == postal_code)
+}
+
+/// Centre of any postal code the gazetteer knows, Paris or not.
+pub fn postal_code_center(postal_code: &str) -> Option<(f64, f64)> {
+    arrondissement_center(postal_code)
+        .or_else(|| commune_by_postal_code(postal_code).map(|c| (c.lat, c.lng)))
+}
+
+/// Great-circle distance in kilometres between two (lat, lng) points.
+pub fn distance_km(a: (f64, f64), b: (f64, f64)) -> f64 {
+    const EARTH_RADIUS_KM: f64 = 6371.0;
+    let (lat1, lat2) = (a.0.to_radians(), b.0.to_radians());
+    let d_lat = lat2 - lat1;
+    let d_lng = (b.1 - a.1).to_radians();
+    let h = (d_lat / 2.0).sin().powi(2) + lat1.cos() * lat2.cos() * (d_lng / 2.0).sin().powi(2);
+    2.0 * EARTH_RADIUS_KM * h.sqrt().min(1.0).asin()
+}
+
+/// How much context the words around a name give that it is a location.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Context {
+    /// Nothing: only unambiguous names count ("gare de Lyon", "Boulogne").
+    Bare,
+    /// A proximity word precedes it ("près de", "autour de", "à").
+    Triggered,
+    /// An explicit distance precedes it ("à 30 km de").
+    Distance,
+}
+
+/// A commune, a landmark, or an arrondissement as a centre ("à 2 km de
+/// Paris 8e").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Place {
+    Commune(&'static Commune),
+    Landmark(&'static Landmark),
+    Arrondissement(&'static Arrondissement),
+}
+
+impl Place {
+    pub fn name(self) -> &'static str {
+        match self {
+            Place::Commune(c) => c.name,
+            Place::Landmark(l) => l.name,
+            Place::Arrondissement(a) => a.name,
+        }
+    }
+
+    /// (lat, lng).
+    pub fn position(self) -> (f64, f64) {
+        match self {
+            Place::Commune(c) => (c.lat, c.lng),
+            Place::Landmark(l) => (l.lat, l.lng),
+            Place::Arrondissement(a) => (a.lat, a.lng),
+        }
+    }
+
+    /// What "près de" means around this place.
+    pub fn default_radius_km(self) -> f64 {
+        match self {
+            Place::Commune(_) => COMMUNE_RADIUS_KM,
+            Place::Landmark(l) => l.radius_km,
+            Place::Arrondissement(_) => ARRONDISSEMENT_RADIUS_KM,
+        }
+    }
+}
+
+/// A place found at the start of a word sequence, and how many words it took.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlaceMatch {
+    pub place: Place,
+    pub words: usize,
+}
+
+/// The longest commune or landmark name that starts `words` (folded, one
+/// word each) and is a location in `context`. Whole words only: "sceau" is
+/// not "Sceaux". Arrondissements ("8e", "Paris VIII") need the number
+/// parsing of the criteria extractor and are not matched here.
+pub fn match_place<S: AsRef<str>>(words: &[S], context: Context) -> Option<PlaceMatch> {
+    let mut best: Option<PlaceMatch> = None;
+    let mut consider = |place: Place, aliases: &[&str]| {
+        for alias in aliases {
+            if let Some(n) = alias_len(alias, words) {
+                if best.is_none_or(|b| n > b.words) {
+                    best = Some(PlaceMatch { place, words: n });
+                }
+            }
+        }
+    };
+    for commune in COMMUNES {
+        consider(Place::Commune(commune), commune.aliases);
+    }
+    for landmark in LANDMARKS {
+        consider(Place::Landmark(landmark), landmark.bare);
+        if context >= Context::Triggered {
+            consider(Place::Landmark(landmark), landmark.triggered);
+        }
+        if context >= Context::Distance {
+            consider(Place::Landmark(landmark), landmark.distance_only);
+        }
+    }
+    best
+}
+
+/// A place by name, however it is spelt ("st-denis", "Gare de l'Est").
+pub fn lookup(name: &str) -> Option<Place> {
+    let folded = fold(name);
+    let words: Vec<&str> = folded.split(' ').collect();
+    match_place(&words, Context::Distance)
+        .filter(|m| m.words == words.len())
+        .map(|m| m.place)
+}
+
+/// Number of words `alias` takes when `words` starts with it.
+fn alias_len<S: AsRef<str>>(alias: &str, words: &[S]) -> Option<usize> {
+    let mut taken = 0;
+    for part in alias.split(' ') {
+        if words.get(taken)?.as_ref() != part {
+            return None;
+        }
+        taken += 1;
+    }
+    Some(taken)
+}

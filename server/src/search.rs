@@ -1,0 +1,97 @@
+//! Venue search over up to 70,000 members (seed 001): pool first, hard SQL
+//! filters, exact vector ranking among the candidates, then a ranking into
+//! 4 recommended + 4 compatible with one-sentence reasons.
+pub mod criteria;
+pub mod pipeline;
+mod reasons;
+pub mod request;
+pub mod scoring;
+
+use crate::db::search_runs::{self, NewRun};
+use crate::embeddings::EmbeddingProvider;
+use app::ports::{ServiceError, VenueSearch};
+use app::venue_search::{PoolOption, SearchForm, SearchResults};
+use sqlx::PgPool;
+use std::sync::Arc;
+
+/// The search as server functions and the chat tool call it.
+pub struct SearchService {
+    pub db: PgPool,
+    /// The venue pipeline's embedder; `None` runs without vectors.
+    pub embedder: Option<Arc<dyn EmbeddingProvider>>,
+}
+
+impl SearchService {
+    /// Validates, searches, and records the run's metrics.
+    pub async fn search(
+        &self,
+        user_id: Option<i64>,
+        form: &SearchForm,
+    ) -> Result<SearchResults, ServiceError> {
+        let req = request::build(form).map_err(|e| ServiceError::Invalid(e.0))?;
+        let outcome = match pipeline::run(&self.db, self.embedder.as_deref(), &req).await {
+            Ok(outcome) => outcome,
+            Err(pipeline::Failure::UnknownPool(slug)) => {
+                return Err(ServiceError::Invalid(format!("Pool inconnu : « {slug} ».")));
+            }
+            Err(pipeline::Failure::Database(e)) => {
+                tracing::error!(error = %e, "venue search failed");
+                return Err(ServiceError::Internal);
+            }
+        };
+        let r = &outcome.results;
+        let stats = &r.stats;
+        let as_ms = |v: f64| v.round() as i32;
+        let run = NewRun {
+            pool_id: Some(outcome.pool_id),
+            user_id,
+            criteria: serde_json::json!({
+                "participants": req.participants,
+                "configurations": req.configurations.iter().map(|c| c.key()).collect::<Vec<_>>(),
+                "postal_codes": req.postal_codes,
+                "near": req.near.as_ref().map(|n| serde_json::json!({"label": n.label, "lat": n.lat, "lng": n.lng, "radius_km": n.radius_km})),
+                "member_codes": req.member_codes,
+            }),
+            semantic_query: &req.semantic_query,
+            sql_candidates: Some(stats.sql_candidates as i32),
+            vector_candidates: stats.vector_candidates.map(|n| n as i32),
+            result_count: outcome.result_ids.len() as i32,
+            sql_ms: Some(as_ms(stats.sql_ms)),
+            embed_ms: stats.embed_ms.map(as_ms),
+            vector_ms: stats.vector_ms.map(as_ms),
+            total_ms: as_ms(stats.total_ms),
+            similarity_source: &stats.similarity_source,
+            ranking_source: &stats.ranking_source,
+            embedding_model: outcome.embedding_model.as_deref(),
+            result_member_ids: outcome.result_ids.clone(),
+            error: None,
+        };
+        if let Err(e) = search_runs::insert(&self.db, &run).await {
+            tracing::warn!(error = %e, "cannot record the search metrics");
+        }
+        Ok(outcome.results)
+    }
+}
+
+#[async_trait::async_trait]
+impl VenueSearch for SearchService {
+    async fn pools(&self) -> Result<Vec<PoolOption>, ServiceError> {
+        let rows = crate::db::venue_search::pools(&self.db)
+            .await
+            .map_err(|e| {
+                tracing::error!(error = %e, "cannot list pools");
+                ServiceError::Internal
+            })?;
+        Ok(rows
+            .into_iter()
+            .map(|p| PoolOption {
+                slug: p.slug,
+                name: p.name,
+            })
+            .collect())
+    }
+
+    async fn search(&self, user_id: i64, form: SearchForm) -> Result<SearchResults, ServiceError> {
+        SearchService::search(self, Some(user_id), &form).await
+    }
+}

@@ -1,0 +1,281 @@
+//! Hard search criteria from French free text: what a curator types in the
+//! search box or the assistant passes to the `search_members` tool (seed
+//! 001, "Recherche par prompt libre").
+//!
+//! "Trouve-moi un rooftop dans le 8ème pour 100 personnes festif avec vue
+//! sur Paris" becomes postal code 75008, 100 participants and the semantic
+//! query "rooftop festif avec vue sur Paris". The SQL stage filters on the
+//! hard criteria; the vector stage ranks on the semantic query.
+//!
+//! Pure and deterministic: no I/O, no model, bounded work (the input is
+//! cut at `MAX_INPUT_BYTES`, every pass is linear in the tokens times a
+//! small phrase table). The text is tokenized once (`tokens`), each
+//! extractor claims the tokens it understands (`scan`), and what nobody
+//! claimed becomes the semantic query (`semantic`). Extractors run from the
+//! most to the least specific pattern, so "à 3 km de Bercy" is a radius
+//! before "3" could be read as a head count.
+
+mod codes;
+mod configurations;
+mod distance;
+mod guards;
+mod near;
+mod numbers;
+mod participants;
+mod places;
+mod scan;
+mod semantic;
+mod tokens;
+
+#[cfg(test)]
+mod proptests;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_demo;
+#[cfg(test)]
+mod tests_places;
+#[cfg(test)]
+mod tests_queries;
+
+use crate::geo;
+use scan::Scan;
+
+pub use near::MAX_RADIUS_KM;
+
+/// Longer input is cut (at a character boundary) before extraction: a
+/// search prompt is a few sentences, and the work stays bounded. Covers
+/// the 2,000 characters `search::request` accepts, accents included.
+pub const MAX_INPUT_BYTES: usize = 8192;
+
+/// A room layout (`room_capacities.configuration`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Configuration {
+    Reunion,
+    U,
+    Theatre,
+    Cabaret,
+    Ecole,
+    Banquet,
+    Cocktail,
+}
+
+impl Configuration {
+    pub const ALL: [Configuration; 7] = [
+        Configuration::Reunion,
+        Configuration::U,
+        Configuration::Theatre,
+        Configuration::Cabaret,
+        Configuration::Ecole,
+        Configuration::Banquet,
+        Configuration::Cocktail,
+    ];
+
+    /// The value stored in the database.
+    pub fn key(self) -> &'static str {
+        match self {
+            Configuration::Reunion => "reunion",
+            Configuration::U => "u",
+            Configuration::Theatre => "theatre",
+            Configuration::Cabaret => "cabaret",
+            Configuration::Ecole => "ecole",
+            Configuration::Banquet => "banquet",
+            Configuration::Cocktail => "cocktail",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Configuration> {
+        Configuration::ALL.into_iter().find(|c| c.key() == key)
+    }
+
+    /// French name for display ("réunion", "U", "théâtre"…).
+    pub fn label(self) -> &'static str {
+        match self {
+            Configuration::Reunion => "réunion",
+            Configuration::U => "U",
+            Configuration::Theatre => "théâtre",
+            Configuration::Cabaret => "cabaret",
+            Configuration::Ecole => "école",
+            Configuration::Banquet => "banquet",
+            Configuration::Cocktail => "cocktail",
+        }
+    }
+}
+
+/// What the text asks for.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Criteria {
+    /// Capacity need: the largest head count mentioned (the top of a range).
+    pub participants: Option<u32>,
+    /// Bottom of "entre 80 et 120 personnes", when a range was given.
+    pub participants_min: Option<u32>,
+    /// Accepted layouts, in the order mentioned (any of them will do).
+    pub configurations: Vec<Configuration>,
+    /// Postal codes, in the order mentioned.
+    pub postal_codes: Vec<String>,
+    /// A point and a radius to search around.
+    pub near: Option<Near>,
+    /// Venues asked for by code ("#102").
+    pub member_codes: Vec<String>,
+    /// "N'importe où en Île-de-France" and no narrower place: the caller
+    /// should ask to narrow the area.
+    pub broad_area: bool,
+    /// Everything that is not a hard criterion, for the vector ranking.
+    pub semantic_query: String,
+    /// What was understood, in French, for display.
+    pub notes: Vec<String>,
+}
+
+impl Criteria {
+    /// True when anything but the semantic query was extracted.
+    pub fn has_hard_criteria(&self) -> bool {
+        self.participants.is_some()
+            || !self.configurations.is_empty()
+            || !self.postal_codes.is_empty()
+            || self.near.is_some()
+            || !self.member_codes.is_empty()
+            || self.broad_area
+    }
+}
+
+/// A point and a radius.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Near {
+    /// The place's name ("Gare de Lyon").
+    pub label: String,
+    pub lat: f64,
+    pub lng: f64,
+    pub radius_km: f64,
+}
+
+/// Extracts the hard criteria of `text` and keeps the rest as the
+/// semantic query. Never panics; any input is accepted.
+pub fn extract(text: &str) -> Criteria {
+    let (text, truncated) = truncate(text);
+    let (scan, mut criteria, mut notes) = hard(text);
+    let natural = semantic::query(&scan, semantic::Joiner::Natural);
+    let commas = semantic::query(&scan, semantic::Joiner::Commas);
+    // Spaces can join two leftovers into a criterion of their own ("Paris"
+    // + "12 juin"): then commas keep them apart.
+    criteria.semantic_query = if natural == commas || hard(&natural).1 == hard(&commas).1 {
+        natural
+    } else {
+        commas
+    };
+    if truncated {
+        notes.push(format!("texte tronqué à {MAX_INPUT_BYTES} octets"));
+    }
+    criteria.notes = describe(&criteria, notes);
+    criteria
+}
+
+/// Runs every extractor: the scan (which tokens were claimed), the
+/// criteria, and notes the extractors want shown.
+fn hard(text: &str) -> (Scan<'_>, Criteria, Vec<String>) {
+    let mut scan = Scan::new(text);
+    let mut criteria = Criteria::default();
+    let mut notes = Vec::new();
+    codes::extract(&mut scan, &mut criteria);
+    near::extract(&mut scan, &mut criteria, &mut notes);
+    let broad = places::extract_broad(&mut scan);
+    places::extract(&mut scan, &mut criteria);
+    participants::extract(&mut scan, &mut criteria);
+    configurations::extract(&mut scan, &mut criteria);
+    criteria.broad_area = broad
+        && criteria.postal_codes.is_empty()
+        && criteria.near.is_none()
+        && criteria.member_codes.is_empty();
+    (scan, criteria, notes)
+}
+
+/// `text` cut to `MAX_INPUT_BYTES` at a character boundary, and whether
+/// it was cut.
+fn truncate(text: &str) -> (&str, bool) {
+    if text.len() <= MAX_INPUT_BYTES {
+        return (text, false);
+    }
+    let mut end = MAX_INPUT_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    (text.get(..end).unwrap_or_default(), true)
+}
+
+/// "5", "1,5", "0,8": kilometres the French way.
+pub(crate) fn format_km(km: f64) -> String {
+    let tenths = (km * 10.0).round();
+    if tenths % 10.0 == 0.0 {
+        format!("{}", tenths / 10.0)
+    } else {
+        format!("{:.1}", tenths / 10.0).replace('.', ",")
+    }
+}
+
+/// "de Versailles", "d'Issy", "du Marais", "de La Défense".
+fn of(name: &str) -> String {
+    if let Some(rest) = name.strip_prefix("Le ") {
+        format!("du {rest}")
+    } else if let Some(rest) = name.strip_prefix("Les ") {
+        format!("des {rest}")
+    } else if geo::fold(name).starts_with(['a', 'e', 'i', 'o', 'u', 'y']) {
+        format!("d'{name}")
+    } else {
+        format!("de {name}")
+    }
+}
+
+/// The notes shown to the user: places, centre, head count, layouts,
+/// venues, then what the extractors added.
+fn describe(c: &Criteria, extra: Vec<String>) -> Vec<String> {
+    let mut notes = Vec::new();
+    let mut shown: Vec<&str> = Vec::new();
+    // All twenty arrondissements: one note rather than twenty.
+    if geo::ARRONDISSEMENTS
+        .iter()
+        .all(|a| c.postal_codes.iter().any(|p| p == a.postal_code))
+    {
+        notes.push("Paris intra-muros (75001 à 75020)".to_string());
+        shown.extend(geo::ARRONDISSEMENTS.iter().flat_map(|a| a.postal_codes()));
+    }
+    for code in &c.postal_codes {
+        if shown.contains(&code.as_str()) {
+            continue;
+        }
+        if let Some(a) = geo::arrondissement_by_postal_code(code) {
+            let codes: Vec<&str> = a
+                .postal_codes()
+                .filter(|p| c.postal_codes.iter().any(|x| x == p))
+                .collect();
+            notes.push(format!("{} ({})", codes.join(", "), a.name));
+            shown.extend(codes);
+        } else if let Some(commune) = geo::commune_by_postal_code(code) {
+            notes.push(format!("{code} ({})", commune.name));
+        } else {
+            notes.push(code.clone());
+        }
+    }
+    if let Some(near) = &c.near {
+        notes.push(format!(
+            "{} km autour {}",
+            format_km(near.radius_km),
+            of(&near.label)
+        ));
+    }
+    match (c.participants_min, c.participants) {
+        (Some(min), Some(max)) => notes.push(format!("{min} à {max} personnes")),
+        (None, Some(n)) => notes.push(format!("{n} personne{}", if n > 1 { "s" } else { "" })),
+        _ => {}
+    }
+    if !c.configurations.is_empty() {
+        let labels: Vec<&str> = c.configurations.iter().map(|l| l.label()).collect();
+        notes.push(labels.join(" ou "));
+    }
+    if !c.member_codes.is_empty() {
+        notes.push(format!("lieux demandés : {}", c.member_codes.join(", ")));
+    }
+    if c.broad_area {
+        notes.push("zone très large (Île-de-France) : à préciser".to_string());
+    }
+    notes.extend(extra);
+    notes
+}

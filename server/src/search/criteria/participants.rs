@@ -1,0 +1,219 @@
+//! How many people: "100 personnes", "150 pers.", "pour 80", "80 invités",
+//! "une centaine", "entre 80 et 120 personnes", "200 pax", "cent
+//! cinquante convives" — and not "2 jours", "80 €/pers", "le 12 juin",
+//! "à 10 minutes", "1er étage" or "75 m²".
+
+use super::scan::Scan;
+use super::Criteria;
+use super::{configurations, numbers};
+
+/// Nouns that count people.
+#[rustfmt::skip]
+const PEOPLE: &[&str] = &[
+    "personne", "personnes", "pers", "pax", "participant", "participants", "invite", "invites",
+    "convive", "convives", "couvert", "couverts", "collaborateur", "collaborateurs", "salarie",
+    "salaries", "employe", "employes", "adulte", "adultes", "enfant", "enfants", "gens", "places",
+    "people", "guests", "persons", "membres", "delegues", "congressistes", "visiteurs",
+    "spectateurs", "clients", "etudiants", "cadres", "managers", "personnalites",
+];
+
+/// True when `word` (folded) counts people.
+pub fn is_people_unit(word: &str) -> bool {
+    PEOPLE.contains(&word)
+}
+
+/// Words before a number that make it a head count without a unit.
+#[rustfmt::skip]
+const CONTEXTS: &[&str] = &[
+    "pour", "groupe de", "groupe d", "equipe de", "equipe d", "jauge de", "jauge d", "jauge",
+    "capacite de", "capacite d", "capacite", "effectif de", "effectif d", "effectif", "nombre de participants",
+    "nombre de personnes", "nb de personnes", "nb personnes", "nb de participants", "participants",
+    "personnes", "nombre d invites", "pour un groupe de", "pour un groupe d", "participants :",
+    "personnes :", "jauge :", "effectif :", "nombre de participants :", "nombre de personnes :",
+    "nb de personnes :", "nb personnes :", "pax :", "invites :",
+];
+
+/// Qualifiers between the context and the number, taken with it.
+#[rustfmt::skip]
+const QUALIFIERS: &[&str] = &[
+    "environ", "env", "approximativement", "a peu pres", "pres de", "pres d", "autour de",
+    "autour d", "jusqu a", "max", "maximum", "maxi", "au moins", "minimum", "plus de", "plus d",
+    "moins de", "moins d", "au plus", "au maximum", "au minimum", "~", "+", "d environ",
+    "entre", "de", "d", "un peu plus de", "un peu moins de",
+];
+
+/// Nouns a unit-less number after "pour" counts that are not people:
+/// time, money, measures, things ("pour 2 jours", "pour 3 salles").
+#[rustfmt::skip]
+const NOT_PEOPLE: &[&str] = &[
+    "jour", "jours", "journee", "journees", "nuit", "nuits", "nuitee", "nuitees", "soir", "soirs",
+    "soiree", "soirees", "semaine", "semaines", "mois", "an", "ans", "annee", "annees", "heure",
+    "heures", "h", "min", "mn", "minute", "minutes", "matin", "matinee", "matinees", "apres",
+    "week", "we", "weekend", "trimestre", "semestre", "fois", "edition", "editions", "session",
+    "sessions", "seance", "seances", "date", "dates", "janvier", "fevrier", "mars", "avril", "mai",
+    "juin", "juillet", "aout", "septembre", "octobre", "novembre", "decembre", "euro", "euros",
+    "eur", "k", "ke", "keur", "ht", "ttc", "balles", "m", "m2", "metre", "metres", "km",
+    "kilometre", "kilometres", "kg", "kilo", "kilos", "litre", "litres", "cm", "salle", "salles",
+    "table", "tables", "chambre", "chambres", "stand", "stands", "etage", "etages", "lit", "lits",
+    "bus", "car", "cars", "voiture", "voitures", "atelier", "ateliers", "conference",
+    "conferences", "bouteille", "bouteilles", "page", "pages", "menu", "menus", "plat", "plats",
+    "lieu", "lieux", "option", "options", "proposition", "propositions", "espace", "espaces",
+    "ecran", "ecrans", "micro", "micros", "x", "par", "e", "eme", "er", "ieme", "ere",
+];
+
+/// True when what follows a unit-less number lets it be a head count:
+/// the end, punctuation, or a word that counts nothing else.
+fn follows(scan: &Scan, p: usize) -> bool {
+    if scan.is_boundary(p) {
+        return true;
+    }
+    // "18h", "2e", "5km": a glued word is the number's own unit.
+    scan.kind(p) == Some(super::tokens::Kind::Word)
+        && !scan.glued(p)
+        && scan.word(p).is_some_and(|w| !NOT_PEOPLE.contains(&w))
+}
+
+/// One head count found in the text.
+struct Mention {
+    start: usize,
+    end: usize,
+    max: u32,
+    min: Option<u32>,
+    /// True for "adultes" and "enfants": parts of one group that add up.
+    part: bool,
+}
+
+/// Takes every head count; the largest is the capacity need, except that
+/// "35 adultes et 10 enfants" is one group of 45.
+pub fn extract(scan: &mut Scan, found: &mut Criteria) {
+    let mut best: Option<(u32, Option<u32>)> = None;
+    let mut previous: Option<Mention> = None;
+    let mut i = 0;
+    while i < scan.len() {
+        let Some(mut m) = mention_at(scan, i) else {
+            i += 1;
+            continue;
+        };
+        scan.consume(m.start..m.end);
+        if let Some(p) = previous
+            .as_ref()
+            .filter(|p| p.part && m.part && m.start == p.end + 1)
+        {
+            let joiner = scan.tokens.get(p.end).map(|t| t.text.as_str());
+            if matches!(joiner, Some("et" | "+" | ",")) {
+                m.max = m.max.saturating_add(p.max);
+            }
+        }
+        if best.is_none_or(|(max, _)| m.max > max) {
+            best = Some((m.max, m.min));
+        }
+        i = m.end;
+        previous = Some(m);
+    }
+    if let Some((max, min)) = best {
+        found.participants = Some(max);
+        found.participants_min = min;
+    }
+}
+
+/// True when the noun at `p` counts part of a group ("adultes", "enfants").
+fn is_part(scan: &Scan, p: usize) -> bool {
+    scan.is_any(p, &["adulte", "adultes", "enfant", "enfants"])
+}
+
+/// Tokens a people noun takes at `p` ("personnes", "pers.", but not
+/// "places de parking").
+fn unit_at(scan: &Scan, p: usize) -> Option<usize> {
+    let word = scan.word(p)?;
+    if !is_people_unit(word) || word == "places" && scan.is_any(p + 1, &["de", "d"]) {
+        return None;
+    }
+    let dot = word == "pers" && scan.is(p + 1, ".") && scan.glued(p + 1);
+    let mut taken = 1 + usize::from(dot);
+    // "100 personnes max", "80 personnes environ".
+    if let Some((_, n)) = scan.longest(
+        p + taken,
+        &[
+            "max", "maximum", "maxi", "environ", "minimum", "au total", "en tout",
+        ],
+    ) {
+        taken += n;
+    }
+    Some(taken)
+}
+
+fn mention_at(scan: &Scan, i: usize) -> Option<Mention> {
+    // Where the mention starts (context and qualifiers included), and
+    // whether a context word makes a bare number a head count.
+    let lead = |at: usize| {
+        let direct = scan.longest_before(at, CONTEXTS);
+        if direct > 0 {
+            return (at - direct, true);
+        }
+        let q = scan.longest_before(at, QUALIFIERS);
+        let c = scan.longest_before(at - q, CONTEXTS);
+        (at - q - c, c > 0)
+    };
+    if let Some((value, n)) = numbers::approximate(scan, i) {
+        let mut end = i + n;
+        if scan.is_any(end, &["de", "d"]) {
+            // "une centaine de personnes", never "une quinzaine de jours".
+            end += 1 + unit_at(scan, end + 1)?;
+        } else if let Some(u) = unit_at(scan, end) {
+            end += u;
+        }
+        let (start, _) = lead(i);
+        return Some(Mention {
+            start,
+            end,
+            max: value,
+            min: None,
+            part: false,
+        });
+    }
+    let in_words = numbers::digits(scan, i).is_none();
+    let (first, taken) =
+        numbers::digits(scan, i).or_else(|| numbers::words(scan, i).filter(|&(v, _)| v >= 2))?;
+    let mut end = i + taken;
+    let (mut max, mut min) = (first, None);
+    // "80 à 120", "80-120", "entre 80 et 120".
+    if let Some((_, sep)) = scan.longest(end, &["a", "-", "/", "ou", "et", "au"]) {
+        if let Some((second, t)) = numbers::cardinal(scan, end + sep).filter(|&(v, _)| v > first) {
+            let range_end = end + sep + t;
+            if unit_at(scan, range_end).is_some() || lead(i).1 && follows(scan, range_end) {
+                (max, min, end) = (second, Some(first), range_end);
+            }
+        }
+    }
+    if let Some(u) = unit_at(scan, end) {
+        let part = is_part(scan, end);
+        return (max > 0).then_some(Mention {
+            start: lead(i).0,
+            end: end + u,
+            max,
+            min,
+            part,
+        });
+    }
+    // Numbers in words need their noun ("cinquante personnes"), and "pour
+    // 2 et 3 juin" is a pair of dates, not a head count.
+    let pair = scan
+        .longest(end, &["a", "-", "/", "ou", "et", "au"])
+        .is_some_and(|(_, sep)| numbers::digits(scan, end + sep).is_some());
+    if in_words || pair {
+        return None;
+    }
+    let (start, has_context) = lead(i);
+    // "… et 120 en dîner assis", "80 debout": a number that takes a layout
+    // is a head count.
+    let layout_next = configurations::follows_layout(scan, end);
+    let year = taken == 1 && scan.digit_count(i) == Some(4) && (1900..=2100).contains(&first);
+    let counted = (has_context && follows(scan, end) || layout_next) && !year && max > 0;
+    counted.then_some(Mention {
+        start,
+        end,
+        max,
+        min,
+        part: false,
+    })
+}

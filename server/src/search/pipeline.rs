@@ -1,0 +1,369 @@
+//! The three stages: SQL hard filters → exact vector ranking among the
+//! candidates → ranking into recommended / compatible, with the
+//! candidate-count rules of seed 001 and the fallbacks that keep answering
+//! when the embedding service is down.
+use super::request::SearchRequest;
+use super::scoring::{self, Finalist, Similarity};
+use crate::db::venue_search::{self as q, Candidate, HardFilter};
+use crate::embeddings::{EmbeddingProvider, InputType};
+use app::venue_search::{MatchedRoom, SearchResults, SearchStats, SimilarRequest, VenuePick};
+use sqlx::PgPool;
+use std::time::Instant;
+
+/// Seed 001: under 50 candidates, skip vector ranking; up to 500, rank to
+/// the top 50; over 500, keep the 500 nearest rather than rank blindly.
+pub const SKIP_VECTOR_BELOW: usize = 50;
+pub const FINALISTS: usize = 50;
+pub const MAX_CANDIDATES: usize = 500;
+/// Paris centre (Notre-Dame, point zéro): the reference of searches with no area.
+pub const PARIS_CENTRE: (f64, f64) = (48.853_4, 2.348_8);
+
+pub enum Failure {
+    UnknownPool(String),
+    Database(sqlx::Error),
+}
+
+impl From<sqlx::Error> for Failure {
+    fn from(e: sqlx::Error) -> Self {
+        Failure::Database(e)
+    }
+}
+
+/// What one search did, for the caller and the metrics row.
+pub struct Outcome {
+    pub pool_id: i64,
+    pub results: SearchResults,
+    pub embedding_model: Option<String>,
+    pub result_ids: Vec<i64>,
+}
+
+fn ms(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64() * 1000.0
+}
+
+pub async fn run(
+    db: &PgPool,
+    embedder: Option<&dyn EmbeddingProvider>,
+    req: &SearchRequest,
+) -> Result<Outcome, Failure> {
+    let started = Instant::now();
+    let pools = q::pools(db).await?;
+    let pool = pools
+        .iter()
+        .find(|p| p.slug == req.pool_slug)
+        .ok_or_else(|| Failure::UnknownPool(req.pool_slug.clone()))?;
+    let mut results = SearchResults {
+        understood: req.understood.clone(),
+        semantic_query: req.semantic_query.clone(),
+        ..SearchResults::default()
+    };
+
+    if !req.member_codes.is_empty() {
+        return direct(db, pool.id, req, results, started).await;
+    }
+
+    // Stage 1: hard filters.
+    let configurations: Vec<String> = if req.configurations.is_empty() {
+        super::criteria::Configuration::ALL
+            .iter()
+            .map(|c| c.key().to_string())
+            .collect()
+    } else {
+        req.configurations
+            .iter()
+            .map(|c| c.key().to_string())
+            .collect()
+    };
+    let reference = reference_point(db, req).await?;
+    let filter = HardFilter {
+        pool_id: pool.id,
+        configurations: &configurations,
+        min_capacity: req.participants.map_or(1, |p| p as i32),
+        postal_codes: &req.postal_codes,
+        radius: req
+            .near
+            .as_ref()
+            .map(|n| (n.lat, n.lng, n.radius_km * 1000.0)),
+        reference,
+        limit: MAX_CANDIDATES as i64 + 1,
+    };
+    let t = Instant::now();
+    let mut candidates = q::hard_filter(db, &filter).await?;
+    let sql_ms = ms(t);
+    let sql_candidates = candidates.len().min(MAX_CANDIDATES);
+    let no_area = req.postal_codes.is_empty() && req.near.is_none();
+    if req.broad_area || (no_area && candidates.len() > MAX_CANDIDATES) {
+        results.notices.push(
+            "Zone très large : précisez un arrondissement, une commune ou un rayon. En attendant, les lieux les plus proches de Paris-centre sont classés."
+                .into(),
+        );
+    }
+    if candidates.len() > MAX_CANDIDATES {
+        candidates.truncate(MAX_CANDIDATES);
+        results.notices.push(
+            "Plus de 500 lieux correspondent : seuls les 500 plus proches sont classés.".into(),
+        );
+    }
+
+    // Stage 2: similarity among the candidates only.
+    let ids: Vec<i64> = candidates.iter().map(|c| c.id).collect();
+    let mut similarity = Similarity::None;
+    let mut sims: Vec<(i64, f64)> = Vec::new();
+    let (mut embed_ms, mut vector_ms) = (None, None);
+    let mut embedding_model: Option<String> = None;
+    let query_text = req.semantic_query.trim();
+    if !query_text.is_empty() && !ids.is_empty() {
+        let query_vector = match embedder {
+            Some(e) => {
+                let t = Instant::now();
+                let v = e.embed(&[query_text.to_string()], InputType::Query).await;
+                embed_ms = Some(ms(t));
+                match v {
+                    Ok(mut v) if !v.is_empty() => Some((v.swap_remove(0), e)),
+                    Ok(_) => None,
+                    Err(err) => {
+                        tracing::warn!(error = %err, "query embedding failed: ranking without vectors");
+                        None
+                    }
+                }
+            }
+            None => None,
+        };
+        match query_vector {
+            Some((vector, e)) => {
+                let t = Instant::now();
+                let keep = if ids.len() < SKIP_VECTOR_BELOW {
+                    ids.len()
+                } else {
+                    FINALISTS
+                };
+                let dims = i32::try_from(e.dimensions()).unwrap_or(i32::MAX);
+                let nearest = q::nearest_candidates(
+                    db,
+                    &pgvector::Vector::from(vector),
+                    &ids,
+                    e.model(),
+                    dims,
+                    keep as i64,
+                )
+                .await?;
+                vector_ms = Some(ms(t));
+                sims = nearest
+                    .into_iter()
+                    .map(|(id, distance)| (id, 1.0 - distance))
+                    .collect();
+                similarity = Similarity::Vector;
+                embedding_model = Some(e.model().to_string());
+            }
+            None => {
+                results.notices.push(
+                    "Service d'embedding indisponible : classement par mots-clés et par distance, sans recherche sémantique.".into(),
+                );
+                sims = q::text_rank(db, query_text, &ids).await?;
+                similarity = Similarity::FullText;
+            }
+        }
+    }
+    let finalists = finalists(&candidates, &sims, similarity);
+    let vector_candidates = (similarity == Similarity::Vector).then_some(finalists.len());
+
+    // Stage 3: deterministic ranking (the LLM ranker plugs in here once a provider exists).
+    let t = Instant::now();
+    let finalist_ids: Vec<i64> = finalists.iter().map(|(c, _)| c.id).collect();
+    let signals = q::signals(db, &finalist_ids).await?;
+    let scored: Vec<Finalist<'_>> = finalists
+        .iter()
+        .map(|(c, s)| Finalist {
+            candidate: c,
+            similarity: *s,
+            signals: signals
+                .iter()
+                .find(|x| x.member_id == c.id)
+                .cloned()
+                .unwrap_or_default(),
+        })
+        .collect();
+    let model = embedding_model.clone().unwrap_or_default();
+    let tiers = scoring::rank(&scored, req.participants, similarity, &model);
+    let rank_ms = ms(t);
+
+    let pick = |s: &scoring::Scored| {
+        let f = scored.iter().find(|f| f.candidate.id == s.member_id)?;
+        Some(to_pick(
+            f.candidate,
+            f.similarity.filter(|_| similarity == Similarity::Vector),
+            s.score,
+            &s.reason,
+        ))
+    };
+    results.recommended = tiers.recommended.iter().filter_map(pick).collect();
+    results.compatible = tiers.compatible.iter().filter_map(pick).collect();
+    results.rejected = tiers.rejected;
+    if results.recommended.is_empty() && results.compatible.is_empty() {
+        results.notices.push(if candidates.is_empty() {
+            "Aucun lieu ne respecte tous les critères : élargissez la zone, la jauge ou les configurations.".into()
+        } else {
+            "Aucun lieu assez convaincant : mieux vaut préciser la demande que proposer des lieux faibles.".into()
+        });
+    }
+    if let Some(p) = req.participants {
+        results.similar_request = q::similar_request(db, pool.id, p as i32, &configurations)
+            .await?
+            .map(|r| SimilarRequest {
+                reference: r.reference,
+                summary: r.description,
+                catalogue_id: r.catalogue_id,
+            });
+    }
+    let result_ids = results
+        .recommended
+        .iter()
+        .chain(&results.compatible)
+        .map(|p| p.member_id)
+        .collect();
+    results.stats = SearchStats {
+        sql_candidates,
+        vector_candidates,
+        sql_ms,
+        embed_ms,
+        vector_ms,
+        rank_ms,
+        total_ms: ms(started),
+        similarity_source: match similarity {
+            Similarity::Vector => "vector",
+            Similarity::FullText => "fts",
+            Similarity::None => "none",
+        }
+        .into(),
+        ranking_source: "deterministic".into(),
+    };
+    Ok(Outcome {
+        pool_id: pool.id,
+        results,
+        embedding_model,
+        result_ids,
+    })
+}
+
+/// Candidates that go to stage 3, best similarity first; without
+/// similarities, nearest first (the stage-1 order).
+fn finalists<'a>(
+    candidates: &'a [Candidate],
+    sims: &[(i64, f64)],
+    source: Similarity,
+) -> Vec<(&'a Candidate, Option<f64>)> {
+    let sim_of = |id: i64| sims.iter().find(|(m, _)| *m == id).map(|(_, s)| *s);
+    match source {
+        Similarity::Vector => {
+            // Ranked members first (their SQL order), then, below 50, the ones without a vector yet.
+            let mut out: Vec<_> = sims
+                .iter()
+                .filter_map(|(id, s)| {
+                    candidates
+                        .iter()
+                        .find(|c| c.id == *id)
+                        .map(|c| (c, Some(*s)))
+                })
+                .collect();
+            if candidates.len() < SKIP_VECTOR_BELOW {
+                out.extend(
+                    candidates
+                        .iter()
+                        .filter(|c| sim_of(c.id).is_none())
+                        .map(|c| (c, None)),
+                );
+            }
+            out
+        }
+        _ => candidates
+            .iter()
+            .take(FINALISTS)
+            .map(|c| (c, sim_of(c.id)))
+            .collect(),
+    }
+}
+
+fn to_pick(c: &Candidate, similarity: Option<f64>, score: f64, reason: &str) -> VenuePick {
+    VenuePick {
+        member_id: c.id,
+        code: c.code.clone(),
+        name: c.name.clone(),
+        city: c.city.clone(),
+        postal_code: c.postal_code.clone(),
+        matched_room: Some(MatchedRoom {
+            id: c.room_id,
+            name: c.room_name.clone(),
+            configuration: c.configuration.clone(),
+            capacity: c.capacity,
+        }),
+        distance_km: c.distance_m.map(|m| (m / 100.0).round() / 10.0),
+        similarity: similarity.map(|s| (s * 1000.0).round() / 1000.0),
+        score: (score * 1000.0).round() / 1000.0,
+        reason: reason.to_string(),
+    }
+}
+
+/// Where distances are measured from: the centre asked for, else the
+/// centroid of the requested postal codes, else Paris centre.
+async fn reference_point(db: &PgPool, req: &SearchRequest) -> Result<(f64, f64), Failure> {
+    if let Some(n) = &req.near {
+        return Ok((n.lat, n.lng));
+    }
+    if !req.postal_codes.is_empty() {
+        let centroid: Option<(Option<f64>, Option<f64>)> = sqlx::query_as(
+            "SELECT avg(lat), avg(lng) FROM members WHERE postal_code = ANY($1) AND lat IS NOT NULL",
+        )
+        .bind(&req.postal_codes)
+        .fetch_optional(db)
+        .await?;
+        if let Some((Some(lat), Some(lng))) = centroid {
+            return Ok((lat, lng));
+        }
+    }
+    Ok(PARIS_CENTRE)
+}
+
+/// "#102 et #157": served as asked, no ranking.
+async fn direct(
+    db: &PgPool,
+    pool_id: i64,
+    req: &SearchRequest,
+    mut results: SearchResults,
+    started: Instant,
+) -> Result<Outcome, Failure> {
+    let t = Instant::now();
+    let found = q::members_by_code(db, &req.member_codes).await?;
+    for code in &req.member_codes {
+        if !found.iter().any(|c| &c.code == code) {
+            results
+                .notices
+                .push(format!("Aucun lieu n'a le code {code}."));
+        }
+    }
+    results.recommended = found
+        .iter()
+        .map(|c| {
+            to_pick(
+                c,
+                None,
+                1.0,
+                &format!("Demandé explicitement ({}).", c.code),
+            )
+        })
+        .collect();
+    let result_ids = found.iter().map(|c| c.id).collect();
+    results.stats = SearchStats {
+        sql_candidates: found.len(),
+        sql_ms: ms(t),
+        total_ms: ms(started),
+        similarity_source: "none".into(),
+        ranking_source: "direct".into(),
+        ..SearchStats::default()
+    };
+    Ok(Outcome {
+        pool_id,
+        results,
+        embedding_model: None,
+        result_ids,
+    })
+}

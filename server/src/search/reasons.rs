@@ -1,0 +1,82 @@
+//! One French sentence per pick, from the facts that weighed most.
+use super::scoring::Finalist;
+
+fn configuration_label(key: &str) -> &str {
+    app::links::configuration_label(key)
+}
+
+fn km(d: f64) -> String {
+    if d < 1.0 {
+        format!("{} m", (d * 1000.0 / 50.0).round() * 50.0)
+    } else {
+        format!("{:.1} km", d).replace('.', ",")
+    }
+}
+
+/// "Salle « Verrière » : 120 places en cocktail pour 100 personnes, à 800 m,
+/// proche de votre description et favori de l'équipe."
+pub fn sentence(
+    f: &Finalist<'_>,
+    participants: Option<u32>,
+    semantic: f64,
+    recommended: bool,
+) -> String {
+    let c = f.candidate;
+    let mut facts: Vec<String> = Vec::new();
+    let room = match participants {
+        Some(p) => format!(
+            "salle « {} » : {} places en {} pour {p} personnes",
+            c.room_name,
+            c.capacity,
+            configuration_label(&c.configuration)
+        ),
+        None => format!(
+            "salle « {} » : jusqu'à {} personnes en {}",
+            c.room_name,
+            c.capacity,
+            configuration_label(&c.configuration)
+        ),
+    };
+    facts.push(room);
+    if let Some(d) = c.distance_m.map(|m| m / 1000.0) {
+        facts.push(format!("à {}", km(d)));
+    }
+    if semantic >= 0.6 {
+        facts.push("très proche de votre description".into());
+    } else if semantic >= 0.4 {
+        facts.push("proche de votre description".into());
+    }
+    if f.signals.favourite {
+        facts.push("favori de l'équipe".into());
+    }
+    if f.signals.past_picks >= 2 {
+        facts.push(format!("déjà proposé {} fois", f.signals.past_picks));
+    }
+    if let (Some(h), Some(rate)) = (f.signals.median_response_hours, f.signals.answer_rate) {
+        if rate >= 0.8 && h <= 24.0 {
+            facts.push(format!("répond en {} h en général", h.round()));
+        }
+    }
+    if !recommended {
+        let caveat = match participants {
+            Some(p) if f64::from(p) / f64::from(c.capacity.max(1)) > 0.95 => {
+                Some("mais la jauge est tendue")
+            }
+            Some(p) if f64::from(p) / f64::from(c.capacity.max(1)) < 0.35 => {
+                Some("mais la salle est grande pour le groupe")
+            }
+            _ if c.distance_m.is_some_and(|m| m > 5000.0) => Some("mais un peu excentré"),
+            _ if semantic < 0.4 => Some("mais l'ambiance correspond moins à la description"),
+            _ => None,
+        };
+        if let Some(caveat) = caveat {
+            facts.push(caveat.into());
+        }
+    }
+    let mut text = facts.join(", ");
+    if let Some(first) = text.get(..1) {
+        text = first.to_uppercase() + &text[1..];
+    }
+    text.push('.');
+    text
+}

@@ -1,0 +1,187 @@
+//! Stage 3 without a language model: a transparent score from the facts we
+//! hold (semantic similarity, capacity fit, distance, history, favourite,
+//! reactivity), tiers that are never padded with weak venues, and a French
+//! sentence built from the facts that weighed most.
+use crate::db::venue_search::{Candidate, Signals};
+
+/// Everything known about one finalist.
+pub struct Finalist<'a> {
+    pub candidate: &'a Candidate,
+    /// Cosine similarity to the query (vector), or a full-text rank.
+    pub similarity: Option<f64>,
+    pub signals: Signals,
+}
+
+/// Where the similarity came from decides how raw values are read.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Similarity {
+    /// Cosine similarity from the embedding model.
+    Vector,
+    /// `ts_rank` values: only their order means something.
+    FullText,
+    None,
+}
+
+pub struct Scored {
+    pub member_id: i64,
+    pub score: f64,
+    pub reason: String,
+}
+
+pub struct Tiers {
+    pub recommended: Vec<Scored>,
+    pub compatible: Vec<Scored>,
+    pub rejected: usize,
+}
+
+/// Tier floors: a venue below them is left out rather than shown as a filler.
+const RECOMMENDED_FLOOR: f64 = 0.55;
+const COMPATIBLE_FLOOR: f64 = 0.40;
+const PER_TIER: usize = 4;
+
+/// multilingual-e5 similarities crowd into 0.78–0.90 (ENVIRONMENT.md):
+/// this maps that band onto 0–1. Other models get the generic band.
+fn absolute_similarity(model: &str, cosine: f64) -> f64 {
+    let (low, high) = if model.contains("e5") {
+        (0.78, 0.88)
+    } else {
+        (0.20, 0.60)
+    };
+    ((cosine - low) / (high - low)).clamp(0.0, 1.0)
+}
+
+/// How well the matched room fits: a room much too big feels empty, a room
+/// at its limit is tight.
+pub fn capacity_fit(participants: Option<u32>, capacity: i32) -> f64 {
+    let Some(p) = participants else { return 0.6 };
+    let ratio = f64::from(p) / f64::from(capacity.max(1));
+    if ratio > 0.95 {
+        0.7
+    } else if ratio >= 0.5 {
+        1.0
+    } else {
+        (ratio / 0.5).max(0.2)
+    }
+}
+
+fn distance_score(km: Option<f64>) -> f64 {
+    km.map_or(0.5, |d| 1.0 / (1.0 + d / 3.0))
+}
+
+fn history_score(s: &Signals) -> f64 {
+    (s.past_picks.min(5) as f64) / 5.0
+}
+
+fn reactivity_score(s: &Signals) -> f64 {
+    match (s.answer_rate, s.median_response_hours) {
+        (Some(rate), Some(hours)) => rate * (1.0 / (1.0 + hours / 24.0)),
+        (Some(rate), None) => rate * 0.5,
+        _ => 0.5,
+    }
+}
+
+pub fn rank(
+    finalists: &[Finalist<'_>],
+    participants: Option<u32>,
+    source: Similarity,
+    model: &str,
+) -> Tiers {
+    let sims: Vec<f64> = finalists.iter().filter_map(|f| f.similarity).collect();
+    let (min, max) = sims
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(lo, hi), &s| (lo.min(s), hi.max(s)));
+    let relative = |s: f64| {
+        if max - min > 1e-6 {
+            (s - min) / (max - min)
+        } else {
+            0.5
+        }
+    };
+    let semantic = |s: Option<f64>| -> Option<f64> {
+        match (source, s) {
+            (Similarity::Vector, Some(s)) => {
+                Some(0.5 * relative(s) + 0.5 * absolute_similarity(model, s))
+            }
+            (Similarity::FullText, Some(s)) => Some(0.4 + 0.6 * relative(s)),
+            (Similarity::FullText, None) => Some(0.2),
+            (Similarity::Vector, None) => Some(0.1),
+            (Similarity::None, _) => None,
+        }
+    };
+    let mut scored: Vec<(Scored, f64)> = finalists
+        .iter()
+        .map(|f| {
+            let c = f.candidate;
+            let km = c.distance_m.map(|m| m / 1000.0);
+            let parts = [
+                (semantic(f.similarity), 0.40),
+                (Some(capacity_fit(participants, c.capacity)), 0.20),
+                (Some(distance_score(km)), 0.15),
+                (Some(history_score(&f.signals)), 0.10),
+                (Some(if f.signals.favourite { 1.0 } else { 0.0 }), 0.07),
+                (Some(reactivity_score(&f.signals)), 0.08),
+            ];
+            let (sum, weight) = parts
+                .iter()
+                .filter_map(|(v, w)| v.map(|v| (v * w, *w)))
+                .fold((0.0, 0.0), |(s, t), (v, w)| (s + v, t + w));
+            let score = if weight > 0.0 { sum / weight } else { 0.0 };
+            let sem = semantic(f.similarity).unwrap_or(0.0);
+            (
+                Scored {
+                    member_id: c.id,
+                    score,
+                    reason: String::new(),
+                },
+                sem,
+            )
+        })
+        .collect();
+    scored.sort_by(|a, b| {
+        b.0.score
+            .total_cmp(&a.0.score)
+            .then(a.0.member_id.cmp(&b.0.member_id))
+    });
+
+    let by_id = |id: i64| finalists.iter().find(|f| f.candidate.id == id);
+    let mut tiers = Tiers {
+        recommended: Vec::new(),
+        compatible: Vec::new(),
+        rejected: 0,
+    };
+    for (mut s, sem) in scored {
+        let Some(f) = by_id(s.member_id) else {
+            continue;
+        };
+        if tiers.recommended.len() < PER_TIER && s.score >= RECOMMENDED_FLOOR {
+            s.reason = super::reasons::sentence(f, participants, sem, true);
+            tiers.recommended.push(s);
+        } else if tiers.compatible.len() < PER_TIER && s.score >= COMPATIBLE_FLOOR {
+            s.reason = super::reasons::sentence(f, participants, sem, false);
+            tiers.compatible.push(s);
+        } else {
+            tiers.rejected += 1;
+        }
+    }
+    tiers
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_room_fits_best_when_well_filled() {
+        assert_eq!(capacity_fit(Some(80), 100), 1.0);
+        assert!(capacity_fit(Some(100), 100) < 1.0, "at its limit is tight");
+        assert!(capacity_fit(Some(20), 500) < 0.3, "far too big");
+        assert!(capacity_fit(Some(20), 500) >= 0.2);
+    }
+
+    #[test]
+    fn e5_similarities_are_spread_over_its_band() {
+        assert_eq!(absolute_similarity("multilingual-e5-small-q4", 0.70), 0.0);
+        assert_eq!(absolute_similarity("multilingual-e5-small-q4", 0.95), 1.0);
+        assert!((absolute_similarity("multilingual-e5-small-q4", 0.83) - 0.5).abs() < 1e-9);
+    }
+}

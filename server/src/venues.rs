@@ -1,0 +1,10 @@
+//! Venue embeddings: the text each venue is embedded from, the batch that
+//! (re-)embeds venues, and the `maxy embed venues` backfill.
+//!
+//! Changes reach the vectors two ways, both through [`embed::embed_members`]:
+//! the triggers of migration 0010 queue a `venue.embed` job per changed venue
+//! (run by the job workers), and the backfill walks every venue (first load,
+//! model change, recovery after an outage or a dimension mismatch).
+pub mod backfill;
+pub mod embed;
+pub mod embedding_text;
