@@ -98,7 +98,12 @@ pub async fn run(
             Ok(mut v) if !v.is_empty() && v[0].len() == dims as usize => v.swap_remove(0),
             _ => random_unit(dims as usize, text.len() as u64),
         };
-        plans.push((form, req, vector));
+        let pool_id: i64 = sqlx::query_scalar("SELECT id FROM pools WHERE slug = $1")
+            .bind(&form.pool)
+            .fetch_one(db)
+            .await
+            .with_context(|| format!("no pool {}", form.pool))?;
+        plans.push((pool_id, req, vector));
     }
 
     let mut ours = Vec::new();
@@ -106,31 +111,14 @@ pub async fn run(
     let mut whole = Vec::new();
     let mut candidates_seen = Vec::new();
     for round in 0..opts.iterations {
-        for (form, req, vector) in &plans {
-            let pool_id: i64 = sqlx::query_scalar("SELECT id FROM pools WHERE slug = $1")
-                .bind(&form.pool)
-                .fetch_one(db)
-                .await?;
-            let configs: Vec<String> = if req.configurations.is_empty() {
-                crate::search::criteria::Configuration::ALL
-                    .iter()
-                    .map(|c| c.key().to_string())
-                    .collect()
-            } else {
-                req.configurations
-                    .iter()
-                    .map(|c| c.key().to_string())
-                    .collect()
-            };
+        for (pool_id, req, vector) in &plans {
+            let configs = req.configuration_keys();
             let filter = HardFilter {
-                pool_id,
+                pool_id: *pool_id,
                 configurations: &configs,
-                min_capacity: req.participants.map_or(1, |p| p as i32),
+                min_capacity: req.min_capacity(),
                 postal_codes: &req.postal_codes,
-                radius: req
-                    .near
-                    .as_ref()
-                    .map(|n| (n.lat, n.lng, n.radius_km * 1000.0)),
+                radius: req.radius_metres(),
                 reference: req
                     .near
                     .as_ref()

@@ -63,27 +63,14 @@ pub async fn run(
     }
 
     // Stage 1: hard filters.
-    let configurations: Vec<String> = if req.configurations.is_empty() {
-        super::criteria::Configuration::ALL
-            .iter()
-            .map(|c| c.key().to_string())
-            .collect()
-    } else {
-        req.configurations
-            .iter()
-            .map(|c| c.key().to_string())
-            .collect()
-    };
+    let configurations = req.configuration_keys();
     let reference = reference_point(db, req).await?;
     let filter = HardFilter {
         pool_id: pool.id,
         configurations: &configurations,
-        min_capacity: req.participants.map_or(1, |p| p as i32),
+        min_capacity: req.min_capacity(),
         postal_codes: &req.postal_codes,
-        radius: req
-            .near
-            .as_ref()
-            .map(|n| (n.lat, n.lng, n.radius_km * 1000.0)),
+        radius: req.radius_metres(),
         reference,
         limit: MAX_CANDIDATES as i64 + 1,
     };

@@ -32,6 +32,31 @@ pub struct SearchRequest {
     pub understood: Vec<String>,
 }
 
+impl SearchRequest {
+    /// The configuration keys of the hard filter: any layout when none was asked.
+    pub fn configuration_keys(&self) -> Vec<String> {
+        let chosen: &[Configuration] = if self.configurations.is_empty() {
+            &Configuration::ALL
+        } else {
+            &self.configurations
+        };
+        chosen.iter().map(|c| c.key().to_string()).collect()
+    }
+
+    /// The capacity every matched room must reach.
+    pub fn min_capacity(&self) -> i32 {
+        self.participants
+            .map_or(1, |p| i32::try_from(p).unwrap_or(i32::MAX))
+    }
+
+    /// Centre and radius in metres, for the hard filter.
+    pub fn radius_metres(&self) -> Option<(f64, f64, f64)> {
+        self.near
+            .as_ref()
+            .map(|n| (n.lat, n.lng, n.radius_km * 1000.0))
+    }
+}
+
 pub fn build(form: &SearchForm) -> Result<SearchRequest, Invalid> {
     let pool_slug = form.pool.trim().to_string();
     if pool_slug.is_empty() {
