@@ -75,13 +75,7 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
         Ok(found) => found,
         Err(e) => {
             tracing::error!(error = %e, "sign-in lookup failed");
-            return refuse(
-                json,
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "Une erreur est survenue. Réessayez.",
-                "identifiants",
-                next,
-            );
+            return failed(json, next);
         }
     };
     // Verify even when the account is unknown: same work, same answer.
@@ -120,13 +114,7 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
         Ok(token) => token,
         Err(e) => {
             tracing::error!(error = %e, "cannot start a session");
-            return refuse(
-                json,
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "Une erreur est survenue. Réessayez.",
-                "identifiants",
-                next,
-            );
+            return failed(json, next);
         }
     };
     let _ = crate::db::users::record_sign_in(&state.db, user.id).await;
@@ -213,6 +201,18 @@ fn wants_json(headers: &HeaderMap) -> bool {
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|a| a.contains("application/json"))
+}
+
+/// A sign-in that failed on our side (the cause is already logged).
+fn failed(json: bool, next: &str) -> Response {
+    let message = "Une erreur est survenue. Réessayez.";
+    refuse(
+        json,
+        StatusCode::INTERNAL_SERVER_ERROR,
+        message,
+        "identifiants",
+        next,
+    )
 }
 
 /// A refused sign-in: JSON with the status, or back to the form with a code.
