@@ -2,14 +2,14 @@
 //! database, against a naive baseline measured in the same run (fetch every
 //! candidate's vector and rank in the application), plus the whole search.
 //! Figures and how to rerun: docs/benchmarks.md.
-use crate::db::venue_search::{self as q, Candidate, HardFilter};
+use crate::db::venue_search::{self as q, HardFilter, Nearby, QueryVector};
 use crate::embeddings::{EmbeddingProvider, InputType};
 use crate::search::{pipeline, request};
 use anyhow::Context;
 use app::venue_search::SearchForm;
 use pgvector::Vector;
 use rand::{Rng, SeedableRng};
-use sqlx::PgPool;
+use sqlx::{PgPool, Postgres, QueryBuilder};
 use std::time::Instant;
 
 /// Varied searches: pool-wide, one arrondissement, several, a radius, tight
@@ -98,20 +98,22 @@ pub async fn run(
             Ok(mut v) if !v.is_empty() && v[0].len() == dims as usize => v.swap_remove(0),
             _ => random_unit(dims as usize, text.len() as u64),
         };
-        let pool_id: i64 = sqlx::query_scalar("SELECT id FROM pools WHERE slug = $1")
-            .bind(&form.pool)
-            .fetch_one(db)
-            .await
-            .with_context(|| format!("no pool {}", form.pool))?;
+        let pool_id = q::pool_by_slug(db, &form.pool)
+            .await?
+            .with_context(|| format!("no pool {}", form.pool))?
+            .id;
         plans.push((pool_id, req, vector));
     }
 
     let mut ours = Vec::new();
+    // Per query: (ours, naive) times and candidate counts, for the breakdown.
+    let mut per_query: Vec<(Vec<f64>, Vec<f64>, usize, usize)> =
+        vec![(Vec::new(), Vec::new(), 0, 0); plans.len()];
     let mut naive = Vec::new();
     let mut whole = Vec::new();
     let mut candidates_seen = Vec::new();
     for round in 0..opts.iterations {
-        for (pool_id, req, vector) in &plans {
+        for (i, (pool_id, req, vector)) in plans.iter().enumerate() {
             let configs = req.configuration_keys();
             let filter = HardFilter {
                 pool_id: *pool_id,
@@ -137,8 +139,12 @@ pub async fn run(
             ours.push(a.0);
             naive.push(b.0);
             candidates_seen.push(a.1);
+            per_query[i].0.push(a.0);
+            per_query[i].1.push(b.0);
+            per_query[i].2 = a.1;
+            per_query[i].3 = b.1;
             let t = Instant::now();
-            let _ = pipeline::run(db, Some(embedder), req)
+            let _ = pipeline::run(db, Some(embedder), None, req)
                 .await
                 .map_err(|_| anyhow::anyhow!("search failed"))?;
             whole.push(ms(t));
@@ -165,6 +171,18 @@ pub async fn run(
         candidates_seen[candidates_seen.len() / 2],
         candidates_seen[candidates_seen.len() - 1]
     );
+    println!("per query (p50): ours / naive, candidates ours / naive");
+    for ((_, text), (mut a, mut b, ca, cb)) in QUERIES.iter().zip(per_query) {
+        a.sort_by(f64::total_cmp);
+        b.sort_by(f64::total_cmp);
+        println!(
+            "  {:>7.2} ms / {:>7.2} ms  {:>4} / {:>5}  {text}",
+            pct(&a, 0.5),
+            pct(&b, 0.5),
+            ca,
+            cb
+        );
+    }
     report("stages 1+2 (SQL filter + SQL vector rank)", &mut ours);
     report("naive baseline (vectors ranked in app)", &mut naive);
     report("whole search (embed + 3 stages)", &mut whole);
@@ -186,18 +204,8 @@ async fn stages(
     naive: bool,
 ) -> anyhow::Result<(f64, usize)> {
     let t = Instant::now();
-    let candidates: Vec<Candidate> = q::hard_filter(db, filter).await?;
-    let ids: Vec<i64> = candidates
-        .iter()
-        .take(pipeline::MAX_CANDIDATES)
-        .map(|c| c.id)
-        .collect();
     if naive {
-        let rows: Vec<(i64, Vector)> = sqlx::query_as("SELECT member_id, embedding FROM member_embeddings WHERE member_id = ANY($1) AND model = $2")
-            .bind(&ids)
-            .bind(model)
-            .fetch_all(db)
-            .await?;
+        let rows = naive_candidate_vectors(db, filter, model).await?;
         let qv = query.as_slice();
         let mut scored: Vec<(i64, f32)> = rows
             .iter()
@@ -205,18 +213,68 @@ async fn stages(
             .collect();
         scored.sort_by(|a, b| b.1.total_cmp(&a.1));
         scored.truncate(pipeline::FINALISTS);
-    } else if !ids.is_empty() {
-        q::nearest_candidates(
-            db,
-            query,
-            &ids,
-            model,
-            dims as i32,
-            pipeline::FINALISTS as i64,
-        )
-        .await?;
+        let ids: Vec<i64> = scored.iter().map(|(id, _)| *id).collect();
+        q::matched_rooms(db, &ids, filter.configurations, Some(filter.min_capacity)).await?;
+        return Ok((ms(t), rows.len()));
     }
-    Ok((ms(t), ids.len()))
+    let vector = QueryVector {
+        vector: query,
+        model,
+        dims: dims as i32,
+    };
+    let mut nearby: Vec<Nearby> = q::hard_filter(db, filter, Some(vector)).await?;
+    nearby.truncate(pipeline::MAX_CANDIDATES);
+    let finalists: Vec<i64> = pipeline::nearest(&nearby)
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    q::matched_rooms(
+        db,
+        &finalists,
+        filter.configurations,
+        Some(filter.min_capacity),
+    )
+    .await?;
+    Ok((ms(t), nearby.len()))
+}
+
+/// The baseline: what one writes without the design — a join of members
+/// and room capacities with the same hard criteria and DISTINCT, no nearest-500
+/// cut, and every candidate's vector shipped to the application.
+async fn naive_candidate_vectors(
+    db: &PgPool,
+    f: &HardFilter<'_>,
+    model: &str,
+) -> sqlx::Result<Vec<(i64, Vector)>> {
+    let mut q: QueryBuilder<Postgres> = QueryBuilder::new(
+        "SELECT e.member_id, e.embedding FROM member_embeddings e WHERE e.model = ",
+    );
+    q.push_bind(model).push(
+        " AND e.member_id IN (SELECT DISTINCT m.id FROM members m JOIN room_capacities rc ON rc.member_id = m.id
+           WHERE m.status = 'active' AND m.pool_id = ",
+    );
+    q.push_bind(f.pool_id)
+        .push(" AND rc.configuration = ANY(")
+        .push_bind(f.configurations)
+        .push(") AND rc.max_capacity >= ")
+        .push_bind(f.min_capacity);
+    if !f.postal_codes.is_empty() || f.radius.is_some() {
+        q.push(" AND (m.postal_code = ANY(")
+            .push_bind(f.postal_codes)
+            .push(")");
+        if let Some((lat, lng, metres)) = f.radius {
+            q.push(" OR earth_distance(ll_to_earth(m.lat, m.lng), ll_to_earth(")
+                .push_bind(lat)
+                .push("::float8, ")
+                .push_bind(lng)
+                .push("::float8)) < ")
+                .push_bind(metres)
+                .push("::float8");
+        }
+        q.push(")");
+    }
+    q.push(")");
+    q.build_query_as().fetch_all(db).await
 }
 
 fn cosine(a: &[f32], b: &[f32]) -> f32 {

@@ -5,10 +5,14 @@
 mod auth;
 mod embedding;
 mod env;
+mod llm;
 
 pub use auth::AuthSettings;
 pub use embedding::{EmbeddingPipeline, EmbeddingSettings, InputTypeStyle, PipelineSettings};
 pub use env::{redact_url, ConfigError, Env};
+pub use llm::{
+    AnthropicSettings, LlmBackend, LlmSettings, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_LLM_MODEL,
+};
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -29,6 +33,8 @@ pub struct Config {
     pub embeddings: EmbeddingSettings,
     /// Refuse to start when the embedding server does not answer.
     pub require_embeddings: bool,
+    /// The language model that ranks venues; `none` ranks deterministically.
+    pub llm: LlmSettings,
     pub auth: AuthSettings,
     /// Background job workers `maxy serve` runs (0: none, e.g. on web-only
     /// instances while other machines run the workers).
@@ -79,6 +85,7 @@ impl Config {
             leptos_config: PathBuf::from(env.string("MAXY_LEPTOS_CONFIG", "Leptos.toml")?),
             embeddings: EmbeddingSettings::from_source(env)?,
             require_embeddings: env.boolean("MAXY_REQUIRE_EMBEDDINGS", true)?,
+            llm: LlmSettings::from_source(env)?,
             auth: AuthSettings::from_source(env)?,
             job_workers: env.number("MAXY_JOB_WORKERS", 1, 0..=64)?,
         })

@@ -3,11 +3,13 @@
 pub mod audit_log;
 pub mod jobs;
 pub mod links_view;
+pub mod llm_calls;
 pub mod magic_links;
 pub mod member_embeddings;
 pub mod search_runs;
 pub mod sessions;
 pub mod users;
+pub mod venue_facts;
 pub mod venue_search;
 
 use crate::config::{redact_url, DatabaseSettings};

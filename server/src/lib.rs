@@ -11,6 +11,7 @@ pub mod embeddings;
 pub mod geo;
 pub mod http;
 pub mod jobs;
+pub mod llm;
 pub mod portal;
 pub mod search;
 pub mod serve;

@@ -2,13 +2,17 @@
 //! filters, exact vector ranking among the candidates, then a ranking into
 //! 4 recommended + 4 compatible with one-sentence reasons.
 pub mod criteria;
+pub mod llm_rank;
 pub mod pipeline;
+pub mod ranking;
 mod reasons;
 pub mod request;
 pub mod scoring;
 
+use crate::db::llm_calls::{self, CallContext};
 use crate::db::search_runs::{self, NewRun};
 use crate::embeddings::EmbeddingProvider;
+use crate::llm::LlmProvider;
 use app::ports::{ServiceError, VenueSearch};
 use app::venue_search::{PoolOption, SearchForm, SearchResults};
 use sqlx::PgPool;
@@ -19,6 +23,8 @@ pub struct SearchService {
     pub db: PgPool,
     /// The venue pipeline's embedder; `None` runs without vectors.
     pub embedder: Option<Arc<dyn EmbeddingProvider>>,
+    /// The stage-3 ranker; `None` ranks deterministically.
+    pub llm: Option<Arc<dyn LlmProvider>>,
 }
 
 impl SearchService {
@@ -29,7 +35,14 @@ impl SearchService {
         form: &SearchForm,
     ) -> Result<SearchResults, ServiceError> {
         let req = request::build(form).map_err(|e| ServiceError::Invalid(e.0))?;
-        let outcome = match pipeline::run(&self.db, self.embedder.as_deref(), &req).await {
+        let outcome = match pipeline::run(
+            &self.db,
+            self.embedder.as_deref(),
+            self.llm.as_deref(),
+            &req,
+        )
+        .await
+        {
             Ok(outcome) => outcome,
             Err(pipeline::Failure::UnknownPool(slug)) => {
                 return Err(ServiceError::Invalid(format!("Pool inconnu : « {slug} ».")));
@@ -66,10 +79,36 @@ impl SearchService {
             result_member_ids: outcome.result_ids.clone(),
             error: None,
         };
-        if let Err(e) = search_runs::insert(&self.db, &run).await {
-            tracing::warn!(error = %e, "cannot record the search metrics");
+        match search_runs::insert(&self.db, &run).await {
+            Ok(run_id) => self.record_llm(run_id, user_id, &outcome).await,
+            Err(e) => tracing::warn!(error = %e, "cannot record the search metrics"),
         }
         Ok(outcome.results)
+    }
+
+    /// Stage 3's model calls: one `llm_calls` row each (tokens, cost,
+    /// latency), and their totals on the search's own row.
+    async fn record_llm(&self, run_id: i64, user_id: Option<i64>, outcome: &pipeline::Outcome) {
+        let Some(shown) = outcome.llm_candidates else {
+            return;
+        };
+        let calls = &outcome.llm_calls;
+        let cost: f64 = calls.iter().filter_map(|c| c.cost_usd).sum();
+        let llm_ms: u128 = calls.iter().map(|c| c.latency.as_millis()).sum();
+        let shown = i32::try_from(shown).unwrap_or(i32::MAX);
+        let llm_ms = i32::try_from(llm_ms).unwrap_or(i32::MAX);
+        if let Err(e) = search_runs::record_llm(&self.db, run_id, shown, llm_ms, cost).await {
+            tracing::warn!(error = %e, "cannot record the ranking cost");
+        }
+        let context = CallContext {
+            user_id,
+            ..CallContext::default()
+        };
+        for call in calls {
+            if let Err(e) = llm_calls::insert(&self.db, call, context).await {
+                tracing::warn!(error = %e, "cannot record an LLM call");
+            }
+        }
     }
 }
 

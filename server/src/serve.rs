@@ -44,6 +44,15 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     tokio::spawn(sweep_expired_sessions(db.clone()));
     let embedders = crate::embeddings::Embedders::from_settings(&config.embeddings)
         .context("cannot build the embedding clients")?;
+    let llm = crate::llm::from_settings(&config.llm).context("cannot build the LLM client")?;
+    match &llm {
+        Some(provider) => tracing::info!(
+            provider = provider.name(),
+            model = provider.model(),
+            "venue ranking through the language model"
+        ),
+        None => tracing::info!("MAXY_LLM_PROVIDER=none: venue ranking is deterministic"),
+    }
     let (stop_jobs, jobs_shutdown) = tokio::sync::watch::channel(false);
     let workers = crate::jobs::start(
         &db,
@@ -62,6 +71,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         embedding_health,
         signing_key,
         Some(embedders.venues.clone()),
+        llm,
     );
     let app = crate::http::router(state);
     tracing::info!(%addr, "Maxy is listening on http://{addr}");

@@ -4,6 +4,7 @@ use crate::auth::tokens::SigningKey;
 use crate::config::Config;
 use crate::embeddings::EmbeddingHealth;
 use crate::embeddings::EmbeddingProvider;
+use crate::llm::LlmProvider;
 use app::ports::{Portal, VenueSearch};
 use axum::extract::FromRef;
 use leptos::prelude::LeptosOptions;
@@ -32,6 +33,7 @@ impl AppState {
         embedding_health: EmbeddingHealth,
         signing_key: SigningKey,
         venue_embedder: Option<Arc<dyn EmbeddingProvider>>,
+        llm: Option<Arc<dyn LlmProvider>>,
     ) -> Self {
         let portal = Arc::new(crate::portal::DbPortal {
             db: db.clone(),
@@ -40,6 +42,7 @@ impl AppState {
         let venue_search = Arc::new(crate::search::SearchService {
             db: db.clone(),
             embedder: venue_embedder,
+            llm,
         });
         AppState {
             leptos_options,

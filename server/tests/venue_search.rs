@@ -33,6 +33,7 @@ async fn service(db: &PgPool, embedding_up: bool) -> SearchService {
     SearchService {
         db: db.clone(),
         embedder: Some(embedders.venues.clone()),
+        llm: None,
     }
 }
 
@@ -202,16 +203,23 @@ async fn a_member_with_several_fitting_rooms_appears_once_with_its_best_fitting_
             reference: (48.859, 2.379),
             limit: 501,
         },
+        None,
     )
     .await
     .unwrap();
     let mine: Vec<_> = candidates.iter().filter(|c| c.id == member).collect();
     assert_eq!(mine.len(), 1, "DISTINCT: one row for the member");
+    let configurations = ["cocktail".to_string(), "banquet".to_string()];
+    let matched =
+        server::db::venue_search::matched_rooms(&db, &[member], &configurations, Some(130))
+            .await
+            .unwrap();
+    assert_eq!(matched.len(), 1);
     assert_eq!(
-        mine[0].room_id, rooms[1],
+        matched[0].room_id, rooms[1],
         "the smallest room that fits (150 ≥ 130) is the matched one"
     );
-    assert_eq!(mine[0].capacity, 150);
+    assert_eq!(matched[0].capacity, 150);
 }
 
 #[sqlx::test(migrations = "../migrations")]

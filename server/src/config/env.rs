@@ -17,6 +17,8 @@ pub enum ConfigError {
     Empty { var: String },
     #[error("{var} is not valid UTF-8")]
     NotUnicode { var: String },
+    #[error("{var} is required because {because}")]
+    Missing { var: String, because: String },
 }
 
 /// Where variables come from: the process environment, or a fixed map in tests.

@@ -161,3 +161,105 @@ fn bad_embedding_wire_options_name_their_variable() {
         "{message}"
     );
 }
+
+#[test]
+fn the_llm_is_off_by_default() -> Result<(), ConfigError> {
+    let c = config(&[])?;
+    assert_eq!(c.llm.backend, LlmBackend::Offline);
+    assert_eq!(c.llm.model, DEFAULT_LLM_MODEL);
+    assert_eq!(c.llm.timeout, Duration::from_secs(20));
+    Ok(())
+}
+
+#[test]
+fn anthropic_takes_its_key_url_model_and_timeout() -> Result<(), ConfigError> {
+    let c = config(&[
+        ("MAXY_LLM_PROVIDER", "Anthropic"),
+        ("MAXY_ANTHROPIC_API_KEY", "sk-ant-test-123"),
+        ("MAXY_ANTHROPIC_BASE_URL", "http://127.0.0.1:9/"),
+        ("MAXY_LLM_MODEL", "claude-sonnet-4-5"),
+        ("MAXY_LLM_TIMEOUT_MS", "1500"),
+    ])?;
+    let LlmBackend::Anthropic(a) = &c.llm.backend else {
+        panic!("anthropic expected, got {:?}", c.llm.backend)
+    };
+    assert_eq!(a.base_url, "http://127.0.0.1:9");
+    assert_eq!(a.api_key, "sk-ant-test-123");
+    assert_eq!(c.llm.model, "claude-sonnet-4-5");
+    assert_eq!(c.llm.timeout, Duration::from_millis(1500));
+    let defaults = config(&[
+        ("MAXY_LLM_PROVIDER", "anthropic"),
+        ("MAXY_ANTHROPIC_API_KEY", "k"),
+    ])?;
+    match defaults.llm.backend {
+        LlmBackend::Anthropic(a) => assert_eq!(a.base_url, DEFAULT_ANTHROPIC_BASE_URL),
+        other => panic!("{other:?}"),
+    }
+    Ok(())
+}
+
+#[test]
+fn bad_llm_values_name_their_variable() {
+    let anthropic = ("MAXY_LLM_PROVIDER", "anthropic");
+    let key = ("MAXY_ANTHROPIC_API_KEY", "sk-ant-test");
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        ("MAXY_LLM_PROVIDER", &[("MAXY_LLM_PROVIDER", "openai")]),
+        ("MAXY_LLM_PROVIDER", &[("MAXY_LLM_PROVIDER", " ")]),
+        ("MAXY_ANTHROPIC_API_KEY", &[anthropic]),
+        (
+            "MAXY_ANTHROPIC_API_KEY",
+            &[anthropic, ("MAXY_ANTHROPIC_API_KEY", "")],
+        ),
+        (
+            "MAXY_ANTHROPIC_API_KEY",
+            &[anthropic, ("MAXY_ANTHROPIC_API_KEY", "sk ant")],
+        ),
+        (
+            "MAXY_ANTHROPIC_BASE_URL",
+            &[
+                anthropic,
+                key,
+                ("MAXY_ANTHROPIC_BASE_URL", "api.anthropic.com"),
+            ],
+        ),
+        (
+            "MAXY_ANTHROPIC_BASE_URL",
+            &[("MAXY_ANTHROPIC_BASE_URL", "ftp://api.anthropic.com")],
+        ),
+        ("MAXY_LLM_MODEL", &[anthropic, key, ("MAXY_LLM_MODEL", " ")]),
+        ("MAXY_LLM_MODEL", &[("MAXY_LLM_MODEL", "claude haiku")]),
+        (
+            "MAXY_LLM_TIMEOUT_MS",
+            &[anthropic, key, ("MAXY_LLM_TIMEOUT_MS", "5")],
+        ),
+        ("MAXY_LLM_TIMEOUT_MS", &[("MAXY_LLM_TIMEOUT_MS", "soon")]),
+    ];
+    for (var, pairs) in cases {
+        let message = config(pairs)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(message.starts_with(var), "{pairs:?} gave {message:?}");
+    }
+    let missing = config(&[anthropic]).err().map(|e| e.to_string());
+    assert_eq!(
+        missing.as_deref(),
+        Some("MAXY_ANTHROPIC_API_KEY is required because MAXY_LLM_PROVIDER is anthropic")
+    );
+}
+
+#[test]
+fn the_anthropic_key_never_shows_in_debug_or_errors() -> Result<(), ConfigError> {
+    let c = config(&[
+        ("MAXY_LLM_PROVIDER", "anthropic"),
+        ("MAXY_ANTHROPIC_API_KEY", "sk-ant-secret-456"),
+    ])?;
+    assert!(!format!("{c:?}").contains("sk-ant-secret-456"));
+    let message = config(&[("MAXY_ANTHROPIC_API_KEY", "sk-ant-secret 456")])
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(message.starts_with("MAXY_ANTHROPIC_API_KEY"), "{message}");
+    assert!(!message.contains("secret"), "{message}");
+    Ok(())
+}

@@ -48,3 +48,26 @@ pub async fn insert(db: impl PgExecutor<'_>, r: &NewRun<'_>) -> sqlx::Result<i64
     .fetch_one(db)
     .await
 }
+
+/// Stage 3's share of a run when a language model ranked: finalists sent,
+/// time spent in its calls, their cost. Runtime-checked (`query`) so it
+/// needed no new offline `.sqlx/` data; a separate statement because
+/// `insert`'s checked query predates the LLM ranker.
+pub async fn record_llm(
+    db: impl PgExecutor<'_>,
+    run_id: i64,
+    llm_candidates: i32,
+    llm_ms: i32,
+    cost_usd: f64,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE search_runs SET llm_candidates = $2, llm_ms = $3, cost_usd = $4::float8 WHERE id = $1",
+    )
+    .bind(run_id)
+    .bind(llm_candidates)
+    .bind(llm_ms)
+    .bind(cost_usd.max(0.0))
+    .execute(db)
+    .await
+    .map(|_| ())
+}

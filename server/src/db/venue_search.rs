@@ -16,20 +16,51 @@ pub async fn pools(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<PoolRow>> {
         .await
 }
 
+/// The pool a search starts from.
+pub async fn pool_by_slug(db: impl PgExecutor<'_>, slug: &str) -> sqlx::Result<Option<PoolRow>> {
+    sqlx::query_as!(
+        PoolRow,
+        "SELECT id, slug, name FROM pools WHERE slug = $1",
+        slug
+    )
+    .fetch_optional(db)
+    .await
+}
+
 /// The hard criteria of stage 1, validated by the caller.
 pub struct HardFilter<'a> {
     pub pool_id: i64,
+    /// Configuration keys (`cocktail`, `banquet`, …); unknown keys are refused.
     pub configurations: &'a [String],
     pub min_capacity: i32,
     pub postal_codes: &'a [String],
     /// Centre and radius in metres.
     pub radius: Option<(f64, f64, f64)>,
-    /// Where distances are measured from (also the tie-break order).
+    /// Where distances are measured from (also the order: nearest first).
     pub reference: (f64, f64),
     pub limit: i64,
 }
 
-/// One member that passed the hard filter, with the room that matched.
+/// A member that passed the hard filter, how far it is from the reference
+/// point (None: no coordinates) and, when a query vector was given, its
+/// cosine distance to the query (None: no vector of that model yet).
+#[derive(Clone, Copy, Debug, PartialEq, sqlx::FromRow)]
+pub struct Nearby {
+    pub id: i64,
+    pub distance_m: Option<f64>,
+    pub vector_distance: Option<f64>,
+}
+
+/// Stage 2's input: the query vector and the model whose member vectors it
+/// is compared with.
+#[derive(Clone, Copy)]
+pub struct QueryVector<'a> {
+    pub vector: &'a Vector,
+    pub model: &'a str,
+    pub dims: i32,
+}
+
+/// One finalist with the room that matched.
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct Candidate {
     pub id: i64,
@@ -44,44 +75,78 @@ pub struct Candidate {
     pub distance_m: Option<f64>,
 }
 
-/// Stage 1. Pool first, then status, area (postal codes OR radius), and
-/// configuration × capacity through the smallest room that fits, one row
-/// per member (the LATERAL picks that room; no DISTINCT needed). Nearest
-/// first, so "more than 500" keeps the 500 nearest.
+/// The `member_search` column that holds a configuration's largest capacity.
+/// A closed list: these names are the only text of the query not bound.
+fn capacity_column(configuration: &str) -> Option<&'static str> {
+    Some(match configuration {
+        "reunion" => "cap_reunion",
+        "u" => "cap_u",
+        "theatre" => "cap_theatre",
+        "cabaret" => "cap_cabaret",
+        "ecole" => "cap_ecole",
+        "banquet" => "cap_banquet",
+        "cocktail" => "cap_cocktail",
+        _ => return None,
+    })
+}
+
+/// Stages 1 and 2 in one statement. Stage 1 over `member_search` (one
+/// narrow row per active member, kept by triggers; migration 0011): pool,
+/// area (postal codes OR radius) and "one accepted configuration with enough
+/// capacity", nearest first by the GiST KNN order so "the 500 nearest" stops
+/// after 500 matches; one row per member by construction, no DISTINCT.
+/// Stage 2, when a query vector is given: the exact cosine distance of those
+/// candidates only (≤ 501 primary-key lookups, cheaper than any index walk
+/// and exact), in the same round trip.
 ///
 /// Built with `QueryBuilder` rather than `query!`: the area clause takes
-/// three shapes, and a generic plan over `$x IS NULL OR …` would lose the
-/// indexes (docs/benchmarks.md shows the plans).
-pub async fn hard_filter(db: &PgPool, f: &HardFilter<'_>) -> sqlx::Result<Vec<Candidate>> {
+/// three shapes and the capacity test names columns, and a generic plan over
+/// `$x IS NULL OR …` would lose the indexes (docs/benchmarks.md shows the plans).
+pub async fn hard_filter(
+    db: &PgPool,
+    f: &HardFilter<'_>,
+    query: Option<QueryVector<'_>>,
+) -> sqlx::Result<Vec<Nearby>> {
+    let columns = f
+        .configurations
+        .iter()
+        .map(|c| {
+            capacity_column(c)
+                .ok_or_else(|| sqlx::Error::InvalidArgument(format!("unknown configuration {c:?}")))
+        })
+        .collect::<sqlx::Result<Vec<_>>>()?;
+    if columns.is_empty() {
+        return Err(sqlx::Error::InvalidArgument("no configuration".into()));
+    }
     let (ref_lat, ref_lng) = f.reference;
     let mut q: QueryBuilder<Postgres> = QueryBuilder::new(
-        "SELECT m.id, m.code, m.name, coalesce(m.city, '') AS city, coalesce(m.postal_code, '') AS postal_code,
-                mr.room_id, mr.room_name, mr.configuration, mr.max_capacity AS capacity,
-                CASE WHEN m.lat IS NULL THEN NULL
-                     ELSE earth_distance(ll_to_earth(m.lat, m.lng), ll_to_earth(",
+        "WITH candidates AS (SELECT s.member_id, earth_distance(s.earth, ll_to_earth(",
     );
     q.push_bind(ref_lat)
         .push("::float8, ")
         .push_bind(ref_lng)
-        .push("::float8)) END AS distance_m");
-    q.push(
-        " FROM members m
-          CROSS JOIN LATERAL (
-              SELECT rc.room_id, r.name AS room_name, rc.configuration, rc.max_capacity
-                FROM room_capacities rc JOIN rooms r ON r.id = rc.room_id
-               WHERE rc.member_id = m.id AND rc.configuration = ANY(",
-    );
-    q.push_bind(f.configurations)
-        .push(") AND rc.max_capacity >= ")
-        .push_bind(f.min_capacity);
-    q.push(" ORDER BY rc.max_capacity, rc.room_id LIMIT 1) mr WHERE m.pool_id = ")
+        .push("::float8)) AS distance_m FROM member_search s WHERE s.pool_id = ")
         .push_bind(f.pool_id);
-    q.push(" AND m.status = 'active'");
+    // "cap_a >= n OR cap_b >= n" rather than GREATEST(cap_a, cap_b) >= n: the
+    // planner estimates each column from its statistics, and so knows when a
+    // capacity is rare enough to fetch the few matches and sort them rather
+    // than walk the whole pool in distance order (docs/benchmarks.md, plan b).
+    q.push(" AND (");
+    for (i, column) in columns.iter().enumerate() {
+        if i > 0 {
+            q.push(" OR ");
+        }
+        q.push("s.")
+            .push(column)
+            .push(" >= ")
+            .push_bind(f.min_capacity);
+    }
+    q.push(")");
     let has_codes = !f.postal_codes.is_empty();
     if has_codes || f.radius.is_some() {
         q.push(" AND (");
         if has_codes {
-            q.push("m.postal_code = ANY(")
+            q.push("s.postal_code = ANY(")
                 .push_bind(f.postal_codes)
                 .push(")");
         }
@@ -96,18 +161,87 @@ pub async fn hard_filter(db: &PgPool, f: &HardFilter<'_>) -> sqlx::Result<Vec<Ca
                 .push_bind(lng);
             q.push("::float8), ")
                 .push_bind(metres)
-                .push("::float8) @> ll_to_earth(m.lat, m.lng) AND earth_distance(ll_to_earth(");
+                .push("::float8) @> s.earth AND earth_distance(ll_to_earth(");
             q.push_bind(lat)
                 .push("::float8, ")
                 .push_bind(lng)
-                .push("::float8), ll_to_earth(m.lat, m.lng)) < ");
+                .push("::float8), s.earth) < ");
             q.push_bind(metres).push("::float8)");
         }
         q.push(")");
     }
-    q.push(" ORDER BY distance_m NULLS LAST, m.id LIMIT ")
-        .push_bind(f.limit);
-    q.build_query_as::<Candidate>().fetch_all(db).await
+    // `<->` (straight-line distance between the cube points) orders like the
+    // great-circle distance and is what the GiST index walks in order. No
+    // tie-break column here: it would force a sort of the whole pool; ties
+    // (same coordinates) are ordered by id by the caller.
+    q.push(" ORDER BY s.earth <-> ll_to_earth(")
+        .push_bind(ref_lat)
+        .push("::float8, ")
+        .push_bind(ref_lng)
+        .push("::float8) LIMIT ")
+        .push_bind(f.limit)
+        .push(")");
+    match query {
+        Some(v) => {
+            q.push(" SELECT c.member_id AS id, c.distance_m, (e.embedding <=> ")
+                .push_bind(v.vector)
+                .push(")::float8 AS vector_distance FROM candidates c LEFT JOIN member_embeddings e ON e.member_id = c.member_id AND e.model = ")
+                .push_bind(v.model)
+                .push(" AND e.dims = ")
+                .push_bind(v.dims);
+        }
+        None => {
+            q.push(" SELECT member_id AS id, distance_m, NULL::float8 AS vector_distance FROM candidates");
+        }
+    }
+    // Not a named prepared statement: after five runs PostgreSQL would switch
+    // to a generic plan, blind to how selective this pool, area and capacity
+    // are, and walk the whole pool in KNN order (10 ms instead of 1 ms for a
+    // postal-code search, docs/benchmarks.md). Planning at each run costs less.
+    let mut rows = q
+        .build_query_as::<Nearby>()
+        .persistent(false)
+        .fetch_all(db)
+        .await?;
+    rows.sort_by(|a, b| {
+        let far = f64::INFINITY;
+        a.distance_m
+            .unwrap_or(far)
+            .total_cmp(&b.distance_m.unwrap_or(far))
+            .then(a.id.cmp(&b.id))
+    });
+    Ok(rows)
+}
+
+/// The finalists' details and matched room, in the order of `ids`: the
+/// smallest room with an accepted configuration that holds the group, or,
+/// without a group size, the largest one (what the venue can do at most).
+pub async fn matched_rooms(
+    db: &PgPool,
+    ids: &[i64],
+    configurations: &[String],
+    participants: Option<i32>,
+) -> sqlx::Result<Vec<Candidate>> {
+    sqlx::query_as(
+        "SELECT m.id, m.code, m.name, coalesce(m.city, '') AS city, coalesce(m.postal_code, '') AS postal_code,
+                mr.room_id, mr.room_name, mr.configuration, mr.max_capacity AS capacity,
+                NULL::float8 AS distance_m
+           FROM unnest($1::bigint[]) WITH ORDINALITY AS wanted(id, position)
+           JOIN members m ON m.id = wanted.id
+          CROSS JOIN LATERAL (
+              SELECT rc.room_id, r.name AS room_name, rc.configuration, rc.max_capacity
+                FROM room_capacities rc JOIN rooms r ON r.id = rc.room_id
+               WHERE rc.member_id = m.id AND rc.configuration = ANY($2)
+                 AND rc.max_capacity >= coalesce($3, 1)
+               ORDER BY CASE WHEN $3 IS NULL THEN -rc.max_capacity ELSE rc.max_capacity END, rc.room_id
+               LIMIT 1) mr
+          ORDER BY wanted.position",
+    )
+    .bind(ids)
+    .bind(configurations)
+    .bind(participants)
+    .fetch_all(db)
+    .await
 }
 
 /// Active members by code (an explicit "#102 et #157" request).
@@ -125,32 +259,6 @@ pub async fn members_by_code(db: &PgPool, codes: &[String]) -> sqlx::Result<Vec<
             ORDER BY array_position($1, m.code)"#,
         codes
     )
-    .fetch_all(db)
-    .await
-}
-
-/// Stage 2: exact cosine distance for the candidates only (≤ 500 rows:
-/// cheaper than an index walk, and exact), nearest first.
-pub async fn nearest_candidates(
-    db: &PgPool,
-    query: &Vector,
-    candidate_ids: &[i64],
-    model: &str,
-    dims: i32,
-    limit: i64,
-) -> sqlx::Result<Vec<(i64, f64)>> {
-    sqlx::query_as(
-        "SELECT member_id, (embedding <=> $1)::float8 AS distance
-           FROM member_embeddings
-          WHERE member_id = ANY($2) AND model = $3 AND dims = $4
-          ORDER BY embedding <=> $1
-          LIMIT $5",
-    )
-    .bind(query)
-    .bind(candidate_ids)
-    .bind(model)
-    .bind(dims)
-    .bind(limit)
     .fetch_all(db)
     .await
 }

@@ -2,10 +2,12 @@
 //! candidates → ranking into recommended / compatible, with the
 //! candidate-count rules of seed 001 and the fallbacks that keep answering
 //! when the embedding service is down.
+use super::ranking;
 use super::request::SearchRequest;
 use super::scoring::{self, Finalist, Similarity};
-use crate::db::venue_search::{self as q, Candidate, HardFilter};
+use crate::db::venue_search::{self as q, Candidate, HardFilter, Nearby, QueryVector};
 use crate::embeddings::{EmbeddingProvider, InputType};
+use crate::llm::{CallRecord, LlmProvider};
 use app::venue_search::{MatchedRoom, SearchResults, SearchStats, SimilarRequest, VenuePick};
 use sqlx::PgPool;
 use std::time::Instant;
@@ -35,22 +37,26 @@ pub struct Outcome {
     pub results: SearchResults,
     pub embedding_model: Option<String>,
     pub result_ids: Vec<i64>,
+    /// Stage 3's language-model calls, served or not (tokens, cost, latency).
+    pub llm_calls: Vec<CallRecord>,
+    /// Finalists shown to the language model; `None` when it was not asked.
+    pub llm_candidates: Option<usize>,
 }
 
 fn ms(since: Instant) -> f64 {
     since.elapsed().as_secs_f64() * 1000.0
 }
 
+/// `llm`: the stage-3 ranker; `None` ranks deterministically.
 pub async fn run(
     db: &PgPool,
     embedder: Option<&dyn EmbeddingProvider>,
+    llm: Option<&dyn LlmProvider>,
     req: &SearchRequest,
 ) -> Result<Outcome, Failure> {
     let started = Instant::now();
-    let pools = q::pools(db).await?;
-    let pool = pools
-        .iter()
-        .find(|p| p.slug == req.pool_slug)
+    let pool = q::pool_by_slug(db, &req.pool_slug)
+        .await?
         .ok_or_else(|| Failure::UnknownPool(req.pool_slug.clone()))?;
     let mut results = SearchResults {
         understood: req.understood.clone(),
@@ -62,9 +68,28 @@ pub async fn run(
         return direct(db, pool.id, req, results, started).await;
     }
 
-    // Stage 1: hard filters.
+    // The query vector first: stage 2 runs inside stage 1's statement.
+    let query_text = req.semantic_query.trim();
+    let mut embed_ms = None;
+    let mut query_vector = None;
+    if let (false, Some(e)) = (query_text.is_empty(), embedder) {
+        let t = Instant::now();
+        let v = e.embed(&[query_text.to_string()], InputType::Query).await;
+        embed_ms = Some(ms(t));
+        match v {
+            Ok(mut v) if !v.is_empty() => {
+                query_vector = Some((pgvector::Vector::from(v.swap_remove(0)), e))
+            }
+            Ok(_) => {}
+            Err(err) => {
+                tracing::warn!(error = %err, "query embedding failed: ranking without vectors")
+            }
+        }
+    }
+
+    // Stages 1 (hard filters) and 2 (similarity among those candidates only).
     let configurations = req.configuration_keys();
-    let reference = reference_point(db, req).await?;
+    let reference = reference_point(db, pool.id, req).await?;
     let filter = HardFilter {
         pool_id: pool.id,
         configurations: &configurations,
@@ -75,70 +100,36 @@ pub async fn run(
         limit: MAX_CANDIDATES as i64 + 1,
     };
     let t = Instant::now();
-    let mut candidates = q::hard_filter(db, &filter).await?;
-    let sql_ms = ms(t);
-    let sql_candidates = candidates.len().min(MAX_CANDIDATES);
+    let dims = |e: &dyn EmbeddingProvider| i32::try_from(e.dimensions()).unwrap_or(i32::MAX);
+    let vector = query_vector.as_ref().map(|(v, e)| QueryVector {
+        vector: v,
+        model: e.model(),
+        dims: dims(*e),
+    });
+    let mut nearby = q::hard_filter(db, &filter, vector).await?;
+    let mut sql_ms = ms(t);
+    let sql_candidates = nearby.len().min(MAX_CANDIDATES);
     let no_area = req.postal_codes.is_empty() && req.near.is_none();
-    if req.broad_area || (no_area && candidates.len() > MAX_CANDIDATES) {
+    if req.broad_area || (no_area && nearby.len() > MAX_CANDIDATES) {
         results.notices.push(
             "Zone très large : précisez un arrondissement, une commune ou un rayon. En attendant, les lieux les plus proches de Paris-centre sont classés."
                 .into(),
         );
     }
-    if candidates.len() > MAX_CANDIDATES {
-        candidates.truncate(MAX_CANDIDATES);
+    if nearby.len() > MAX_CANDIDATES {
+        nearby.truncate(MAX_CANDIDATES);
         results.notices.push(
             "Plus de 500 lieux correspondent : seuls les 500 plus proches sont classés.".into(),
         );
     }
 
-    // Stage 2: similarity among the candidates only.
-    let ids: Vec<i64> = candidates.iter().map(|c| c.id).collect();
     let mut similarity = Similarity::None;
     let mut sims: Vec<(i64, f64)> = Vec::new();
-    let (mut embed_ms, mut vector_ms) = (None, None);
     let mut embedding_model: Option<String> = None;
-    let query_text = req.semantic_query.trim();
-    if !query_text.is_empty() && !ids.is_empty() {
-        let query_vector = match embedder {
-            Some(e) => {
-                let t = Instant::now();
-                let v = e.embed(&[query_text.to_string()], InputType::Query).await;
-                embed_ms = Some(ms(t));
-                match v {
-                    Ok(mut v) if !v.is_empty() => Some((v.swap_remove(0), e)),
-                    Ok(_) => None,
-                    Err(err) => {
-                        tracing::warn!(error = %err, "query embedding failed: ranking without vectors");
-                        None
-                    }
-                }
-            }
-            None => None,
-        };
-        match query_vector {
-            Some((vector, e)) => {
-                let t = Instant::now();
-                let keep = if ids.len() < SKIP_VECTOR_BELOW {
-                    ids.len()
-                } else {
-                    FINALISTS
-                };
-                let dims = i32::try_from(e.dimensions()).unwrap_or(i32::MAX);
-                let nearest = q::nearest_candidates(
-                    db,
-                    &pgvector::Vector::from(vector),
-                    &ids,
-                    e.model(),
-                    dims,
-                    keep as i64,
-                )
-                .await?;
-                vector_ms = Some(ms(t));
-                sims = nearest
-                    .into_iter()
-                    .map(|(id, distance)| (id, 1.0 - distance))
-                    .collect();
+    if !query_text.is_empty() && !nearby.is_empty() {
+        match &query_vector {
+            Some((_, e)) => {
+                sims = nearest(&nearby);
                 similarity = Similarity::Vector;
                 embedding_model = Some(e.model().to_string());
             }
@@ -146,15 +137,31 @@ pub async fn run(
                 results.notices.push(
                     "Service d'embedding indisponible : classement par mots-clés et par distance, sans recherche sémantique.".into(),
                 );
+                let ids: Vec<i64> = nearby.iter().map(|c| c.id).collect();
                 sims = q::text_rank(db, query_text, &ids).await?;
                 similarity = Similarity::FullText;
             }
         }
     }
-    let finalists = finalists(&candidates, &sims, similarity);
+    // Stage 2 ran inside stage 1's statement: its time is part of sql_ms.
+    let vector_ms: Option<f64> = None;
+    // The finalists' matched rooms: fetched for ≤ 50 members, not for every candidate.
+    let t = Instant::now();
+    let participants = req
+        .participants
+        .map(|p| i32::try_from(p).unwrap_or(i32::MAX));
+    let finalists = with_rooms(
+        db,
+        &filter,
+        participants,
+        finalists(&nearby, &sims, similarity),
+    )
+    .await?;
+    sql_ms += ms(t);
     let vector_candidates = (similarity == Similarity::Vector).then_some(finalists.len());
 
-    // Stage 3: deterministic ranking (the LLM ranker plugs in here once a provider exists).
+    // Stage 3: the LLM ranks when one is configured; the deterministic
+    // scorer answers otherwise, or when the LLM fails (search::ranking).
     let t = Instant::now();
     let finalist_ids: Vec<i64> = finalists.iter().map(|(c, _)| c.id).collect();
     let signals = q::signals(db, &finalist_ids).await?;
@@ -171,8 +178,10 @@ pub async fn run(
         })
         .collect();
     let model = embedding_model.clone().unwrap_or_default();
-    let tiers = scoring::rank(&scored, req.participants, similarity, &model);
+    let stage3 = ranking::rank(db, llm, req, &scored, similarity, &model).await?;
+    let tiers = stage3.tiers;
     let rank_ms = ms(t);
+    results.notices.extend(stage3.notice);
 
     let pick = |s: &scoring::Scored| {
         let f = scored.iter().find(|f| f.candidate.id == s.member_id)?;
@@ -187,7 +196,7 @@ pub async fn run(
     results.compatible = tiers.compatible.iter().filter_map(pick).collect();
     results.rejected = tiers.rejected;
     if results.recommended.is_empty() && results.compatible.is_empty() {
-        results.notices.push(if candidates.is_empty() {
+        results.notices.push(if nearby.is_empty() {
             "Aucun lieu ne respecte tous les critères : élargissez la zone, la jauge ou les configurations.".into()
         } else {
             "Aucun lieu assez convaincant : mieux vaut préciser la demande que proposer des lieux faibles.".into()
@@ -222,52 +231,85 @@ pub async fn run(
             Similarity::None => "none",
         }
         .into(),
-        ranking_source: "deterministic".into(),
+        ranking_source: stage3.source.into(),
     };
     Ok(Outcome {
         pool_id: pool.id,
         results,
         embedding_model,
         result_ids,
+        llm_calls: stage3.llm_calls,
+        llm_candidates: stage3.llm_candidates,
     })
+}
+
+/// Seed 001's stage 2: below 50 candidates every one with a vector goes on;
+/// otherwise the 50 most similar. Similarity = 1 − cosine distance.
+pub fn nearest(nearby: &[Nearby]) -> Vec<(i64, f64)> {
+    let mut ranked: Vec<(i64, f64)> = nearby
+        .iter()
+        .filter_map(|c| c.vector_distance.map(|d| (c.id, d)))
+        .collect();
+    ranked.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    if nearby.len() >= SKIP_VECTOR_BELOW {
+        ranked.truncate(FINALISTS);
+    }
+    ranked.into_iter().map(|(id, d)| (id, 1.0 - d)).collect()
 }
 
 /// Candidates that go to stage 3, best similarity first; without
 /// similarities, nearest first (the stage-1 order).
-fn finalists<'a>(
-    candidates: &'a [Candidate],
+fn finalists(
+    nearby: &[Nearby],
     sims: &[(i64, f64)],
     source: Similarity,
-) -> Vec<(&'a Candidate, Option<f64>)> {
+) -> Vec<(Nearby, Option<f64>)> {
     let sim_of = |id: i64| sims.iter().find(|(m, _)| *m == id).map(|(_, s)| *s);
     match source {
         Similarity::Vector => {
             // Ranked members first (their SQL order), then, below 50, the ones without a vector yet.
             let mut out: Vec<_> = sims
                 .iter()
-                .filter_map(|(id, s)| {
-                    candidates
-                        .iter()
-                        .find(|c| c.id == *id)
-                        .map(|c| (c, Some(*s)))
-                })
+                .filter_map(|(id, s)| nearby.iter().find(|c| c.id == *id).map(|c| (*c, Some(*s))))
                 .collect();
-            if candidates.len() < SKIP_VECTOR_BELOW {
+            if nearby.len() < SKIP_VECTOR_BELOW {
                 out.extend(
-                    candidates
+                    nearby
                         .iter()
                         .filter(|c| sim_of(c.id).is_none())
-                        .map(|c| (c, None)),
+                        .map(|c| (*c, None)),
                 );
             }
             out
         }
-        _ => candidates
+        _ => nearby
             .iter()
             .take(FINALISTS)
-            .map(|c| (c, sim_of(c.id)))
+            .map(|c| (*c, sim_of(c.id)))
             .collect(),
     }
+}
+
+/// The finalists with their details and matched room, in the same order. A
+/// member whose rooms changed since stage 1 so that none fits any more is
+/// dropped rather than shown with a room that does not hold the group.
+async fn with_rooms(
+    db: &PgPool,
+    filter: &HardFilter<'_>,
+    participants: Option<i32>,
+    finalists: Vec<(Nearby, Option<f64>)>,
+) -> Result<Vec<(Candidate, Option<f64>)>, Failure> {
+    let ids: Vec<i64> = finalists.iter().map(|(n, _)| n.id).collect();
+    let mut rooms = q::matched_rooms(db, &ids, filter.configurations, participants).await?;
+    Ok(finalists
+        .into_iter()
+        .filter_map(|(n, similarity)| {
+            let i = rooms.iter().position(|c| c.id == n.id)?;
+            let mut c = rooms.swap_remove(i);
+            c.distance_m = n.distance_m;
+            Some((c, similarity))
+        })
+        .collect())
 }
 
 fn to_pick(c: &Candidate, similarity: Option<f64>, score: f64, reason: &str) -> VenuePick {
@@ -291,23 +333,43 @@ fn to_pick(c: &Candidate, similarity: Option<f64>, score: f64, reason: &str) -> 
 }
 
 /// Where distances are measured from: the centre asked for, else the
-/// centroid of the requested postal codes, else Paris centre.
-async fn reference_point(db: &PgPool, req: &SearchRequest) -> Result<(f64, f64), Failure> {
+/// centre of the requested postal codes (the gazetteer's, else the average
+/// position of the pool's venues there), else Paris centre.
+async fn reference_point(
+    db: &PgPool,
+    pool_id: i64,
+    req: &SearchRequest,
+) -> Result<(f64, f64), Failure> {
     if let Some(n) = &req.near {
         return Ok((n.lat, n.lng));
     }
-    if !req.postal_codes.is_empty() {
-        let centroid: Option<(Option<f64>, Option<f64>)> = sqlx::query_as(
-            "SELECT avg(lat), avg(lng) FROM members WHERE postal_code = ANY($1) AND lat IS NOT NULL",
-        )
-        .bind(&req.postal_codes)
-        .fetch_optional(db)
-        .await?;
-        if let Some((Some(lat), Some(lng))) = centroid {
-            return Ok((lat, lng));
-        }
+    if req.postal_codes.is_empty() {
+        return Ok(PARIS_CENTRE);
     }
-    Ok(PARIS_CENTRE)
+    let known: Vec<(f64, f64)> = req
+        .postal_codes
+        .iter()
+        .filter_map(|code| crate::geo::postal_code_center(code))
+        .collect();
+    if !known.is_empty() {
+        let n = known.len() as f64;
+        let (lat, lng) = known
+            .iter()
+            .fold((0.0, 0.0), |(a, b), (x, y)| (a + x, b + y));
+        return Ok((lat / n, lng / n));
+    }
+    let centroid: Option<(Option<f64>, Option<f64>)> = sqlx::query_as(
+        "SELECT avg(lat), avg(lng) FROM members
+          WHERE pool_id = $1 AND status = 'active' AND postal_code = ANY($2) AND lat IS NOT NULL",
+    )
+    .bind(pool_id)
+    .bind(&req.postal_codes)
+    .fetch_optional(db)
+    .await?;
+    Ok(match centroid {
+        Some((Some(lat), Some(lng))) => (lat, lng),
+        _ => PARIS_CENTRE,
+    })
 }
 
 /// "#102 et #157": served as asked, no ranking.
@@ -352,5 +414,7 @@ async fn direct(
         results,
         embedding_model: None,
         result_ids,
+        llm_calls: Vec::new(),
+        llm_candidates: None,
     })
 }

@@ -1,8 +1,14 @@
 //! One French sentence per pick, from the facts that weighed most.
 use super::scoring::Finalist;
 
-fn configuration_label(key: &str) -> &str {
-    app::links::configuration_label(key)
+/// "en cocktail", "en U" (whose label already says "en U").
+fn in_configuration(key: &str) -> String {
+    let label = app::links::configuration_label(key);
+    if label.starts_with("en ") {
+        label.to_string()
+    } else {
+        format!("en {label}")
+    }
 }
 
 fn km(d: f64) -> String {
@@ -25,16 +31,16 @@ pub fn sentence(
     let mut facts: Vec<String> = Vec::new();
     let room = match participants {
         Some(p) => format!(
-            "salle « {} » : {} places en {} pour {p} personnes",
+            "salle « {} » : {} places {} pour {p} personnes",
             c.room_name,
             c.capacity,
-            configuration_label(&c.configuration)
+            in_configuration(&c.configuration)
         ),
         None => format!(
-            "salle « {} » : jusqu'à {} personnes en {}",
+            "salle « {} » : jusqu'à {} personnes {}",
             c.room_name,
             c.capacity,
-            configuration_label(&c.configuration)
+            in_configuration(&c.configuration)
         ),
     };
     facts.push(room);

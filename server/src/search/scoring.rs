@@ -80,12 +80,14 @@ fn reactivity_score(s: &Signals) -> f64 {
     }
 }
 
-pub fn rank(
+/// Every finalist's score (reason left empty) with its semantic part, best
+/// first. The LLM ranker shows these scores next to its own choices.
+pub fn scores(
     finalists: &[Finalist<'_>],
     participants: Option<u32>,
     source: Similarity,
     model: &str,
-) -> Tiers {
+) -> Vec<(Scored, f64)> {
     let sims: Vec<f64> = finalists.iter().filter_map(|f| f.similarity).collect();
     let (min, max) = sims
         .iter()
@@ -142,7 +144,16 @@ pub fn rank(
             .total_cmp(&a.0.score)
             .then(a.0.member_id.cmp(&b.0.member_id))
     });
+    scored
+}
 
+pub fn rank(
+    finalists: &[Finalist<'_>],
+    participants: Option<u32>,
+    source: Similarity,
+    model: &str,
+) -> Tiers {
+    let scored = scores(finalists, participants, source, model);
     let by_id = |id: i64| finalists.iter().find(|f| f.candidate.id == id);
     let mut tiers = Tiers {
         recommended: Vec::new(),

@@ -1,7 +1,8 @@
-//! Shared test helpers: a fake embedding server at the network edge, app
-//! state on a test database, and the paths the binary needs.
+//! Shared test helpers: fake embedding and Anthropic servers at the network
+//! edge, app state on a test database, and the paths the binary needs.
 #![allow(dead_code, clippy::expect_used)]
 
+pub mod anthropic;
 pub mod app;
 
 use axum::routing::post;
@@ -69,7 +70,16 @@ pub fn app_state(db: PgPool, embedding_addr: SocketAddr) -> AppState {
     let embedders =
         server::embeddings::Embedders::from_settings(&config.embeddings).expect("embedders");
     let venues = Some(embedders.venues.clone());
-    AppState::new(leptos_options, db, config, embedding_health, key, venues)
+    let llm = server::llm::from_settings(&config.llm).expect("llm");
+    AppState::new(
+        leptos_options,
+        db,
+        config,
+        embedding_health,
+        key,
+        venues,
+        llm,
+    )
 }
 
 /// The URL of the database `db` is connected to (same server as DATABASE_URL).

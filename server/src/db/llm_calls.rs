@@ -1,0 +1,48 @@
+//! `llm_calls`: one row per language-model call (task, model, tokens, cost,
+//! latency, status), the source of the cost and latency metrics.
+//!
+//! Runtime-checked (`query`, not `query!`) so adding it needed no new
+//! offline `.sqlx/` data; the tests insert through it on a real database.
+use crate::llm::CallRecord;
+use sqlx::PgExecutor;
+
+/// Who the call served, when known.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CallContext {
+    pub user_id: Option<i64>,
+    pub request_id: Option<i64>,
+    pub conversation_id: Option<i64>,
+}
+
+pub async fn insert(
+    db: impl PgExecutor<'_>,
+    call: &CallRecord,
+    context: CallContext,
+) -> sqlx::Result<i64> {
+    let tokens = |n: u32| i32::try_from(n).unwrap_or(i32::MAX);
+    sqlx::query_scalar(
+        "INSERT INTO llm_calls (task, provider, model, input_tokens, output_tokens, cache_write_tokens,
+                                cache_read_tokens, cost_usd, latency_ms, status, error,
+                                conversation_id, user_id, request_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::float8, $9, $10, $11, $12, $13, $14)
+         RETURNING id",
+    )
+    .bind(call.task.label())
+    .bind(call.provider)
+    .bind(&call.model)
+    .bind(tokens(call.usage.input_tokens))
+    .bind(tokens(call.usage.output_tokens))
+    .bind(tokens(call.usage.cache_write_tokens))
+    .bind(tokens(call.usage.cache_read_tokens))
+    // An unknown price is stored as 0 (the column is NOT NULL); the model
+    // name in the row tells such calls apart.
+    .bind(call.cost_usd.unwrap_or(0.0).max(0.0))
+    .bind(i32::try_from(call.latency.as_millis()).unwrap_or(i32::MAX))
+    .bind(if call.error.is_none() { "ok" } else { "error" })
+    .bind(call.error.as_deref())
+    .bind(context.conversation_id)
+    .bind(context.user_id)
+    .bind(context.request_id)
+    .fetch_one(db)
+    .await
+}

@@ -1,0 +1,113 @@
+//! What every language-model backend offers: one non-streaming completion.
+//! Vendor wire types stay inside each implementation; callers see a system
+//! prompt and messages in, text plus usage out.
+//!
+//! Streaming and tool calls (the chat) will extend these types: messages
+//! will carry content blocks and the trait a `stream` method. Nothing here
+//! assumes text-only beyond today's fields.
+use std::time::Duration;
+
+/// What a call is for: recorded with its cost (`llm_calls.task`), and the
+/// key of model routing once tasks use different models.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Task {
+    /// Stage 3 of the venue search.
+    Rank,
+}
+
+impl Task {
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Rank => "rank",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    User,
+    Assistant,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Message {
+    pub role: Role,
+    pub text: String,
+}
+
+impl Message {
+    pub fn user(text: impl Into<String>) -> Self {
+        Message {
+            role: Role::User,
+            text: text.into(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompletionRequest {
+    pub task: Task,
+    pub system: String,
+    /// Alternating, starting with the user.
+    pub messages: Vec<Message>,
+    pub max_tokens: u32,
+    /// `None`: the provider's default.
+    pub temperature: Option<f32>,
+}
+
+/// Tokens as the provider counted them; the cost is derived from them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    pub input_tokens: u32,
+    pub output_tokens: u32,
+    /// Tokens written to the prompt cache (billed above the input price).
+    pub cache_write_tokens: u32,
+    /// Tokens read from the prompt cache (billed far below it).
+    pub cache_read_tokens: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// The model finished on its own.
+    EndTurn,
+    /// Cut at `max_tokens`: the text is probably incomplete.
+    MaxTokens,
+    StopSequence,
+    /// Anything else the provider reports (e.g. a refusal), as it says it.
+    Other(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Completion {
+    pub text: String,
+    /// The model that answered, as the provider names it (often dated).
+    pub model: String,
+    pub usage: Usage,
+    /// From the first attempt to the answer, retries included.
+    pub latency: Duration,
+    pub stop_reason: StopReason,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LlmError {
+    /// Network failure, timeout, or a 429/5xx that outlived the retries.
+    #[error("the language model is unavailable: {0}")]
+    Unavailable(String),
+    /// The provider refused the request (4xx other than 429): retrying the
+    /// same request cannot help.
+    #[error("the language model refused the request: {0}")]
+    Rejected(String),
+    /// A 2xx answer that is not a completion.
+    #[error("the language model answered something unusable: {0}")]
+    InvalidResponse(String),
+}
+
+/// A language-model backend picked by configuration (`MAXY_LLM_PROVIDER`).
+#[async_trait::async_trait]
+pub trait LlmProvider: Send + Sync {
+    /// `anthropic`, …: recorded with each call (`llm_calls.provider`).
+    fn name(&self) -> &'static str;
+    /// The configured model.
+    fn model(&self) -> &str;
+    async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError>;
+}

@@ -1,0 +1,95 @@
+//! Stage 3: the language model ranks when one is configured; the
+//! deterministic scorer answers otherwise, and whenever the model gave no
+//! usable answer, labelled as such so the team knows which ranking it reads.
+use super::llm_rank::{self, Choice, Ranking};
+use super::request::SearchRequest;
+use super::scoring::{self, Finalist, Scored, Similarity, Tiers};
+use crate::db::venue_facts;
+use crate::llm::{CallRecord, LlmProvider};
+use sqlx::PgPool;
+
+/// Shown when the model was asked but its ranking could not be used.
+pub const LLM_FAILED_NOTICE: &str = "Classement IA indisponible : classement déterministe.";
+
+pub struct Stage3 {
+    pub tiers: Tiers,
+    /// `llm` or `deterministic` (`search_runs.ranking_source`).
+    pub source: &'static str,
+    pub notice: Option<String>,
+    /// Every model call, served or not, for the cost metrics.
+    pub llm_calls: Vec<CallRecord>,
+    /// Finalists shown to the model; `None` when it was not asked.
+    pub llm_candidates: Option<usize>,
+}
+
+/// `model`: the embedding model of stage 2, which tells the scorer how to
+/// read similarities.
+pub async fn rank(
+    db: &PgPool,
+    llm: Option<&dyn LlmProvider>,
+    req: &SearchRequest,
+    finalists: &[Finalist<'_>],
+    similarity: Similarity,
+    model: &str,
+) -> sqlx::Result<Stage3> {
+    let deterministic = || scoring::rank(finalists, req.participants, similarity, model);
+    // No finalist, nothing to ask: the deterministic path says so.
+    let Some(provider) = llm.filter(|_| !finalists.is_empty()) else {
+        return Ok(Stage3 {
+            tiers: deterministic(),
+            source: "deterministic",
+            notice: None,
+            llm_calls: Vec::new(),
+            llm_candidates: None,
+        });
+    };
+    let ids: Vec<i64> = finalists.iter().map(|f| f.candidate.id).collect();
+    let facts = venue_facts::for_members(db, &ids).await?;
+    let input = llm_rank::Input {
+        request: req,
+        finalists,
+        similarity,
+        facts: &facts,
+    };
+    let report = llm_rank::rank(provider, &input).await;
+    let (tiers, source, notice) = match report.ranking {
+        Some(ranking) => {
+            let scores = scoring::scores(finalists, req.participants, similarity, model);
+            (from_llm(ranking, finalists.len(), &scores), "llm", None)
+        }
+        None => (
+            deterministic(),
+            "deterministic",
+            Some(LLM_FAILED_NOTICE.to_string()),
+        ),
+    };
+    Ok(Stage3 {
+        tiers,
+        source,
+        notice,
+        llm_calls: report.calls,
+        llm_candidates: Some(report.shown),
+    })
+}
+
+/// The model's tiers with its sentences; each pick keeps the deterministic
+/// score for display, and every finalist not picked counts as left out.
+fn from_llm(ranking: Ranking, finalists: usize, scores: &[(Scored, f64)]) -> Tiers {
+    for r in &ranking.rejected {
+        tracing::debug!(code = %r.code, reason = %r.text, "the LLM rejected a finalist");
+    }
+    let scored = |c: Choice| Scored {
+        member_id: c.member_id,
+        score: scores
+            .iter()
+            .find(|(s, _)| s.member_id == c.member_id)
+            .map_or(0.0, |(s, _)| s.score),
+        reason: c.text,
+    };
+    let picked = ranking.recommended.len() + ranking.compatible.len();
+    Tiers {
+        recommended: ranking.recommended.into_iter().map(scored).collect(),
+        compatible: ranking.compatible.into_iter().map(scored).collect(),
+        rejected: finalists.saturating_sub(picked),
+    }
+}
