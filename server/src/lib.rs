@@ -12,6 +12,7 @@ pub mod geo;
 pub mod http;
 pub mod jobs;
 pub mod llm;
+pub mod outbound;
 pub mod portal;
 pub mod search;
 pub mod serve;

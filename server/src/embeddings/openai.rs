@@ -10,10 +10,11 @@
 use super::canary::DimensionCanary;
 use super::{EmbeddingError, EmbeddingProvider, InputType};
 use crate::config::{redact_url, EmbeddingPipeline, InputTypeStyle, PipelineSettings};
+use crate::outbound::parse_retry_after;
 use reqwest::header::{HeaderValue, AUTHORIZATION, RETRY_AFTER};
 use reqwest::StatusCode;
 use std::time::Duration;
-use wire::{parse_retry_after, parse_vectors, WireRequest};
+use wire::{parse_vectors, WireRequest};
 
 mod wire;
 
@@ -229,21 +230,7 @@ impl OpenAiEmbeddings {
     }
 
     fn network_failure(&self, e: reqwest::Error) -> Failure {
-        let reason = if e.is_timeout() {
-            format!("did not answer within {} ms", self.timeout.as_millis())
-        } else if e.is_connect() {
-            "is unreachable".to_string()
-        } else {
-            // The chain of causes, without the URL reqwest would repeat.
-            let e = e.without_url();
-            let mut reason = format!("request failed: {e}");
-            let mut source = std::error::Error::source(&e);
-            while let Some(cause) = source {
-                reason.push_str(&format!(": {cause}"));
-                source = cause.source();
-            }
-            reason
-        };
+        let reason = crate::outbound::network_failure_reason(e, self.timeout);
         Failure::Retry {
             reason: self.scrub(reason),
             retry_after: None,

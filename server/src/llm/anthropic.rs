@@ -7,10 +7,11 @@
 //! echo it are scrubbed).
 use super::{Completion, CompletionRequest, LlmError, LlmProvider};
 use crate::config::{redact_url, AnthropicSettings};
+use crate::outbound::parse_retry_after;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE, RETRY_AFTER};
 use reqwest::StatusCode;
 use std::time::{Duration, Instant};
-use wire::{error_message, parse_message, parse_retry_after, WireRequest};
+use wire::{error_message, parse_message, WireRequest};
 
 mod wire;
 
@@ -139,21 +140,7 @@ impl AnthropicClient {
     }
 
     fn network_failure(&self, e: reqwest::Error) -> Failure {
-        let reason = if e.is_timeout() {
-            format!("did not answer within {} ms", self.timeout.as_millis())
-        } else if e.is_connect() {
-            "is unreachable".to_string()
-        } else {
-            // The chain of causes, without the URL reqwest would repeat.
-            let e = e.without_url();
-            let mut reason = format!("request failed: {e}");
-            let mut source = std::error::Error::source(&e);
-            while let Some(cause) = source {
-                reason.push_str(&format!(": {cause}"));
-                source = cause.source();
-            }
-            reason
-        };
+        let reason = crate::outbound::network_failure_reason(e, self.timeout);
         Failure::Retry {
             reason: self.scrub(reason),
             retry_after: None,

@@ -1,10 +1,6 @@
-//! The wire format of `/v1/embeddings`: request and response bodies, error
-//! bodies and `Retry-After`. Nothing here leaves the `openai` module.
+//! The wire format of `/v1/embeddings`: request and response bodies and
+//! error bodies. Nothing here leaves the `openai` module.
 use serde::{Deserialize, Serialize};
-use std::time::Duration;
-
-/// How much of an error body is quoted in an error message.
-const MAX_QUOTED: usize = 200;
 
 #[derive(Serialize)]
 pub(super) struct WireRequest<'a> {
@@ -64,17 +60,6 @@ pub(super) fn parse_vectors(body: &[u8], expected: usize) -> Result<Vec<Vec<f32>
     Ok(items.into_iter().map(|(_, vector)| vector).collect())
 }
 
-/// `Retry-After` as seconds or an HTTP date.
-pub(super) fn parse_retry_after(value: &str) -> Option<Duration> {
-    let value = value.trim();
-    if let Ok(seconds) = value.parse::<f64>() {
-        return Duration::try_from_secs_f64(seconds).ok();
-    }
-    let at = chrono::DateTime::parse_from_rfc2822(value).ok()?;
-    let wait = at.with_timezone(&chrono::Utc) - chrono::Utc::now();
-    Some(wait.to_std().unwrap_or(Duration::ZERO))
-}
-
 /// The server's own error message when it sends one, else the start of the body.
 pub(super) fn error_message(body: &[u8]) -> String {
     let text = match serde_json::from_slice::<serde_json::Value>(body) {
@@ -84,12 +69,7 @@ pub(super) fn error_message(body: &[u8]) -> String {
         },
         Err(_) => String::from_utf8_lossy(body).into_owned(),
     };
-    let quoted: String = text.trim().chars().take(MAX_QUOTED).collect();
-    if quoted.is_empty() {
-        "(empty body)".into()
-    } else {
-        quoted
-    }
+    crate::outbound::quote(&text)
 }
 
 #[cfg(test)]
@@ -97,23 +77,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn retry_after_reads_seconds_and_http_dates() {
-        assert_eq!(parse_retry_after(" 2 "), Some(Duration::from_secs(2)));
-        assert_eq!(parse_retry_after("-1"), None);
-        assert_eq!(parse_retry_after("soon"), None);
-        let past = parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT");
-        assert_eq!(past, Some(Duration::ZERO));
-        let later = (chrono::Utc::now() + chrono::Duration::seconds(30)).to_rfc2822();
-        let wait = parse_retry_after(&later).unwrap_or_default();
-        assert!(wait > Duration::from_secs(25), "{wait:?}");
-    }
-
-    #[test]
     fn error_messages_prefer_the_servers_own() {
         let openai = br#"{"error":{"message":"bad input","type":"invalid_request_error"}}"#;
         assert_eq!(error_message(openai), "bad input");
         assert_eq!(error_message(br#"{"error":"overloaded"}"#), "overloaded");
         assert_eq!(error_message(b"  "), "(empty body)");
-        assert_eq!(error_message(&[b'x'; 500]).len(), MAX_QUOTED);
+        assert_eq!(error_message(&[b'x'; 500]).len(), 200);
     }
 }

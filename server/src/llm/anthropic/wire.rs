@@ -5,9 +5,6 @@ use crate::llm::{Completion, CompletionRequest, Role, StopReason, Usage};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
-/// How much of an error body is quoted in an error message.
-const MAX_QUOTED: usize = 200;
-
 #[derive(Serialize)]
 pub(super) struct WireRequest<'a> {
     model: &'a str,
@@ -117,17 +114,6 @@ pub(super) fn parse_message(body: &[u8], latency: Duration) -> Result<Completion
     })
 }
 
-/// `Retry-After` as seconds or an HTTP date.
-pub(super) fn parse_retry_after(value: &str) -> Option<Duration> {
-    let value = value.trim();
-    if let Ok(seconds) = value.parse::<f64>() {
-        return Duration::try_from_secs_f64(seconds).ok();
-    }
-    let at = chrono::DateTime::parse_from_rfc2822(value).ok()?;
-    let wait = at.with_timezone(&chrono::Utc) - chrono::Utc::now();
-    Some(wait.to_std().unwrap_or(Duration::ZERO))
-}
-
 /// `{"type":"error","error":{"type":"…","message":"…"}}` as "type: message",
 /// else the start of the body.
 pub(super) fn error_message(body: &[u8]) -> String {
@@ -142,12 +128,7 @@ pub(super) fn error_message(body: &[u8]) -> String {
         }
         Err(_) => String::from_utf8_lossy(body).into_owned(),
     };
-    let quoted: String = text.trim().chars().take(MAX_QUOTED).collect();
-    if quoted.is_empty() {
-        "(empty body)".into()
-    } else {
-        quoted
-    }
+    crate::outbound::quote(&text)
 }
 
 #[cfg(test)]
