@@ -39,8 +39,14 @@ pub struct SearchResults {
     pub compatible: Vec<VenuePick>,
     /// Candidates left out by the ranking (not padded into the tiers).
     pub rejected: usize,
+    /// Those the LLM turned down explicitly, with its reason.
+    pub rejected_reasons: Vec<RejectedPick>,
     /// Advice and degraded-mode notices (French).
     pub notices: Vec<String>,
+    /// The area is too broad to choose well (seed 001, "demande très large"):
+    /// the caller should ask to narrow it (a postal code, a commune, a
+    /// radius). Meanwhile the results are the nearest to Paris centre.
+    pub narrow_area: bool,
     /// A similar past request whose catalogue could be reused.
     pub similar_request: Option<SimilarRequest>,
     pub stats: SearchStats,
@@ -59,6 +65,13 @@ pub struct VenuePick {
     pub similarity: Option<f64>,
     pub score: f64,
     /// One French sentence: why this venue for this request.
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RejectedPick {
+    pub code: String,
+    pub name: String,
     pub reason: String,
 }
 

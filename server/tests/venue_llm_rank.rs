@@ -50,6 +50,16 @@ async fn a_valid_answer_becomes_the_catalogue_and_its_cost_is_recorded(db: PgPoo
     }
     assert_eq!(r.stats.ranking_source, "llm");
     assert_eq!(r.rejected, 4, "12 finalists, 8 kept");
+    let turned_down: Vec<(&str, &str)> = r
+        .rejected_reasons
+        .iter()
+        .map(|p| (p.code.as_str(), p.reason.as_str()))
+        .collect();
+    assert_eq!(
+        turned_down,
+        [(listed[0].as_str(), "Trop sobre.")],
+        "the model's reason is shown"
+    );
     assert!(
         !r.notices.iter().any(|n| n == LLM_FAILED_NOTICE),
         "{:?}",

@@ -100,6 +100,9 @@ async fn results_never_violate_a_hard_criterion(db: PgPool) {
             .search(None, &form)
             .await
             .unwrap_or_else(|e| panic!("{form:?}: {e:?}"));
+        if !postal_codes.is_empty() || near.is_some() {
+            assert!(!results.narrow_area, "an area was given: {form:?}");
+        }
         let found = picks(&results);
         let mut ids: Vec<i64> = found.iter().map(|p| p.member_id).collect();
         ids.sort();
@@ -371,6 +374,10 @@ async fn over_500_candidates_keeps_the_nearest_and_asks_to_narrow(db: PgPool) {
     };
     let r = search.search(None, &form).await.unwrap();
     assert_eq!(r.stats.sql_candidates, 500, "capped at the 500 nearest");
+    assert!(
+        r.narrow_area,
+        "the caller is told to ask for a narrower area"
+    );
     assert!(
         r.notices.iter().any(|n| n.contains("Zone très large")),
         "{:?}",

@@ -153,6 +153,16 @@ fn ResultsView(results: SearchResults) -> impl IntoView {
             {(results.rejected > 0).then(|| view! {
                 <p class="text-xs text-slate-500">{results.rejected} " autres candidats écartés : pas assez convaincants."</p>
             })}
+            {(!results.rejected_reasons.is_empty()).then(|| view! {
+                <div data-testid="rejected-reasons" class="text-xs text-slate-600">
+                    <p class="font-medium">"Écartés par l'IA :"</p>
+                    <ul class="list-disc pl-5">
+                        {results.rejected_reasons.into_iter().map(|r| view! {
+                            <li>{r.code} " " {r.name} " — " {r.reason}</li>
+                        }).collect_view()}
+                    </ul>
+                </div>
+            })}
             <StatsView stats=stats />
         </div>
     }

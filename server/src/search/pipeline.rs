@@ -8,7 +8,9 @@ use super::scoring::{self, Finalist, Similarity};
 use crate::db::venue_search::{self as q, Candidate, HardFilter, Nearby, QueryVector};
 use crate::embeddings::{EmbeddingProvider, InputType};
 use crate::llm::{CallRecord, LlmProvider};
-use app::venue_search::{MatchedRoom, SearchResults, SearchStats, SimilarRequest, VenuePick};
+use app::venue_search::{
+    MatchedRoom, RejectedPick, SearchResults, SearchStats, SimilarRequest, VenuePick,
+};
 use sqlx::PgPool;
 use std::time::Instant;
 
@@ -111,6 +113,7 @@ pub async fn run(
     let sql_candidates = nearby.len().min(MAX_CANDIDATES);
     let no_area = req.postal_codes.is_empty() && req.near.is_none();
     if req.broad_area || (no_area && nearby.len() > MAX_CANDIDATES) {
+        results.narrow_area = true;
         results.notices.push(
             "Zone très large : précisez un arrondissement, une commune ou un rayon. En attendant, les lieux les plus proches de Paris-centre sont classés."
                 .into(),
@@ -195,6 +198,21 @@ pub async fn run(
     results.recommended = tiers.recommended.iter().filter_map(pick).collect();
     results.compatible = tiers.compatible.iter().filter_map(pick).collect();
     results.rejected = tiers.rejected;
+    results.rejected_reasons = tiers
+        .rejected_reasons
+        .iter()
+        .filter_map(|s| {
+            let c = scored
+                .iter()
+                .find(|f| f.candidate.id == s.member_id)?
+                .candidate;
+            Some(RejectedPick {
+                code: c.code.clone(),
+                name: c.name.clone(),
+                reason: s.reason.clone(),
+            })
+        })
+        .collect();
     if results.recommended.is_empty() && results.compatible.is_empty() {
         results.notices.push(if nearby.is_empty() {
             "Aucun lieu ne respecte tous les critères : élargissez la zone, la jauge ou les configurations.".into()

@@ -75,9 +75,6 @@ pub async fn rank(
 /// The model's tiers with its sentences; each pick keeps the deterministic
 /// score for display, and every finalist not picked counts as left out.
 fn from_llm(ranking: Ranking, finalists: usize, scores: &[(Scored, f64)]) -> Tiers {
-    for r in &ranking.rejected {
-        tracing::debug!(code = %r.code, reason = %r.text, "the LLM rejected a finalist");
-    }
     let scored = |c: Choice| Scored {
         member_id: c.member_id,
         score: scores
@@ -91,5 +88,6 @@ fn from_llm(ranking: Ranking, finalists: usize, scores: &[(Scored, f64)]) -> Tie
         recommended: ranking.recommended.into_iter().map(scored).collect(),
         compatible: ranking.compatible.into_iter().map(scored).collect(),
         rejected: finalists.saturating_sub(picked),
+        rejected_reasons: ranking.rejected.into_iter().map(scored).collect(),
     }
 }

@@ -32,6 +32,9 @@ pub struct Tiers {
     pub recommended: Vec<Scored>,
     pub compatible: Vec<Scored>,
     pub rejected: usize,
+    /// Finalists the LLM explicitly turned down, with its reason (the
+    /// deterministic scorer only counts what falls under its floors).
+    pub rejected_reasons: Vec<Scored>,
 }
 
 /// Tier floors: a venue below them is left out rather than shown as a filler.
@@ -159,6 +162,7 @@ pub fn rank(
         recommended: Vec::new(),
         compatible: Vec::new(),
         rejected: 0,
+        rejected_reasons: Vec::new(),
     };
     for (mut s, sem) in scored {
         let Some(f) = by_id(s.member_id) else {
