@@ -53,14 +53,17 @@ pub fn postal_code_center(postal_code: &str) -> Option<(f64, f64)> {
         .or_else(|| commune_by_postal_code(postal_code).map(|c| (c.lat, c.lng)))
 }
 
-/// Great-circle distance in kilometres between two (lat, lng) points.
+/// Great-circle distance in km on PostgreSQL's `earth()` sphere
+/// (6378.168 km), so it agrees with `earth_distance(ll_to_earth(..))`, which
+/// the hard filter uses: a venue this says is 4.99 km away is inside a 5 km
+/// radius for the database too.
 pub fn distance_km(a: (f64, f64), b: (f64, f64)) -> f64 {
-    const EARTH_RADIUS_KM: f64 = 6371.0;
+    const EARTH_KM: f64 = 6378.168;
     let (lat1, lat2) = (a.0.to_radians(), b.0.to_radians());
     let d_lat = lat2 - lat1;
     let d_lng = (b.1 - a.1).to_radians();
     let h = (d_lat / 2.0).sin().powi(2) + lat1.cos() * lat2.cos() * (d_lng / 2.0).sin().powi(2);
-    2.0 * EARTH_RADIUS_KM * h.sqrt().min(1.0).asin()
+    2.0 * EARTH_KM * h.sqrt().min(1.0).asin()
 }
 
 /// How much context the words around a name give that it is a location.

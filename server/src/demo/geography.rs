@@ -115,16 +115,9 @@ fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
 
-/// Great-circle distance in km on PostgreSQL's `earth()` sphere
-/// (6378.168 km), so it agrees with `earth_distance(ll_to_earth(..))`.
-pub fn distance_km(a: (f64, f64), b: (f64, f64)) -> f64 {
-    const EARTH_KM: f64 = 6378.168;
-    let (lat1, lat2) = (a.0.to_radians(), b.0.to_radians());
-    let dlat = lat2 - lat1;
-    let dlng = (b.1 - a.1).to_radians();
-    let h = (dlat / 2.0).sin().powi(2) + lat1.cos() * lat2.cos() * (dlng / 2.0).sin().powi(2);
-    2.0 * EARTH_KM * h.sqrt().min(1.0).asin()
-}
+/// The search's own distance (PostgreSQL's sphere), so seeded positions and
+/// search radii agree.
+pub use crate::geo::distance_km;
 
 #[cfg(test)]
 mod tests {
