@@ -1,0 +1,74 @@
+// The Lieux page in Chromium: a search from the form (hydrated), the same
+// search from its shareable URL with JavaScript off (server-rendered), and a
+// bad value refused with a clear message.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  BASE_URL,
+  TEAM,
+  TEST_TIMEOUT,
+  heading,
+  location,
+  signIn,
+  useBrowser,
+  waitForHydration,
+  withPage,
+} from './support.mjs';
+
+useBrowser();
+
+const QUERY = 'lieu festif dans le 9e pour 40 personnes en cocktail';
+
+/** Every pick shows its matched room (cocktail, ≥ 40) and a reason. */
+async function assertPicks(page) {
+  const picks = page.getByTestId('venue-pick');
+  await picks.first().waitFor();
+  const count = await picks.count();
+  assert.ok(count >= 1 && count <= 8, `${count} picks`);
+  for (let i = 0; i < count; i += 1) {
+    const room = await picks.nth(i).getByTestId('matched-room').innerText();
+    const [, capacity] = room.match(/(\d+) personnes/) ?? [];
+    assert.ok(Number(capacity) >= 40, `matched room holds the group: ${room}`);
+    assert.match(room, /cocktail/, room);
+  }
+  assert.match(await page.getByTestId('search-stats').innerText(), /candidats/);
+  assert.match(await page.getByTestId('venue-results').innerText(), /Compris : .*75009/);
+}
+
+test('a search from the Lieux form lists picks with their matched room', { timeout: TEST_TIMEOUT }, async () => {
+  await withPage({}, async (page, problems) => {
+    await signIn(page, TEAM, { suivant: '/lieux' });
+    await heading(page, 'Lieux').waitFor();
+    await waitForHydration(page, problems);
+    const form = page.getByTestId('venue-search-form');
+    await form.locator('select[name="pool"]').selectOption('lieux-atypiques');
+    await form.locator('input[name="q"]').fill(QUERY);
+    await form.getByRole('button', { name: 'Rechercher' }).click();
+    await page.waitForURL((url) => url.searchParams.get('q') === QUERY);
+    assert.equal(location(page).searchParams.get('pool'), 'lieux-atypiques');
+    await assertPicks(page);
+    assert.deepEqual(problems, []);
+  });
+});
+
+test('the shareable search URL renders its results without JavaScript', { timeout: TEST_TIMEOUT }, async () => {
+  await withPage({ javaScriptEnabled: false }, async (page) => {
+    await signIn(page, TEAM, { js: false });
+    const url = `${BASE_URL}/lieux?pool=lieux-atypiques&q=${encodeURIComponent(QUERY)}`;
+    const res = await page.goto(url);
+    assert.equal(res?.status(), 200);
+    await assertPicks(page);
+  });
+});
+
+test('a bad search value is refused with a clear message', { timeout: TEST_TIMEOUT }, async () => {
+  await withPage({ javaScriptEnabled: false }, async (page) => {
+    await signIn(page, TEAM, { js: false });
+    await page.goto(`${BASE_URL}/lieux?pool=lieux-atypiques&q=cocktail&cp=7500`);
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    assert.match(await alert.innerText(), /Code postal invalide/);
+    assert.equal(await page.getByTestId('venue-pick').count(), 0);
+  });
+});
