@@ -30,7 +30,7 @@ async function assertPicks(page) {
   assert.ok(count >= 1 && count <= 8, `${count} picks`);
   for (let i = 0; i < count; i += 1) {
     const room = await picks.nth(i).getByTestId('matched-room').innerText();
-    const [, capacity] = room.match(/(\d+) personnes/) ?? [];
+    const [, capacity] = room.match(/(\d+) places/) ?? [];
     assert.ok(Number(capacity) >= 40, `matched room holds the group: ${room}`);
     assert.match(room, /cocktail/, room);
   }

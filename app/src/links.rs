@@ -94,3 +94,26 @@ pub fn configuration_label(key: &str) -> &str {
         other => other,
     }
 }
+
+/// The layout as a French complement: "en cocktail", "en U" (whose label
+/// already carries its "en").
+pub fn in_configuration(key: &str) -> String {
+    let label = configuration_label(key);
+    if label.starts_with("en ") {
+        label.to_string()
+    } else {
+        format!("en {label}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_configuration;
+
+    #[test]
+    fn layouts_read_as_french_complements() {
+        assert_eq!(in_configuration("cocktail"), "en cocktail");
+        assert_eq!(in_configuration("u"), "en U", "never « en en U »");
+        assert_eq!(in_configuration("theatre"), "en théâtre");
+    }
+}

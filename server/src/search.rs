@@ -102,6 +102,7 @@ impl SearchService {
         }
         let context = CallContext {
             user_id,
+            search_run_id: Some(run_id),
             ..CallContext::default()
         };
         for call in calls {

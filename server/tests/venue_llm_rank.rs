@@ -85,6 +85,13 @@ async fn a_valid_answer_becomes_the_catalogue_and_its_cost_is_recorded(db: PgPoo
     .fetch_one(&db)
     .await
     .unwrap();
+    let linked: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM llm_calls c JOIN search_runs r ON r.id = c.search_run_id",
+    )
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    assert_eq!(linked, 1, "the call names its search");
     assert_eq!((run.0.as_str(), run.1), ("llm", Some(12)));
     assert!(run.2.is_some() && run.3 > 0.0, "{run:?}");
     let call: (String, String, String, i32, i32, f64, String) = sqlx::query_as(

@@ -1,7 +1,7 @@
 //! « Lieux »: the team's venue search. The form is a plain GET form, so a
 //! search is a shareable URL (`/lieux?pool=…&q=…`) and works without
 //! JavaScript; results come from the `search_venues` server function.
-use crate::links::configuration_label;
+use crate::links::{configuration_label, in_configuration};
 use crate::venue_search::{
     list_pools, search_venues, SearchForm, SearchResults, SearchStats, VenuePick,
 };
@@ -186,10 +186,10 @@ fn PickSection(title: &'static str, picks: Vec<VenuePick>) -> impl IntoView {
 fn PickCard(pick: VenuePick) -> impl IntoView {
     let room = pick.matched_room.map(|r| {
         format!(
-            "{} · {} places en {}",
+            "{} · {} places {}",
             r.name,
             r.capacity,
-            configuration_label(&r.configuration)
+            in_configuration(&r.configuration)
         )
     });
     let distance = pick

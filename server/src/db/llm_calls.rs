@@ -12,6 +12,8 @@ pub struct CallContext {
     pub user_id: Option<i64>,
     pub request_id: Option<i64>,
     pub conversation_id: Option<i64>,
+    /// The venue search whose finalists the call ranked.
+    pub search_run_id: Option<i64>,
 }
 
 pub async fn insert(
@@ -23,8 +25,8 @@ pub async fn insert(
     sqlx::query_scalar(
         "INSERT INTO llm_calls (task, provider, model, input_tokens, output_tokens, cache_write_tokens,
                                 cache_read_tokens, cost_usd, latency_ms, status, error,
-                                conversation_id, user_id, request_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::float8, $9, $10, $11, $12, $13, $14)
+                                conversation_id, user_id, request_id, search_run_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::float8, $9, $10, $11, $12, $13, $14, $15)
          RETURNING id",
     )
     .bind(call.task.label())
@@ -43,6 +45,7 @@ pub async fn insert(
     .bind(context.conversation_id)
     .bind(context.user_id)
     .bind(context.request_id)
+    .bind(context.search_run_id)
     .fetch_one(db)
     .await
 }

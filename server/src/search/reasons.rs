@@ -1,15 +1,6 @@
 //! One French sentence per pick, from the facts that weighed most.
 use super::scoring::Finalist;
-
-/// "en cocktail", "en U" (whose label already says "en U").
-fn in_configuration(key: &str) -> String {
-    let label = app::links::configuration_label(key);
-    if label.starts_with("en ") {
-        label.to_string()
-    } else {
-        format!("en {label}")
-    }
-}
+use app::links::in_configuration;
 
 fn km(d: f64) -> String {
     if d < 1.0 {
