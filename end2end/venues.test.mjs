@@ -34,7 +34,9 @@ async function assertPicks(page) {
     assert.ok(Number(capacity) >= 40, `matched room holds the group: ${room}`);
     assert.match(room, /cocktail/, room);
   }
-  assert.match(await page.getByTestId('search-stats').innerText(), /candidats/);
+  const stats = await page.getByTestId('search-stats').innerText();
+  assert.match(stats, /candidats/);
+  assert.match(stats, /classement .*\((score déterministe|IA)\)/, 'the ranking source is named in French');
   assert.match(await page.getByTestId('venue-results').innerText(), /Compris : .*75009/);
 }
 

@@ -211,6 +211,26 @@ fn PickCard(pick: VenuePick) -> impl IntoView {
     }
 }
 
+/// Which stage-3 path answered, in the team's words.
+fn ranking_label(source: &str) -> &str {
+    match source {
+        "llm" => "IA",
+        "deterministic" => "score déterministe",
+        "direct" => "lieux demandés",
+        other => other,
+    }
+}
+
+/// Where the similarity came from, in the team's words.
+fn similarity_label(source: &str) -> &str {
+    match source {
+        "vector" => "sémantique",
+        "fts" => "mots-clés (service d'embedding indisponible)",
+        "none" => "aucune (pas de description)",
+        other => other,
+    }
+}
+
 #[component]
 fn StatsView(stats: SearchStats) -> impl IntoView {
     let ms = |v: f64| format!("{v:.1} ms");
@@ -224,8 +244,8 @@ fn StatsView(stats: SearchStats) -> impl IntoView {
         <p class="text-xs text-slate-400" data-testid="search-stats">
             "SQL " {ms(stats.sql_ms)} " (" {stats.sql_candidates} " candidats) · "
             {stats.embed_ms.map(|t| format!("embedding {} · ", ms(t)))}
-            {vector} " · classement " {ms(stats.rank_ms)} " (" {stats.ranking_source.clone()} ") · total " {ms(stats.total_ms)}
-            " · similarité : " {stats.similarity_source.clone()}
+            {vector} " · classement " {ms(stats.rank_ms)} " (" {ranking_label(&stats.ranking_source).to_string()} ") · total " {ms(stats.total_ms)}
+            " · similarité : " {similarity_label(&stats.similarity_source).to_string()}
         </p>
     }
 }
