@@ -1,6 +1,9 @@
 //! What every client of a remote API (embeddings, LLM) does the same way:
-//! reading `Retry-After`, quoting an error body, and describing a network
-//! failure. Vendor wire formats stay in their own modules.
+//! the retry loop, reading `Retry-After`, quoting an error body, and
+//! describing a network failure. Vendor wire formats stay in their own modules.
+mod retry;
+
+pub use retry::{Failure, RetryPolicy};
 use std::time::Duration;
 
 /// How much of an error body is quoted in an error message.

@@ -10,7 +10,7 @@
 use super::canary::DimensionCanary;
 use super::{EmbeddingError, EmbeddingProvider, InputType};
 use crate::config::{redact_url, EmbeddingPipeline, InputTypeStyle, PipelineSettings};
-use crate::outbound::parse_retry_after;
+use crate::outbound::{self, parse_retry_after, RetryPolicy};
 use reqwest::header::{HeaderValue, AUTHORIZATION, RETRY_AFTER};
 use reqwest::StatusCode;
 use std::time::Duration;
@@ -18,13 +18,14 @@ use wire::{parse_vectors, WireRequest};
 
 mod wire;
 
-/// Attempts per batch, the first included.
-const MAX_ATTEMPTS: u32 = 3;
-/// The wait after the first failure; doubled after each later one.
-const FIRST_BACKOFF: Duration = Duration::from_millis(250);
-/// The longest `Retry-After` honoured. A longer one fails at once: callers
-/// fall back (NULL embedding, full-text search) rather than block a write.
-const MAX_RETRY_AFTER: Duration = Duration::from_secs(10);
+/// Three attempts, up to 0.25 s then 0.5 s apart (jittered). A
+/// `Retry-After` over 10 s fails at once: callers fall back (NULL embedding,
+/// full-text search) rather than block a write.
+const RETRY: RetryPolicy = RetryPolicy {
+    max_attempts: 3,
+    first_backoff: Duration::from_millis(250),
+    max_retry_after: Duration::from_secs(10),
+};
 
 #[derive(Debug, thiserror::Error)]
 #[error("cannot build the {pipeline} embedding client: {reason}")]
@@ -69,13 +70,7 @@ impl std::fmt::Debug for OpenAiEmbeddings {
 }
 
 /// Why one attempt failed, and whether another may succeed.
-enum Failure {
-    Retry {
-        reason: String,
-        retry_after: Option<Duration>,
-    },
-    Final(EmbeddingError),
-}
+type Failure = outbound::Failure<EmbeddingError>;
 
 impl OpenAiEmbeddings {
     /// One pipeline's client; `timeout` bounds each HTTP attempt.
@@ -126,42 +121,21 @@ impl OpenAiEmbeddings {
         input_type: InputType,
     ) -> Result<Vec<Vec<f32>>, EmbeddingError> {
         let body = self.request_body(texts, input_type);
-        let mut attempt = 1;
-        loop {
-            let (reason, retry_after) = match self.attempt(&body, texts.len()).await {
-                Ok(vectors) => return Ok(vectors),
-                Err(Failure::Final(e)) => return Err(e),
-                Err(Failure::Retry {
-                    reason,
-                    retry_after,
-                }) => (reason, retry_after),
-            };
-            let place = self.place();
-            if attempt >= MAX_ATTEMPTS {
-                return Err(EmbeddingError::Unavailable(format!(
-                    "{place} {reason} (after {MAX_ATTEMPTS} attempts)"
-                )));
-            }
-            let wait = match retry_after {
-                Some(wait) if wait > MAX_RETRY_AFTER => {
-                    return Err(EmbeddingError::Unavailable(format!(
-                        "{place} {reason} and asks to retry after {} s, more than the {} s we wait",
-                        wait.as_secs(),
-                        MAX_RETRY_AFTER.as_secs()
-                    )))
-                }
-                Some(wait) => wait,
-                None => backoff(attempt),
-            };
-            tracing::info!(
-                pipeline = %self.pipeline.label(),
-                attempt,
-                wait_ms = wait.as_millis() as u64,
-                "embedding request failed, retrying: {reason}"
-            );
-            tokio::time::sleep(wait).await;
-            attempt += 1;
-        }
+        RETRY
+            .run(
+                &self.place(),
+                EmbeddingError::Unavailable,
+                || self.attempt(&body, texts.len()),
+                |attempt, wait, reason| {
+                    tracing::info!(
+                        pipeline = %self.pipeline.label(),
+                        attempt,
+                        wait_ms = wait.as_millis() as u64,
+                        "embedding request failed, retrying: {reason}"
+                    );
+                },
+            )
+            .await
     }
 
     fn request_body<'a>(&'a self, texts: &'a [String], input_type: InputType) -> WireRequest<'a> {
@@ -274,35 +248,5 @@ impl EmbeddingProvider for OpenAiEmbeddings {
             vectors.extend(batch_vectors);
         }
         Ok(vectors)
-    }
-}
-
-/// Exponential backoff with jitter: between half and all of
-/// `FIRST_BACKOFF * 2^(attempt-1)`, so clients that failed together do not
-/// retry together.
-fn backoff(attempt: u32) -> Duration {
-    let full = FIRST_BACKOFF * 2u32.saturating_pow(attempt.saturating_sub(1));
-    let fraction = f64::from(getrandom::u32().unwrap_or(u32::MAX / 2)) / f64::from(u32::MAX);
-    full / 2 + full.mul_f64(fraction / 2.0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn backoff_doubles_with_jitter() {
-        for _ in 0..20 {
-            let first = backoff(1);
-            assert!(
-                first >= FIRST_BACKOFF / 2 && first <= FIRST_BACKOFF,
-                "{first:?}"
-            );
-            let second = backoff(2);
-            assert!(
-                second >= FIRST_BACKOFF && second <= FIRST_BACKOFF * 2,
-                "{second:?}"
-            );
-        }
     }
 }

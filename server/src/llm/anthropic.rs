@@ -7,7 +7,7 @@
 //! echo it are scrubbed).
 use super::{Completion, CompletionRequest, LlmError, LlmProvider};
 use crate::config::{redact_url, AnthropicSettings};
-use crate::outbound::parse_retry_after;
+use crate::outbound::{self, parse_retry_after, RetryPolicy};
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE, RETRY_AFTER};
 use reqwest::StatusCode;
 use std::time::{Duration, Instant};
@@ -17,14 +17,14 @@ mod wire;
 
 /// The API version every request is written against.
 const API_VERSION: &str = "2023-06-01";
-/// Attempts per call, the first included.
-const MAX_ATTEMPTS: u32 = 3;
-/// The wait after the first failure; doubled after each later one.
-const FIRST_BACKOFF: Duration = Duration::from_millis(500);
-/// The longest `Retry-After` honoured. A longer one fails at once: the
-/// venue ranker falls back to its deterministic scorer rather than keep the
-/// team waiting.
-const MAX_RETRY_AFTER: Duration = Duration::from_secs(10);
+/// Three attempts, up to 0.5 s then 1 s apart (jittered). A `Retry-After`
+/// over 10 s fails at once: the venue ranker falls back to its deterministic
+/// scorer rather than keep the team waiting.
+const RETRY: RetryPolicy = RetryPolicy {
+    max_attempts: 3,
+    first_backoff: Duration::from_millis(500),
+    max_retry_after: Duration::from_secs(10),
+};
 
 #[derive(Debug, thiserror::Error)]
 #[error("cannot build the Anthropic client: {0}")]
@@ -52,14 +52,7 @@ impl std::fmt::Debug for AnthropicClient {
     }
 }
 
-/// Why one attempt failed, and whether another may succeed.
-enum Failure {
-    Retry {
-        reason: String,
-        retry_after: Option<Duration>,
-    },
-    Final(LlmError),
-}
+type Failure = outbound::Failure<LlmError>;
 
 impl AnthropicClient {
     /// `timeout` bounds each HTTP attempt.
@@ -176,83 +169,36 @@ impl LlmProvider for AnthropicClient {
         let body = serde_json::to_vec(&WireRequest::new(&self.model, request))
             .map_err(|e| LlmError::Rejected(format!("cannot encode the request: {e}")))?;
         let started = Instant::now();
-        let mut attempt = 1;
-        loop {
-            let (reason, retry_after) = match self.attempt(&body, started).await {
-                Ok(completion) => {
-                    tracing::debug!(
+        let completion = RETRY
+            .run(
+                &self.place(),
+                LlmError::Unavailable,
+                || self.attempt(&body, started),
+                |attempt, wait, reason| {
+                    tracing::info!(
                         task = request.task.label(),
-                        model = %completion.model,
-                        input_tokens = completion.usage.input_tokens,
-                        output_tokens = completion.usage.output_tokens,
-                        latency_ms = completion.latency.as_millis() as u64,
-                        "LLM call answered"
+                        attempt,
+                        wait_ms = wait.as_millis() as u64,
+                        "LLM call failed, retrying: {reason}"
                     );
-                    return Ok(completion);
-                }
-                Err(Failure::Final(e)) => return Err(e),
-                Err(Failure::Retry {
-                    reason,
-                    retry_after,
-                }) => (reason, retry_after),
-            };
-            let place = self.place();
-            if attempt >= MAX_ATTEMPTS {
-                return Err(LlmError::Unavailable(format!(
-                    "{place} {reason} (after {MAX_ATTEMPTS} attempts)"
-                )));
-            }
-            let wait = match retry_after {
-                Some(wait) if wait > MAX_RETRY_AFTER => {
-                    return Err(LlmError::Unavailable(format!(
-                        "{place} {reason} and asks to retry after {} s, more than the {} s we wait",
-                        wait.as_secs(),
-                        MAX_RETRY_AFTER.as_secs()
-                    )))
-                }
-                Some(wait) => wait,
-                None => backoff(attempt),
-            };
-            tracing::info!(
-                task = request.task.label(),
-                attempt,
-                wait_ms = wait.as_millis() as u64,
-                "LLM call failed, retrying: {reason}"
-            );
-            tokio::time::sleep(wait).await;
-            attempt += 1;
-        }
+                },
+            )
+            .await?;
+        tracing::debug!(
+            task = request.task.label(),
+            model = %completion.model,
+            input_tokens = completion.usage.input_tokens,
+            output_tokens = completion.usage.output_tokens,
+            latency_ms = completion.latency.as_millis() as u64,
+            "LLM call answered"
+        );
+        Ok(completion)
     }
-}
-
-/// Exponential backoff with jitter: between half and all of
-/// `FIRST_BACKOFF * 2^(attempt-1)`, so clients that failed together do not
-/// retry together.
-fn backoff(attempt: u32) -> Duration {
-    let full = FIRST_BACKOFF * 2u32.saturating_pow(attempt.saturating_sub(1));
-    let fraction = f64::from(getrandom::u32().unwrap_or(u32::MAX / 2)) / f64::from(u32::MAX);
-    full / 2 + full.mul_f64(fraction / 2.0)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn backoff_doubles_with_jitter() {
-        for _ in 0..20 {
-            let first = backoff(1);
-            assert!(
-                first >= FIRST_BACKOFF / 2 && first <= FIRST_BACKOFF,
-                "{first:?}"
-            );
-            let second = backoff(2);
-            assert!(
-                second >= FIRST_BACKOFF && second <= FIRST_BACKOFF * 2,
-                "{second:?}"
-            );
-        }
-    }
 
     #[test]
     fn debug_hides_the_key() {
