@@ -90,14 +90,14 @@ pub struct SimilarRequest {
     pub catalogue_id: i64,
 }
 
-/// Candidates and milliseconds per stage; `None` = stage skipped.
+/// Candidates and milliseconds per stage; `None` = stage skipped. Stage 2
+/// runs inside stage 1's statement: its time is part of `sql_ms`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SearchStats {
     pub sql_candidates: usize,
     pub vector_candidates: Option<usize>,
     pub sql_ms: f64,
     pub embed_ms: Option<f64>,
-    pub vector_ms: Option<f64>,
     pub rank_ms: f64,
     pub total_ms: f64,
     /// `vector`, `fts` or `none`.

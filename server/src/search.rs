@@ -12,7 +12,7 @@ pub mod scoring;
 use crate::db::llm_calls::{self, CallContext};
 use crate::db::search_runs::{self, NewRun};
 use crate::embeddings::EmbeddingProvider;
-use crate::llm::LlmProvider;
+use crate::llm::{CallRecord, LlmProvider};
 use app::ports::{ServiceError, VenueSearch};
 use app::venue_search::{PoolOption, SearchForm, SearchResults};
 use sqlx::PgPool;
@@ -55,6 +55,8 @@ impl SearchService {
         let r = &outcome.results;
         let stats = &r.stats;
         let as_ms = |v: f64| v.round() as i32;
+        let calls = &outcome.llm_calls;
+        let llm_ms: u128 = calls.iter().map(|c| c.latency.as_millis()).sum();
         let run = NewRun {
             pool_id: Some(outcome.pool_id),
             user_id,
@@ -71,35 +73,30 @@ impl SearchService {
             result_count: outcome.result_ids.len() as i32,
             sql_ms: Some(as_ms(stats.sql_ms)),
             embed_ms: stats.embed_ms.map(as_ms),
-            vector_ms: stats.vector_ms.map(as_ms),
             total_ms: as_ms(stats.total_ms),
             similarity_source: &stats.similarity_source,
             ranking_source: &stats.ranking_source,
             embedding_model: outcome.embedding_model.as_deref(),
             result_member_ids: outcome.result_ids.clone(),
             error: None,
+            llm_candidates: outcome
+                .llm_candidates
+                .map(|n| i32::try_from(n).unwrap_or(i32::MAX)),
+            llm_ms: outcome
+                .llm_candidates
+                .map(|_| i32::try_from(llm_ms).unwrap_or(i32::MAX)),
+            cost_usd: calls.iter().filter_map(|c| c.cost_usd).sum(),
         };
         match search_runs::insert(&self.db, &run).await {
-            Ok(run_id) => self.record_llm(run_id, user_id, &outcome).await,
+            Ok(run_id) => self.record_llm_calls(run_id, user_id, calls).await,
             Err(e) => tracing::warn!(error = %e, "cannot record the search metrics"),
         }
         Ok(outcome.results)
     }
 
     /// Stage 3's model calls: one `llm_calls` row each (tokens, cost,
-    /// latency), and their totals on the search's own row.
-    async fn record_llm(&self, run_id: i64, user_id: Option<i64>, outcome: &pipeline::Outcome) {
-        let Some(shown) = outcome.llm_candidates else {
-            return;
-        };
-        let calls = &outcome.llm_calls;
-        let cost: f64 = calls.iter().filter_map(|c| c.cost_usd).sum();
-        let llm_ms: u128 = calls.iter().map(|c| c.latency.as_millis()).sum();
-        let shown = i32::try_from(shown).unwrap_or(i32::MAX);
-        let llm_ms = i32::try_from(llm_ms).unwrap_or(i32::MAX);
-        if let Err(e) = search_runs::record_llm(&self.db, run_id, shown, llm_ms, cost).await {
-            tracing::warn!(error = %e, "cannot record the ranking cost");
-        }
+    /// latency), naming the search's row.
+    async fn record_llm_calls(&self, run_id: i64, user_id: Option<i64>, calls: &[CallRecord]) {
         let context = CallContext {
             user_id,
             search_run_id: Some(run_id),

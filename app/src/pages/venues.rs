@@ -234,11 +234,10 @@ fn similarity_label(source: &str) -> &str {
 #[component]
 fn StatsView(stats: SearchStats) -> impl IntoView {
     let ms = |v: f64| format!("{v:.1} ms");
-    let vector = match (stats.vector_candidates, stats.vector_ms) {
-        (Some(n), Some(t)) => format!("vecteurs {} ({n})", ms(t)),
-        // Stage 2 runs inside stage 1's statement: its time is in the SQL figure.
-        (Some(n), None) => format!("vecteurs dans la même requête ({n} retenus)"),
-        _ => "vecteurs : étape sautée".to_string(),
+    // Stage 2 runs inside stage 1's statement: its time is in the SQL figure.
+    let vector = match stats.vector_candidates {
+        Some(n) => format!("vecteurs dans la même requête ({n} retenus)"),
+        None => "vecteurs : étape sautée".to_string(),
     };
     view! {
         <p class="text-xs text-slate-400" data-testid="search-stats">

@@ -102,11 +102,10 @@ pub async fn run(
         limit: MAX_CANDIDATES as i64 + 1,
     };
     let t = Instant::now();
-    let dims = |e: &dyn EmbeddingProvider| i32::try_from(e.dimensions()).unwrap_or(i32::MAX);
     let vector = query_vector.as_ref().map(|(v, e)| QueryVector {
         vector: v,
         model: e.model(),
-        dims: dims(*e),
+        dims: i32::try_from(e.dimensions()).unwrap_or(i32::MAX),
     });
     let mut nearby = q::hard_filter(db, &filter, vector).await?;
     let mut sql_ms = ms(t);
@@ -146,8 +145,6 @@ pub async fn run(
             }
         }
     }
-    // Stage 2 ran inside stage 1's statement: its time is part of sql_ms.
-    let vector_ms: Option<f64> = None;
     // The finalists' matched rooms: fetched for ≤ 50 members, not for every candidate.
     let t = Instant::now();
     let participants = req
@@ -240,7 +237,6 @@ pub async fn run(
         vector_candidates,
         sql_ms,
         embed_ms,
-        vector_ms,
         rank_ms,
         total_ms: ms(started),
         similarity_source: match similarity {
