@@ -9,8 +9,22 @@ use std::time::Duration;
 /// How much of an error body is quoted in an error message.
 const MAX_QUOTED: usize = 200;
 
+/// The response's `Retry-After`, when it sends a readable one.
+pub fn retry_after(response: &reqwest::Response) -> Option<Duration> {
+    response
+        .headers()
+        .get(reqwest::header::RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(parse_retry_after)
+}
+
+/// 429 and 5xx may succeed on another attempt; any other 4xx is final.
+pub fn worth_retrying(status: reqwest::StatusCode) -> bool {
+    status == reqwest::StatusCode::TOO_MANY_REQUESTS || status.is_server_error()
+}
+
 /// `Retry-After` as seconds or an HTTP date (a date in the past: now).
-pub fn parse_retry_after(value: &str) -> Option<Duration> {
+fn parse_retry_after(value: &str) -> Option<Duration> {
     let value = value.trim();
     if let Ok(seconds) = value.parse::<f64>() {
         return Duration::try_from_secs_f64(seconds).ok();

@@ -10,9 +10,8 @@
 use super::canary::DimensionCanary;
 use super::{EmbeddingError, EmbeddingProvider, InputType};
 use crate::config::{redact_url, EmbeddingPipeline, InputTypeStyle, PipelineSettings};
-use crate::outbound::{self, parse_retry_after, RetryPolicy};
-use reqwest::header::{HeaderValue, AUTHORIZATION, RETRY_AFTER};
-use reqwest::StatusCode;
+use crate::outbound::{self, RetryPolicy};
+use reqwest::header::{HeaderValue, AUTHORIZATION};
 use std::time::Duration;
 use wire::{parse_vectors, WireRequest};
 
@@ -168,11 +167,7 @@ impl OpenAiEmbeddings {
         }
         let response = request.send().await.map_err(|e| self.network_failure(e))?;
         let status = response.status();
-        let retry_after = response
-            .headers()
-            .get(RETRY_AFTER)
-            .and_then(|v| v.to_str().ok())
-            .and_then(parse_retry_after);
+        let retry_after = outbound::retry_after(&response);
         let bytes = response
             .bytes()
             .await
@@ -190,7 +185,7 @@ impl OpenAiEmbeddings {
             status.as_u16(),
             self.scrub(wire::error_message(&bytes))
         );
-        if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
+        if outbound::worth_retrying(status) {
             Err(Failure::Retry {
                 reason,
                 retry_after,

@@ -7,9 +7,8 @@
 //! echo it are scrubbed).
 use super::{Completion, CompletionRequest, LlmError, LlmProvider};
 use crate::config::{redact_url, AnthropicSettings};
-use crate::outbound::{self, parse_retry_after, RetryPolicy};
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE, RETRY_AFTER};
-use reqwest::StatusCode;
+use crate::outbound::{self, RetryPolicy};
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
 use std::time::{Duration, Instant};
 use wire::{error_message, parse_message, WireRequest};
 
@@ -98,11 +97,7 @@ impl AnthropicClient {
             .await
             .map_err(|e| self.network_failure(e))?;
         let status = response.status();
-        let retry_after = response
-            .headers()
-            .get(RETRY_AFTER)
-            .and_then(|v| v.to_str().ok())
-            .and_then(parse_retry_after);
+        let retry_after = outbound::retry_after(&response);
         let bytes = response
             .bytes()
             .await
@@ -119,7 +114,7 @@ impl AnthropicClient {
             status.as_u16(),
             self.scrub(error_message(&bytes))
         );
-        if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
+        if outbound::worth_retrying(status) {
             Err(Failure::Retry {
                 reason,
                 retry_after,
