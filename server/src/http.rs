@@ -1,9 +1,18 @@
 //! The HTTP surface: Leptos pages and server functions, sign-in routes,
 //! health probes, and the layers every request crosses.
+//!
+//! Authentication happens once per request ([`middleware::authenticate`]
+//! puts the [`app::auth::SessionUser`] in the request's extensions);
+//! authorization is decided by `app::auth::access` (server functions), the
+//! extractors of [`extract`] (server routes) and the page guard, all from the
+//! same role rule and the same page table.
+pub mod auth_routes;
+pub mod csrf;
+pub mod extract;
 mod health;
+pub mod middleware;
 mod request_id;
 
-use crate::auth::{csrf, middleware, routes as auth_routes};
 use crate::state::AppState;
 use app::{shell, App};
 use axum::middleware::{from_fn, from_fn_with_state};

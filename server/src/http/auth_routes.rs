@@ -3,7 +3,8 @@
 //! Browsers get redirects (`/connexion?erreur=…` on failure); clients that
 //! ask for JSON get the status code and a JSON message instead.
 use super::middleware::{client_ip, url_encode};
-use super::{extract::TeamUser, password, sessions, tokens};
+use super::extract::TeamUser;
+use crate::auth::{password, sessions, tokens};
 use crate::audit::{self, Actor, Event};
 use crate::state::AppState;
 use app::auth::access::Denied;

@@ -1,5 +1,5 @@
 //! Per-request authentication, the page guard, and the magic-link rate limit.
-use super::{sessions, tokens};
+use crate::auth::{sessions, tokens};
 use crate::state::AppState;
 use app::auth::access::{require_role, Denied};
 use app::auth::SessionUser;
