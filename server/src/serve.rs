@@ -1,7 +1,7 @@
 //! `maxy serve`: start-up checks, then the HTTP server until a shutdown signal.
 use crate::auth::tokens::SigningKey;
 use crate::config::Config;
-use crate::embeddings::EmbeddingHealth;
+use crate::embeddings::{EmbeddingHealth, EmbeddingStatus};
 use crate::state::AppState;
 use anyhow::Context;
 use leptos::prelude::LeptosOptions;
@@ -22,14 +22,17 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let db = crate::db::connect(&config.database).await?;
     crate::db::migrate(&db).await?;
 
-    let embedding_health =
-        EmbeddingHealth::new(&config.embeddings).context("cannot build the HTTP client")?;
+    let embedders = crate::embeddings::Embedders::from_settings(&config.embeddings)
+        .context("cannot build the embedding clients")?;
+    let embedding_health = EmbeddingHealth::new(&embedders);
     if config.require_embeddings {
-        embedding_health.check().await.map_err(|e| {
-            anyhow::anyhow!(
-                "{e} (MAXY_EMBEDDING_URL; set MAXY_REQUIRE_EMBEDDINGS=false to start without it)"
-            )
-        })?;
+        // Busy is fine (a backfill may be running); down or misconfigured is not.
+        if let (EmbeddingStatus::Unavailable, Some(cause)) = embedding_health.check().await {
+            anyhow::bail!(
+                "the embedding server is unavailable: {cause} (MAXY_EMBEDDING_URL; set \
+                 MAXY_REQUIRE_EMBEDDINGS=false to start without it)"
+            );
+        }
     }
 
     let signing_key = match &config.auth.secret_key {
@@ -42,8 +45,6 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         }
     };
     tokio::spawn(sweep_expired_sessions(db.clone()));
-    let embedders = crate::embeddings::Embedders::from_settings(&config.embeddings)
-        .context("cannot build the embedding clients")?;
     let llm = crate::llm::from_settings(&config.llm).context("cannot build the LLM client")?;
     match &llm {
         Some(provider) => tracing::info!(

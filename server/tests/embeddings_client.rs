@@ -4,6 +4,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 #[path = "embeddings_client/fake.rs"]
 mod fake;
+#[path = "embeddings_client/lanes.rs"]
+mod lanes;
 #[path = "embeddings_client/local_model.rs"]
 mod local_model;
 mod support;
@@ -105,7 +107,7 @@ async fn server_errors_are_retried_until_success() {
     .await;
     let vectors = fake
         .client(&fake.settings())
-        .embed(&texts(2), InputType::Query)
+        .embed(&texts(2), InputType::Document)
         .await
         .unwrap();
     assert_eq!(vectors.len(), 2);
@@ -117,7 +119,7 @@ async fn three_failures_make_the_server_unavailable() {
     let fake = Fake::start(384, vec![Reply::Status(502, "down"); 5]).await;
     let err = fake
         .client(&fake.settings())
-        .embed(&texts(2), InputType::Query)
+        .embed(&texts(2), InputType::Document)
         .await
         .unwrap_err();
     assert!(matches!(err, EmbeddingError::Unavailable(_)), "{err}");
@@ -183,7 +185,10 @@ async fn timeouts_and_closed_ports_are_retried_then_unavailable() {
         Duration::from_millis(200),
     )
     .unwrap();
-    let err = client.embed(&texts(1), InputType::Query).await.unwrap_err();
+    let err = client
+        .embed(&texts(1), InputType::Document)
+        .await
+        .unwrap_err();
     assert!(
         err.to_string()
             .contains("did not answer within 200 ms (after 3 attempts)"),
@@ -191,13 +196,15 @@ async fn timeouts_and_closed_ports_are_retried_then_unavailable() {
     );
     assert_eq!(fake.bodies().len(), 3);
 
+    let closed_url = format!("http://{}/v1", support::closed_port().await);
     let closed = PipelineSettings {
-        base_url: format!("http://{}/v1", support::closed_port().await),
+        base_url: closed_url.clone(),
+        query_url: closed_url,
         ..fake.settings()
     };
     let err = fake
         .client(&closed)
-        .embed(&texts(1), InputType::Query)
+        .embed(&texts(1), InputType::Document)
         .await
         .unwrap_err();
     assert!(matches!(err, EmbeddingError::Unavailable(_)), "{err}");

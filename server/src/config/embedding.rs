@@ -3,7 +3,12 @@
 //! Venues, user memory and training each have their own model and dimension
 //! (seed 003, part 4): pointing one pipeline at another model can never break
 //! the others. A pipeline without its own URL or key uses the shared ones.
-use super::{ConfigError, Env, DEFAULT_EMBEDDING_URL};
+//!
+//! Each pipeline has two lanes (docs/adr/0007-embedding-lanes.md): queries,
+//! which a person waits for, go to `query_url`; documents (backfills,
+//! re-embedding after an import) go to `base_url`. Pointed at two server
+//! processes, a search never queues behind a backlog of venue texts.
+use super::{ConfigError, Env, DEFAULT_EMBEDDING_QUERY_URL, DEFAULT_EMBEDDING_URL};
 use std::time::Duration;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,7 +67,15 @@ impl InputTypeStyle {
 /// One pipeline's endpoint, model, expected vector size and wire options.
 #[derive(Clone)]
 pub struct PipelineSettings {
+    /// The document lane: bulk embedding of venue texts, memories, training.
     pub base_url: String,
+    /// The query lane: what a person waits for (search and memory queries).
+    /// The same server as `base_url` unless configured otherwise.
+    pub query_url: String,
+    /// Bounds one query request (`MAXY_EMBEDDING_QUERY_TIMEOUT_MS`): past
+    /// it the caller falls back (keyword search) instead of keeping a
+    /// person waiting.
+    pub query_timeout: Duration,
     /// Sent as a bearer token; never printed (see the `Debug` impl).
     pub api_key: Option<String>,
     pub model: String,
@@ -79,6 +92,8 @@ impl std::fmt::Debug for PipelineSettings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PipelineSettings")
             .field("base_url", &self.base_url)
+            .field("query_url", &self.query_url)
+            .field("query_timeout", &self.query_timeout)
             .field("api_key", &self.api_key.as_ref().map(|_| "***"))
             .field("model", &self.model)
             .field("dimensions", &self.dimensions)
@@ -94,6 +109,7 @@ pub struct EmbeddingSettings {
     pub venues: PipelineSettings,
     pub memory: PipelineSettings,
     pub training: PipelineSettings,
+    /// Bounds one document request (long texts in batches: patient).
     pub timeout: Duration,
 }
 
@@ -112,10 +128,22 @@ impl EmbeddingSettings {
             &["http", "https"],
         )?;
         let shared_key = env.optional_string("MAXY_EMBEDDING_API_KEY")?;
+        let shared_query_url = match env.raw("MAXY_EMBEDDING_QUERY_URL")? {
+            Some(_) => Some(env.url("MAXY_EMBEDDING_QUERY_URL", "", &["http", "https"])?),
+            None => None,
+        };
+        let query_timeout = Duration::from_millis(env.number(
+            "MAXY_EMBEDDING_QUERY_TIMEOUT_MS",
+            2_000,
+            50..=60_000,
+        )?);
         let pipeline = |p: EmbeddingPipeline| -> Result<PipelineSettings, ConfigError> {
             let var = |what: &str| format!("MAXY_{}_EMBEDDING_{what}", p.env_infix());
+            let base_url = env.url(&var("URL"), &shared_url, &["http", "https"])?;
             Ok(PipelineSettings {
-                base_url: env.url(&var("URL"), &shared_url, &["http", "https"])?,
+                query_url: query_url(env, &var("QUERY_URL"), &shared_query_url, &base_url)?,
+                query_timeout,
+                base_url,
                 api_key: env
                     .optional_string(&var("API_KEY"))?
                     .or_else(|| shared_key.clone()),
@@ -145,6 +173,23 @@ impl EmbeddingSettings {
             EmbeddingPipeline::Training => &self.training,
         }
     }
+}
+
+/// The query lane of one pipeline: its own variable, else the shared one,
+/// else the local query server when the document lane is the local default
+/// (the pair `scripts/embedder.sh` starts), else the document lane itself.
+fn query_url(
+    env: &Env,
+    var: &str,
+    shared: &Option<String>,
+    base_url: &str,
+) -> Result<String, ConfigError> {
+    let default = match shared {
+        Some(url) => url.as_str(),
+        None if base_url == DEFAULT_EMBEDDING_URL => DEFAULT_EMBEDDING_QUERY_URL,
+        None => base_url,
+    };
+    env.url(var, default, &["http", "https"])
 }
 
 fn input_type_style(env: &Env, var: &str) -> Result<InputTypeStyle, ConfigError> {

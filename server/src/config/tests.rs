@@ -29,6 +29,9 @@ fn every_bad_value_names_its_variable() {
         ("MAXY_MEMORY_EMBEDDING_DIMENSIONS", "3"),
         ("MAXY_TRAINING_EMBEDDING_URL", "127.0.0.1:8089"),
         ("MAXY_EMBEDDING_TIMEOUT_MS", "5"),
+        ("MAXY_EMBEDDING_QUERY_URL", "ftp://x"),
+        ("MAXY_VENUE_EMBEDDING_QUERY_URL", "127.0.0.1:8090"),
+        ("MAXY_EMBEDDING_QUERY_TIMEOUT_MS", "10"),
         ("MAXY_REQUIRE_EMBEDDINGS", "maybe"),
         ("MAXY_LEPTOS_CONFIG", "  "),
         ("MAXY_SECRET_KEY", "too-short"),
@@ -41,6 +44,35 @@ fn every_bad_value_names_its_variable() {
         let message = err.map(|e| e.to_string()).unwrap_or_default();
         assert!(message.starts_with(var), "{var}={value:?} gave {message:?}");
     }
+}
+
+#[test]
+fn queries_have_their_own_lane() -> Result<(), ConfigError> {
+    // Local default: the second local server, with a short timeout.
+    let c = config(&[])?;
+    assert_eq!(c.embeddings.venues.query_url, DEFAULT_EMBEDDING_QUERY_URL);
+    assert_eq!(c.embeddings.memory.query_timeout, Duration::from_secs(2));
+    // A remote document server without a query server: the same server.
+    let c = config(&[("MAXY_EMBEDDING_URL", "https://gateway/v1")])?;
+    assert_eq!(c.embeddings.venues.query_url, "https://gateway/v1");
+    // Shared, then per pipeline.
+    let c = config(&[
+        ("MAXY_EMBEDDING_URL", "http://bulk:1/v1"),
+        ("MAXY_EMBEDDING_QUERY_URL", "http://queries:2/v1"),
+        (
+            "MAXY_MEMORY_EMBEDDING_QUERY_URL",
+            "http://memory-queries:3/v1",
+        ),
+        ("MAXY_EMBEDDING_QUERY_TIMEOUT_MS", "750"),
+    ])?;
+    assert_eq!(c.embeddings.venues.base_url, "http://bulk:1/v1");
+    assert_eq!(c.embeddings.venues.query_url, "http://queries:2/v1");
+    assert_eq!(c.embeddings.memory.query_url, "http://memory-queries:3/v1");
+    assert_eq!(
+        c.embeddings.training.query_timeout,
+        Duration::from_millis(750)
+    );
+    Ok(())
 }
 
 #[test]

@@ -120,6 +120,8 @@ mod tests {
     fn canary(model: &str, dimensions: u32) -> DimensionCanary {
         let settings = PipelineSettings {
             base_url: "http://canary.test/v1".into(),
+            query_url: "http://canary.test/v1".into(),
+            query_timeout: std::time::Duration::from_secs(1),
             api_key: None,
             model: model.into(),
             dimensions,

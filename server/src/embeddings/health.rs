@@ -1,101 +1,99 @@
-//! Reachability of the embedding servers, for start-up and `/readyz`.
+//! How the embedding pipelines are doing, for start-up and `/readyz`.
 //!
-//! The embedding client proper (batching, retries, dimension canary) belongs
-//! to the venue-search work; this module only asks "does it answer?".
-use crate::config::{EmbeddingSettings, PipelineSettings};
-use serde::Deserialize;
+//! The probe goes through each pipeline's provider — the same client,
+//! lanes, key and dimension canary as real traffic — with one short query,
+//! the kind of call a person waits for. A busy document lane therefore does
+//! not make the pipelines look down: the query lane answers.
+use super::{Embedders, EmbeddingProvider, InputType};
+use crate::config::EmbeddingPipeline;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::Mutex;
 
-/// How long a readiness answer is reused: `/readyz` is public and polled often.
+/// How long an answer is reused: `/readyz` is public and polled often.
 const CACHE_FOR: Duration = Duration::from_secs(5);
+/// Past this the pipeline is called busy, not down.
+const PROBE_WITHIN: Duration = Duration::from_secs(3);
 
-/// The last answer and when it was computed.
-type CachedAnswer = Option<(Instant, Result<(), String>)>;
+/// The state of the embedding pipelines, worst first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum EmbeddingStatus {
+    /// Nothing answers, or answers are refused or of the wrong dimension:
+    /// searches use keywords, writes are saved without vectors.
+    Unavailable,
+    /// Answers come too slowly for a person waiting on them.
+    Busy,
+    Ok,
+}
+
+impl EmbeddingStatus {
+    /// The word `/readyz` shows (no URL, no cause: it is public).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Ok => "ok",
+            Self::Busy => "busy",
+            Self::Unavailable => "unavailable",
+        }
+    }
+}
+
+/// The status and, when not ok, the cause (with the redacted URL) for logs
+/// and the start-up error.
+pub type Probe = (EmbeddingStatus, Option<String>);
 
 #[derive(Clone)]
 pub struct EmbeddingHealth {
-    http: reqwest::Client,
-    endpoints: Arc<Vec<PipelineSettings>>,
-    last: Arc<Mutex<CachedAnswer>>,
-}
-
-#[derive(Deserialize)]
-struct EmbeddingsResponse {
-    data: Vec<EmbeddingItem>,
-}
-
-#[derive(Deserialize)]
-struct EmbeddingItem {
-    embedding: Vec<f32>,
+    embedders: Embedders,
+    last: Arc<Mutex<Option<(Instant, Probe)>>>,
 }
 
 impl EmbeddingHealth {
-    pub fn new(settings: &EmbeddingSettings) -> reqwest::Result<Self> {
-        let http = reqwest::Client::builder()
-            .timeout(Duration::from_secs(5))
-            .build()?;
-        // One probe per distinct endpoint: the pipelines usually share one server.
-        let mut endpoints: Vec<PipelineSettings> = Vec::new();
-        for p in [&settings.venues, &settings.memory, &settings.training] {
-            if !endpoints.iter().any(|e| e.base_url == p.base_url) {
-                endpoints.push(p.clone());
-            }
-        }
-        Ok(EmbeddingHealth {
-            http,
-            endpoints: Arc::new(endpoints),
+    pub fn new(embedders: &Embedders) -> Self {
+        EmbeddingHealth {
+            embedders: embedders.clone(),
             last: Arc::default(),
-        })
+        }
     }
 
-    /// `Ok` when every endpoint embeds a short text; the error names the failing URL.
-    pub async fn check(&self) -> Result<(), String> {
+    /// The worst status of the three pipelines, probed together; cached for
+    /// a few seconds.
+    pub async fn check(&self) -> Probe {
         let mut last = self.last.lock().await;
-        if let Some((at, result)) = last.as_ref() {
+        if let Some((at, probe)) = last.as_ref() {
             if at.elapsed() < CACHE_FOR {
-                return result.clone();
+                return probe.clone();
             }
         }
-        let mut result = Ok(());
-        for endpoint in self.endpoints.iter() {
-            if let Err(e) = self.probe(endpoint).await {
-                result = Err(format!("embedding server at {} {e}", endpoint.base_url));
-                break;
-            }
-        }
-        *last = Some((Instant::now(), result.clone()));
-        result
+        let e = &self.embedders;
+        let probes = tokio::join!(
+            probe(EmbeddingPipeline::Venues, e.venues.as_ref()),
+            probe(EmbeddingPipeline::Memory, e.memory.as_ref()),
+            probe(EmbeddingPipeline::Training, e.training.as_ref()),
+        );
+        let worst = [probes.0, probes.1, probes.2]
+            .into_iter()
+            .min_by_key(|(status, _)| *status)
+            .unwrap_or((EmbeddingStatus::Ok, None));
+        *last = Some((Instant::now(), worst.clone()));
+        worst
     }
+}
 
-    async fn probe(&self, endpoint: &PipelineSettings) -> Result<(), String> {
-        let url = format!("{}/embeddings", endpoint.base_url.trim_end_matches('/'));
-        let mut request = self.http.post(&url).json(&serde_json::json!({
-            "model": endpoint.model,
-            "input": ["ping"],
-        }));
-        if let Some(key) = &endpoint.api_key {
-            request = request.bearer_auth(key);
-        }
-        let response = request.send().await.map_err(|e| {
-            if e.is_timeout() {
-                "did not answer in time".to_string()
-            } else {
-                "is unreachable".to_string()
-            }
-        })?;
-        let status = response.status();
-        if !status.is_success() {
-            return Err(format!("answered HTTP {}", status.as_u16()));
-        }
-        let body: EmbeddingsResponse = response
-            .json()
-            .await
-            .map_err(|_| "answered with an unexpected body".to_string())?;
-        match body.data.first() {
-            Some(item) if !item.embedding.is_empty() => Ok(()),
-            _ => Err("answered with no vector".to_string()),
-        }
+async fn probe(pipeline: EmbeddingPipeline, provider: &dyn EmbeddingProvider) -> Probe {
+    let ping = ["ping".to_string()];
+    match tokio::time::timeout(PROBE_WITHIN, provider.embed(&ping, InputType::Query)).await {
+        Ok(Ok(_)) => (EmbeddingStatus::Ok, None),
+        Ok(Err(e)) => (
+            EmbeddingStatus::Unavailable,
+            Some(format!("{} pipeline: {e}", pipeline.label())),
+        ),
+        Err(_) => (
+            EmbeddingStatus::Busy,
+            Some(format!(
+                "{} pipeline: no answer within {} ms",
+                pipeline.label(),
+                PROBE_WITHIN.as_millis()
+            )),
+        ),
     }
 }

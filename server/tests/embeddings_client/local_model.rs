@@ -18,6 +18,8 @@ async fn the_local_model_ranks_by_meaning() {
         .unwrap_or_else(|_| "http://127.0.0.1:8089/v1".into());
     let settings = PipelineSettings {
         base_url: base_url.clone(),
+        query_url: base_url.clone(),
+        query_timeout: Duration::from_secs(30),
         api_key: None,
         model: "multilingual-e5-small-q4".into(),
         dimensions: 384,

@@ -65,10 +65,10 @@ pub fn app_state(db: PgPool, embedding_addr: SocketAddr) -> AppState {
     let leptos_options = leptos::prelude::LeptosOptions::builder()
         .output_name("maxy")
         .build();
-    let embedding_health = EmbeddingHealth::new(&config.embeddings).expect("client");
     let key = SigningKey::new(SECRET_KEY.as_bytes().to_vec());
     let embedders =
         server::embeddings::Embedders::from_settings(&config.embeddings).expect("embedders");
+    let embedding_health = EmbeddingHealth::new(&embedders);
     let venues = Some(embedders.venues.clone());
     let llm = server::llm::from_settings(&config.llm).expect("llm");
     AppState::new(
