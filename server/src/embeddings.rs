@@ -1,5 +1,5 @@
 //! Embeddings: the provider trait, the OpenAI-compatible client, the
-//! dimension canary, and the reachability probe used at start-up.
+//! dimension canary, and the health probe of start-up and `/readyz`.
 pub mod canary;
 pub mod health;
 pub mod openai;
@@ -7,7 +7,7 @@ pub mod pipelines;
 pub mod provider;
 
 pub use canary::DimensionCanary;
-pub use health::EmbeddingHealth;
+pub use health::{EmbeddingHealth, EmbeddingStatus};
 pub use openai::{ClientBuildError, OpenAiEmbeddings};
 pub use pipelines::Embedders;
 pub use provider::{EmbeddingError, EmbeddingProvider, InputType};

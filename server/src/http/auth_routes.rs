@@ -2,10 +2,10 @@
 //!
 //! Browsers get redirects (`/connexion?erreur=…` on failure); clients that
 //! ask for JSON get the status code and a JSON message instead.
-use super::middleware::{client_ip, url_encode};
 use super::extract::TeamUser;
-use crate::auth::{password, sessions, tokens};
+use super::middleware::{client_ip, url_encode};
 use crate::audit::{self, Actor, Event};
+use crate::auth::{password, sessions, tokens};
 use crate::state::AppState;
 use app::auth::access::Denied;
 use app::routes::is_local_path;
