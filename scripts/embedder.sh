@@ -5,9 +5,12 @@
 # Two processes, two lanes (docs/adr/0007-embedding-lanes.md):
 #   documents  port 8089, at a low CPU priority (nice): backfills and
 #              re-embedding after imports, long texts in batches.
-#   queries    port 8090, normal priority: the short queries a person waits
-#              for (venue search, memory search). The OS runs them first, so
-#              a search never waits behind a backlog of venue texts.
+#   queries    port 8090, normal priority, one thread: the short queries a
+#              person waits for (venue search, memory search). The OS runs
+#              them first, so a search never waits behind a backlog of venue
+#              texts. One thread: on two busy cores a two-thread server
+#              stalls whenever one of its threads is preempted (measured:
+#              p50 256 ms with two threads, 19 ms with one).
 #
 # Usage: scripts/embedder.sh install|start|stop|status
 #
@@ -27,7 +30,8 @@
 # Environment:
 #   MAXY_EMBED_PORT           document lane port on 127.0.0.1 (default 8089)
 #   MAXY_EMBED_QUERY_PORT     query lane port (default 8090)
-#   MAXY_EMBED_THREADS        inference threads of each server (default 2)
+#   MAXY_EMBED_THREADS        inference threads of the document lane (default 2)
+#   MAXY_EMBED_QUERY_THREADS  inference threads of the query lane (default 1)
 #   MAXY_EMBED_NICE           niceness of the document lane (default 15)
 #   MAXY_EMBEDDING_URL        when set to a server that is not on loopback,
 #                             `start` leaves the local servers alone; a
@@ -46,7 +50,8 @@ DIMS=384
 START_TIMEOUT=120
 
 VENV="$DATA_DIR/embed-venv"
-THREADS="${MAXY_EMBED_THREADS:-2}"
+DOC_THREADS="${MAXY_EMBED_THREADS:-2}"
+QUERY_THREADS="${MAXY_EMBED_QUERY_THREADS:-1}"
 NICENESS="${MAXY_EMBED_NICE:-15}"
 [[ $NICENESS =~ ^[0-9]+$ && $NICENESS -le 19 ]] || die "MAXY_EMBED_NICE must be 0 to 19, got '$NICENESS'"
 
@@ -79,12 +84,12 @@ QUERY_PORT="${MAXY_EMBED_QUERY_PORT:-8090}"
 [[ $QUERY_PORT != "$PORT" ]] || die "MAXY_EMBED_QUERY_PORT and MAXY_EMBED_PORT must differ (both $PORT)"
 
 # The lane the functions below act on: set by use_lane.
-LANE="" LANE_PORT="" BASE_URL="" PIDFILE="" LOG="" LANE_NICE=0
+LANE="" LANE_PORT="" BASE_URL="" PIDFILE="" LOG="" LANE_NICE=0 THREADS=1
 use_lane() {
     LANE=$1
     case "$LANE" in
-    documents) LANE_PORT=$PORT PIDFILE="$DATA_DIR/embedder.pid" LOG="$LOG_DIR/embedder.log" LANE_NICE=$NICENESS ;;
-    queries) LANE_PORT=$QUERY_PORT PIDFILE="$DATA_DIR/embedder-queries.pid" LOG="$LOG_DIR/embedder-queries.log" LANE_NICE=0 ;;
+    documents) LANE_PORT=$PORT PIDFILE="$DATA_DIR/embedder.pid" LOG="$LOG_DIR/embedder.log" LANE_NICE=$NICENESS THREADS=$DOC_THREADS ;;
+    queries) LANE_PORT=$QUERY_PORT PIDFILE="$DATA_DIR/embedder-queries.pid" LOG="$LOG_DIR/embedder-queries.log" LANE_NICE=0 THREADS=$QUERY_THREADS ;;
     *) die "unknown lane $LANE" ;;
     esac
     BASE_URL="http://127.0.0.1:$LANE_PORT/v1"
@@ -147,6 +152,7 @@ cmd_start() {
         return
     fi
     have curl || die "curl not found: run scripts/install-deps.sh"
+    installed || cmd_install
     use_lane queries
     start_lane
     use_lane documents
@@ -173,7 +179,6 @@ start_lane() {
         fi
         die "port $LANE_PORT on 127.0.0.1 is in use by another program; stop it or choose another port (MAXY_EMBED_PORT, MAXY_EMBED_QUERY_PORT)"
     fi
-    cmd_install
     mkdir -p "$LOG_DIR"
     say "starting embedder ($LANE) on 127.0.0.1:$LANE_PORT, $THREADS thread(s), nice $LANE_NICE (log: $LOG)"
     printf '\n== %s start port %s threads %s nice %s\n' "$(date -Is)" "$LANE_PORT" "$THREADS" "$LANE_NICE" >>"$LOG"
