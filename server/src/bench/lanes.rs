@@ -124,21 +124,26 @@ pub async fn run(db: &PgPool, settings: &EmbeddingSettings, opts: &Options) -> a
             with_lanes.len()
         );
     }
-    let report = |name: &str, v: &mut Vec<(f64, bool)>| {
-        let fell_back = v.iter().filter(|(_, f)| *f).count();
-        v.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let times: Vec<f64> = v.iter().map(|(t, _)| *t).collect();
+    let report = |name: &str, v: &[Timing]| {
+        let fell_back = v.iter().filter(|t| t.fell_back).count();
+        let sorted = |f: fn(&Timing) -> f64| {
+            let mut x: Vec<f64> = v.iter().map(f).collect();
+            x.sort_by(f64::total_cmp);
+            x
+        };
+        let (times, embeds) = (sorted(|t| t.total_ms), sorted(|t| t.embed_ms));
         println!(
-            "{name:<36} p50 {:>8.2} ms   p95 {:>8.2} ms   max {:>8.2} ms   keyword fall-backs {fell_back}",
+            "{name:<36} p50 {:>8.2} ms   p95 {:>8.2} ms   max {:>8.2} ms   (embedding p50 {:>7.2} ms)   keyword fall-backs {fell_back}",
             pct(&times, 0.50),
             pct(&times, 0.95),
-            pct(&times, 1.0)
+            pct(&times, 1.0),
+            pct(&embeds, 0.50),
         );
         times
     };
-    let idle = report("idle embedder, lanes", &mut idle);
-    let with_lanes = report("backlog running, lanes", &mut with_lanes);
-    let without = report("backlog running, one lane (before)", &mut without);
+    let idle = report("idle embedder, lanes", &idle);
+    let with_lanes = report("backlog running, lanes", &with_lanes);
+    let without = report("backlog running, one lane (before)", &without);
     println!(
         "p50 under backlog: lanes {:.1}× idle; one lane {:.1}× lanes",
         pct(&with_lanes, 0.5) / pct(&idle, 0.5),
@@ -147,13 +152,22 @@ pub async fn run(db: &PgPool, settings: &EmbeddingSettings, opts: &Options) -> a
     Ok(())
 }
 
-/// One whole search, in milliseconds, and whether its query embedding gave
-/// up (the search then ranked by keywords: what the person waited for all the same).
+/// One measured search.
+struct Timing {
+    /// The whole search, as the person waits for it.
+    total_ms: f64,
+    /// Its query embedding.
+    embed_ms: f64,
+    /// The query embedding gave up and the search ranked by keywords
+    /// (what the person waited for all the same).
+    fell_back: bool,
+}
+
 async fn timed_search(
     db: &PgPool,
     embedder: &dyn EmbeddingProvider,
     req: &request::SearchRequest,
-) -> anyhow::Result<(f64, bool)> {
+) -> anyhow::Result<Timing> {
     let t = Instant::now();
     let outcome = pipeline::run(db, Some(embedder), None, req)
         .await
@@ -163,7 +177,11 @@ async fn timed_search(
         .notices
         .iter()
         .any(|n| n.starts_with("Service d'embedding indisponible"));
-    Ok((ms(t), fell_back))
+    Ok(Timing {
+        total_ms: ms(t),
+        embed_ms: outcome.results.stats.embed_ms.unwrap_or(0.0),
+        fell_back,
+    })
 }
 
 /// Embeds `texts` as documents, batch after batch, until done or stopped.
