@@ -1,4 +1,5 @@
 //! Admin-only data: the audit log.
+use crate::errors::AppError;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -11,12 +12,17 @@ pub struct AuditEvent {
     pub object: Option<String>,
 }
 
+/// Reads the audit log (implemented by the server).
+#[cfg(feature = "ssr")]
+#[async_trait::async_trait]
+pub trait AuditLog: Send + Sync {
+    /// The latest `limit` events, newest first.
+    async fn latest(&self, limit: u32) -> Result<Vec<AuditEvent>, AppError>;
+}
+
 /// The latest audit events (admins only).
 #[server(endpoint = "admin/audit")]
-pub async fn audit_events() -> Result<Vec<AuditEvent>, ServerFnError> {
+pub async fn audit_events() -> Result<Vec<AuditEvent>, AppError> {
     crate::auth::access::require_admin()?;
-    crate::ports::portal()?
-        .audit_events(200)
-        .await
-        .map_err(|e| e.into_server_error())
+    crate::services::service::<dyn AuditLog>()?.latest(200).await
 }

@@ -6,6 +6,7 @@
 #[cfg(feature = "ssr")]
 pub mod access;
 
+use crate::errors::AppError;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -59,6 +60,6 @@ impl SessionUser {
 /// The caller, or `None` when nobody is signed in. Public by design: it only
 /// ever describes the caller to themselves.
 #[server(endpoint = "session/user")]
-pub async fn current_user() -> Result<Option<SessionUser>, ServerFnError> {
+pub async fn current_user() -> Result<Option<SessionUser>, AppError> {
     Ok(access::caller())
 }

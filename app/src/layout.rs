@@ -47,7 +47,7 @@ const NAV: &[NavItem] = &[
 
 /// The signed-in user, loaded once per page by the layout and shared with
 /// the pages through context.
-pub type CurrentUser = Resource<Result<Option<SessionUser>, ServerFnError>>;
+pub type CurrentUser = Resource<Result<Option<SessionUser>, crate::errors::AppError>>;
 
 /// Whether the signed-in user is an admin (false while unknown).
 pub fn is_admin() -> bool {
@@ -108,7 +108,7 @@ fn server_side_user() -> Option<Option<SessionUser>> {
 
 async fn load_user(
     known: Option<Option<SessionUser>>,
-) -> Result<Option<SessionUser>, ServerFnError> {
+) -> Result<Option<SessionUser>, crate::errors::AppError> {
     match known {
         Some(user) => Ok(user),
         None => current_user().await,

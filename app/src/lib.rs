@@ -6,12 +6,13 @@
 
 pub mod admin;
 pub mod auth;
+pub mod errors;
 pub mod layout;
 pub mod links;
 pub mod pages;
-#[cfg(feature = "ssr")]
-pub mod ports;
 pub mod routes;
+#[cfg(feature = "ssr")]
+pub mod services;
 pub mod venue_search;
 
 use leptos::prelude::*;

@@ -1,5 +1,6 @@
 //! What a magic link shows: one catalogue for an organizer, one availability
 //! check for a venue. The token is the only credential; every call checks it.
+use crate::errors::AppError;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -52,20 +53,33 @@ pub struct AvailabilityAnswer {
 /// The longest comment a venue may leave.
 pub const MAX_COMMENT_CHARS: usize = 2000;
 
+/// What magic links read and write (implemented by the server). Every
+/// method verifies the token first: unknown, expired, revoked, tampered or
+/// wrong-purpose tokens all give [`AppError::InvalidLink`].
+#[cfg(feature = "ssr")]
+#[async_trait::async_trait]
+pub trait LinkViews: Send + Sync {
+    async fn organizer_catalogue(&self, token: &str) -> Result<OrganizerCatalogue, AppError>;
+    async fn venue_availability(&self, token: &str) -> Result<VenueAvailability, AppError>;
+    async fn answer_availability(
+        &self,
+        token: &str,
+        answer: AvailabilityAnswer,
+    ) -> Result<VenueAvailability, AppError>;
+}
+
 #[server(endpoint = "links/catalogue")]
-pub async fn load_organizer_catalogue(token: String) -> Result<OrganizerCatalogue, ServerFnError> {
-    crate::ports::portal()?
+pub async fn load_organizer_catalogue(token: String) -> Result<OrganizerCatalogue, AppError> {
+    crate::services::service::<dyn LinkViews>()?
         .organizer_catalogue(&token)
         .await
-        .map_err(|e| e.into_server_error())
 }
 
 #[server(endpoint = "links/availability")]
-pub async fn load_venue_availability(token: String) -> Result<VenueAvailability, ServerFnError> {
-    crate::ports::portal()?
+pub async fn load_venue_availability(token: String) -> Result<VenueAvailability, AppError> {
+    crate::services::service::<dyn LinkViews>()?
         .venue_availability(&token)
         .await
-        .map_err(|e| e.into_server_error())
 }
 
 #[server(endpoint = "links/availability/answer")]
@@ -73,12 +87,11 @@ pub async fn answer_availability(
     token: String,
     available: bool,
     comment: String,
-) -> Result<VenueAvailability, ServerFnError> {
+) -> Result<VenueAvailability, AppError> {
     let answer = AvailabilityAnswer { available, comment };
-    crate::ports::portal()?
+    crate::services::service::<dyn LinkViews>()?
         .answer_availability(&token, answer)
         .await
-        .map_err(|e| e.into_server_error())
 }
 
 /// French labels of the room configurations.

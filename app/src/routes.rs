@@ -1,5 +1,6 @@
-//! Every page and who may open it. The router of [`crate::App`] and the
-//! server's page guard both follow this table; a test checks they agree.
+//! Every page and server function, and who may open or call it. The router
+//! of [`crate::App`] and the server's guard both follow these rules; tests
+//! derived from the real router check they agree.
 use crate::auth::Role;
 
 /// Who may open a page.
@@ -34,12 +35,41 @@ pub fn page_access(path: &str) -> Option<Access> {
         .map(|(_, access)| *access)
 }
 
-/// Only same-site paths are followed after sign-in (no open redirect).
-pub fn is_local_path(path: &str) -> bool {
-    path.starts_with('/')
+/// Server functions anyone may call: the caller's own description.
+pub const PUBLIC_SERVER_FUNCTIONS: &[&str] = &["/api/session/user"];
+
+/// Server functions whose only credential is a magic-link token argument.
+pub const LINK_SERVER_FUNCTIONS_PREFIX: &str = "/api/links/";
+
+/// Who may call the server function at `path`: unless listed above, a
+/// signed-in team member (the function may ask for more, e.g. admin). The
+/// server's guard refuses anonymous callers before the arguments are even
+/// read, so a new server function is closed by default.
+pub fn server_fn_access(path: &str) -> Access {
+    if PUBLIC_SERVER_FUNCTIONS.contains(&path) {
+        Access::Public
+    } else if path.starts_with(LINK_SERVER_FUNCTIONS_PREFIX) {
+        Access::MagicLink
+    } else {
+        Access::Signed(Role::Team)
+    }
+}
+
+/// Whether the sign-in form may send the user to `next` afterwards: only a
+/// page of our router, written plainly (no open redirect, and nothing a
+/// browser would read differently from the guard: no control characters,
+/// whitespace, backslashes, encoded bytes or dot segments in the path).
+pub fn is_safe_next(next: &str) -> bool {
+    let path = next.split(['?', '#']).next().unwrap_or_default();
+    let plain_path = path
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'-' | b'_' | b'.' | b'~'));
+    let plain_rest = next.bytes().all(|b| b.is_ascii_graphic() && b != b'\\');
+    plain_path
+        && plain_rest
         && !path.starts_with("//")
-        && !path.contains('\\')
-        && !path.contains("://")
+        && !path.split('/').any(|s| s == "." || s == "..")
+        && page_access(path).is_some()
 }
 
 fn matches(pattern: &str, path: &str) -> bool {
@@ -77,11 +107,35 @@ mod tests {
     }
 
     #[test]
-    fn only_local_paths_are_followed() {
-        assert!(is_local_path("/lieux?x=1"));
-        assert!(!is_local_path("//evil.example/"));
-        assert!(!is_local_path("https://evil.example/"));
-        assert!(!is_local_path("/\\evil.example"));
-        assert!(!is_local_path("lieux"));
+    fn only_plain_paths_of_our_pages_are_followed() {
+        for next in ["/", "/lieux", "/lieux?pool=hotels&q=loft", "/console/", "/c/abc.DEF-_1"] {
+            assert!(is_safe_next(next), "{next}");
+        }
+        for next in [
+            "",
+            "lieux",
+            "//evil.example/",
+            "https://evil.example/",
+            "/\\evil.example",
+            "/\t/evil.example/phish",
+            "/%09/evil.example",
+            "/lieux\r\nSet-Cookie: x=1",
+            "/lieux?q=a b",
+            "/./console",
+            "/x/../console",
+            "/c/..",
+            "/nulle-part",
+            "/lieux?q=\u{e9}",
+        ] {
+            assert!(!is_safe_next(next), "{next:?}");
+        }
+    }
+
+    #[test]
+    fn server_functions_are_closed_unless_listed() {
+        assert_eq!(server_fn_access("/api/session/user"), Access::Public);
+        assert_eq!(server_fn_access("/api/links/catalogue"), Access::MagicLink);
+        assert_eq!(server_fn_access("/api/venues/search"), Access::Signed(Role::Team));
+        assert_eq!(server_fn_access("/api/anything/new"), Access::Signed(Role::Team));
     }
 }

@@ -1,5 +1,6 @@
 //! Venue search as the team's pages see it: the criteria they send, the
 //! ranked picks they get back, with every stage's timing.
+use crate::errors::AppError;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -106,22 +107,26 @@ pub struct SearchStats {
     pub ranking_source: String,
 }
 
+/// The venue search pipeline (implemented by the server).
+#[cfg(feature = "ssr")]
+#[async_trait::async_trait]
+pub trait VenueSearch: Send + Sync {
+    async fn pools(&self) -> Result<Vec<PoolOption>, AppError>;
+    async fn search(&self, user_id: i64, form: SearchForm) -> Result<SearchResults, AppError>;
+}
+
 /// The pools the team can search in.
 #[server(endpoint = "venues/pools")]
-pub async fn list_pools() -> Result<Vec<PoolOption>, ServerFnError> {
+pub async fn list_pools() -> Result<Vec<PoolOption>, AppError> {
     crate::auth::access::require_team()?;
-    crate::ports::venue_search()?
-        .pools()
-        .await
-        .map_err(|e| e.into_server_error())
+    crate::services::service::<dyn VenueSearch>()?.pools().await
 }
 
 /// Runs the three-stage search (team only).
 #[server(endpoint = "venues/search")]
-pub async fn search_venues(form: SearchForm) -> Result<SearchResults, ServerFnError> {
+pub async fn search_venues(form: SearchForm) -> Result<SearchResults, AppError> {
     let user = crate::auth::access::require_team()?;
-    crate::ports::venue_search()?
+    crate::services::service::<dyn VenueSearch>()?
         .search(user.id, form)
         .await
-        .map_err(|e| e.into_server_error())
 }

@@ -1,9 +1,13 @@
-//! The audit log: who did what, when, on which object.
+//! The audit log: who did what, when, on which object; and its reading for
+//! the admin console (`app::admin::AuditLog`).
 //!
 //! Recording never fails the action it describes: a write error is logged
 //! (once, server side) and the action goes on.
 use crate::db::audit_log::{self, NewEntry};
+use app::admin::{AuditEvent, AuditLog};
+use app::errors::AppError;
 use serde_json::Value;
+use sqlx::PgPool;
 use std::net::IpAddr;
 
 /// Who acted.
@@ -71,5 +75,35 @@ pub async fn record(db: impl sqlx::PgExecutor<'_>, event: Event<'_>) {
     };
     if let Err(e) = audit_log::insert(db, &entry).await {
         tracing::error!(error = %e, action = event.action, "cannot write the audit log");
+    }
+}
+
+/// The audit log as the admin console reads it.
+pub struct AuditReader {
+    pub db: PgPool,
+}
+
+#[async_trait::async_trait]
+impl AuditLog for AuditReader {
+    async fn latest(&self, limit: u32) -> Result<Vec<AuditEvent>, AppError> {
+        let rows = audit_log::latest(&self.db, i64::from(limit.min(1000)))
+            .await
+            .map_err(crate::db::app_error)?;
+        Ok(rows
+            .into_iter()
+            .map(|r| AuditEvent {
+                at: r.at.format("%d/%m/%Y %H:%M").to_string(),
+                actor: r.actor.unwrap_or_else(|| match r.actor_kind.as_str() {
+                    "magic_link" => "lien magique".into(),
+                    "system" => "système".into(),
+                    _ => "anonyme".into(),
+                }),
+                action: r.action,
+                object: r.object_type.map(|t| match r.object_id {
+                    Some(id) => format!("{t} #{id}"),
+                    None => t,
+                }),
+            })
+            .collect())
     }
 }

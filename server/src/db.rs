@@ -50,6 +50,21 @@ pub async fn migrate(pool: &PgPool) -> Result<(), DbError> {
     Ok(())
 }
 
+/// A query error as the caller sees it: the database not answering (closed
+/// pool, no connection within the timeout, network, TLS) is a 503 that a
+/// retry may fix; anything else is a 500. The cause goes to the log either way.
+pub fn app_error(e: sqlx::Error) -> app::errors::AppError {
+    use app::errors::AppError;
+    match e {
+        sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::WorkerCrashed => AppError::unavailable(e),
+        _ => AppError::internal(e),
+    }
+}
+
 /// A cheap round trip, for readiness checks.
 pub async fn ping(pool: &PgPool) -> Result<(), sqlx::Error> {
     sqlx::query_scalar::<_, i32>("SELECT 1")

@@ -8,42 +8,64 @@
 //! same role rule and the same page table.
 pub mod auth_routes;
 pub mod csrf;
+pub mod errors;
 pub mod extract;
 mod health;
 pub mod middleware;
+pub mod paths;
 mod request_id;
+pub mod route_table;
 
 use crate::state::AppState;
 use app::{shell, App};
+use axum::extract::DefaultBodyLimit;
+use axum::http::Method;
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::Router;
-use leptos::prelude::provide_context;
 use leptos_axum::{generate_route_list, LeptosRoutes};
+use route_table::RouteTable;
+
+/// The largest body a server function (or any route without its own limit)
+/// accepts. Forms and search criteria are far smaller. The chat will post
+/// long messages with pasted text: give its route its own, larger limit
+/// rather than raising this one.
+pub const BODY_LIMIT: usize = 64 * 1024;
 
 /// Builds the whole router; tests call it directly.
 ///
-/// A request crosses, in order: request id + tracing, CSRF check, magic-link
-/// rate limit, authentication (session cookie), page guard, then its handler.
+/// A request crosses, in order: request id + tracing, error logging, path
+/// check, CSRF check, magic-link rate limit, authentication (session
+/// cookie), page and server-function guard, then its handler.
 pub fn router(state: AppState) -> Router {
     let routes = generate_route_list(App);
     let leptos_options = state.leptos_options.clone();
-    let (portal, venue_search) = (state.portal.clone(), state.venue_search.clone());
+    let services = state.services.clone();
     let router = Router::new()
-        .merge(health::routes())
-        .merge(auth_routes::routes())
+        .merge(server_routes().into_router())
         .leptos_routes_with_context(
             &state,
             routes,
-            move || {
-                provide_context(portal.clone());
-                provide_context(venue_search.clone());
-            },
+            move || services.provide(),
             move || shell(leptos_options.clone()),
         )
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
-        .layer(from_fn(middleware::guard_pages))
+        .layer(from_fn(middleware::guard))
         .layer(from_fn_with_state(state.clone(), middleware::authenticate))
         .layer(from_fn_with_state(state.clone(), middleware::limit_links))
-        .layer(from_fn_with_state(state.clone(), csrf::require_same_origin));
+        .layer(from_fn_with_state(state.clone(), csrf::require_same_origin))
+        .layer(from_fn(paths::refuse_unnormalised))
+        .layer(from_fn(errors::log_errors))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT));
     request_id::with_request_ids(router).with_state(state)
+}
+
+/// The axum routes outside Leptos (health probes, sign-in and sign-out).
+fn server_routes() -> RouteTable {
+    health::routes().merge(auth_routes::routes())
+}
+
+/// Method and path of every axum route outside Leptos, from the same table
+/// the router is built from (the access-map test walks it).
+pub fn server_route_list() -> Vec<(Method, &'static str)> {
+    server_routes().routes().to_vec()
 }

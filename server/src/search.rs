@@ -13,8 +13,8 @@ use crate::db::llm_calls::{self, CallContext};
 use crate::db::search_runs::{self, NewRun};
 use crate::embeddings::EmbeddingProvider;
 use crate::llm::{CallRecord, LlmProvider};
-use app::ports::{ServiceError, VenueSearch};
-use app::venue_search::{PoolOption, SearchForm, SearchResults};
+use app::errors::AppError;
+use app::venue_search::{PoolOption, SearchForm, SearchResults, VenueSearch};
 use sqlx::PgPool;
 use std::sync::Arc;
 
@@ -33,8 +33,8 @@ impl SearchService {
         &self,
         user_id: Option<i64>,
         form: &SearchForm,
-    ) -> Result<SearchResults, ServiceError> {
-        let req = request::build(form).map_err(|e| ServiceError::Invalid(e.0))?;
+    ) -> Result<SearchResults, AppError> {
+        let req = request::build(form).map_err(|e| AppError::Invalid(e.0))?;
         let outcome = match pipeline::run(
             &self.db,
             self.embedder.as_deref(),
@@ -45,12 +45,9 @@ impl SearchService {
         {
             Ok(outcome) => outcome,
             Err(pipeline::Failure::UnknownPool(slug)) => {
-                return Err(ServiceError::Invalid(format!("Pool inconnu : « {slug} ».")));
+                return Err(AppError::Invalid(format!("Pool inconnu : « {slug} ».")));
             }
-            Err(pipeline::Failure::Database(e)) => {
-                tracing::error!(error = %e, "venue search failed");
-                return Err(ServiceError::Internal);
-            }
+            Err(pipeline::Failure::Database(e)) => return Err(crate::db::app_error(e)),
         };
         let r = &outcome.results;
         let stats = &r.stats;
@@ -112,13 +109,10 @@ impl SearchService {
 
 #[async_trait::async_trait]
 impl VenueSearch for SearchService {
-    async fn pools(&self) -> Result<Vec<PoolOption>, ServiceError> {
+    async fn pools(&self) -> Result<Vec<PoolOption>, AppError> {
         let rows = crate::db::venue_search::pools(&self.db)
             .await
-            .map_err(|e| {
-                tracing::error!(error = %e, "cannot list pools");
-                ServiceError::Internal
-            })?;
+            .map_err(crate::db::app_error)?;
         Ok(rows
             .into_iter()
             .map(|p| PoolOption {
@@ -128,7 +122,7 @@ impl VenueSearch for SearchService {
             .collect())
     }
 
-    async fn search(&self, user_id: i64, form: SearchForm) -> Result<SearchResults, ServiceError> {
+    async fn search(&self, user_id: i64, form: SearchForm) -> Result<SearchResults, AppError> {
         SearchService::search(self, Some(user_id), &form).await
     }
 }

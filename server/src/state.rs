@@ -5,7 +5,7 @@ use crate::config::Config;
 use crate::embeddings::EmbeddingHealth;
 use crate::embeddings::EmbeddingProvider;
 use crate::llm::LlmProvider;
-use app::ports::{Portal, VenueSearch};
+use crate::services::{Dependencies, Services};
 use axum::extract::FromRef;
 use leptos::prelude::LeptosOptions;
 use sqlx::PgPool;
@@ -20,8 +20,7 @@ pub struct AppState {
     pub signing_key: SigningKey,
     pub rate_limits: RateLimits,
     /// The services server functions call (provided to them as context).
-    pub portal: Arc<dyn Portal>,
-    pub venue_search: Arc<dyn VenueSearch>,
+    pub services: Services,
 }
 
 impl AppState {
@@ -35,13 +34,10 @@ impl AppState {
         venue_embedder: Option<Arc<dyn EmbeddingProvider>>,
         llm: Option<Arc<dyn LlmProvider>>,
     ) -> Self {
-        let portal = Arc::new(crate::portal::DbPortal {
+        let services = Services::new(Dependencies {
             db: db.clone(),
-            key: signing_key.clone(),
-        });
-        let venue_search = Arc::new(crate::search::SearchService {
-            db: db.clone(),
-            embedder: venue_embedder,
+            signing_key: signing_key.clone(),
+            venue_embedder,
             llm,
         });
         AppState {
@@ -51,8 +47,7 @@ impl AppState {
             embedding_health,
             signing_key,
             rate_limits: RateLimits::default(),
-            portal,
-            venue_search,
+            services,
         }
     }
 }

@@ -283,7 +283,7 @@ async fn bad_input_is_refused_clearly(db: PgPool) {
         ),
     ] {
         match search.search(None, &form).await {
-            Err(app::ports::ServiceError::Invalid(message)) => {
+            Err(app::errors::AppError::Invalid(message)) => {
                 assert!(message.contains(needle), "{form:?}: {message}")
             }
             other => panic!("{form:?} was not refused: {:?}", other.map(|r| r.stats)),

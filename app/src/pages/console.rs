@@ -30,7 +30,7 @@ fn AdminConsole() -> impl IntoView {
         <Suspense fallback=|| view! { <p class="text-sm text-slate-500">"Chargement…"</p> }>
             {move || events.get().map(|result| match result {
                 Ok(list) => view! { <AuditTable events=list /> }.into_any(),
-                Err(_) => view! { <p role="alert" class="text-sm text-red-700">"Le journal d'audit est réservé aux administrateurs."</p> }.into_any(),
+                Err(e) => view! { <p role="alert" class="text-sm text-red-700">{e.to_string()}</p> }.into_any(),
             })}
         </Suspense>
     }

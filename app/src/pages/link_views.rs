@@ -45,12 +45,13 @@ pub fn EventSummary(
 }
 
 /// The message shown when a link is refused (or anything else failed).
+/// Rendered on the server, it also gives the page the error's status (a
+/// refused link is a real 404) and hands the error to the logging layer.
 #[component]
-pub fn LinkError(error: ServerFnError) -> impl IntoView {
-    let message = match error {
-        ServerFnError::ServerError(message) => message,
-        _ => "Une erreur est survenue. Réessayez dans un instant.".to_string(),
-    };
+pub fn LinkError(error: crate::errors::AppError) -> impl IntoView {
+    #[cfg(feature = "ssr")]
+    crate::errors::http::report(&error);
+    let message = error.to_string();
     view! {
         <div role="alert" class="rounded-xl border border-amber-200 bg-amber-50 p-5 text-sm text-amber-900">{message}</div>
     }

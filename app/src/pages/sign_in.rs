@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
-use crate::routes::is_local_path;
+use crate::routes::is_safe_next;
 
 #[component]
 pub fn SignInPage() -> impl IntoView {
@@ -22,7 +22,7 @@ pub fn SignInPage() -> impl IntoView {
         query
             .read()
             .get("suivant")
-            .filter(|n| is_local_path(n))
+            .filter(|n| is_safe_next(n))
             .unwrap_or_default()
     };
     view! {

@@ -53,13 +53,7 @@ pub fn VenuesPage() -> impl IntoView {
         <Suspense fallback=|| view! { <p class="mt-6 text-sm text-slate-500">"Recherche…"</p> }>
             {move || results.get().flatten().map(|r| match r {
                 Ok(r) => view! { <ResultsView results=r /> }.into_any(),
-                Err(e) => {
-                    let message = match e {
-                        ServerFnError::ServerError(m) => m,
-                        _ => "La recherche a échoué. Réessayez.".to_string(),
-                    };
-                    view! { <p role="alert" class="mt-6 rounded-md bg-red-50 px-4 py-3 text-sm text-red-700">{message}</p> }.into_any()
-                }
+                Err(e) => view! { <p role="alert" class="mt-6 rounded-md bg-red-50 px-4 py-3 text-sm text-red-700">{e.to_string()}</p> }.into_any(),
             })}
         </Suspense>
     }
@@ -68,7 +62,7 @@ pub fn VenuesPage() -> impl IntoView {
 #[component]
 fn SearchFormView(
     form: Memo<SearchForm>,
-    pools: Resource<Result<Vec<crate::venue_search::PoolOption>, ServerFnError>>,
+    pools: Resource<Result<Vec<crate::venue_search::PoolOption>, crate::errors::AppError>>,
 ) -> impl IntoView {
     let f = form.get_untracked();
     let chosen = f.configurations.clone();

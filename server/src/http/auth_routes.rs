@@ -2,26 +2,33 @@
 //!
 //! Browsers get redirects (`/connexion?erreur=…` on failure); clients that
 //! ask for JSON get the status code and a JSON message instead.
+use super::errors;
 use super::extract::TeamUser;
 use super::middleware::{client_ip, url_encode};
+use super::route_table::RouteTable;
 use crate::audit::{self, Actor, Event};
 use crate::auth::{password, sessions, tokens};
 use crate::state::AppState;
-use app::auth::access::Denied;
-use app::routes::is_local_path;
+use app::errors::AppError;
+use app::routes::is_safe_next;
 use axum::body::Body;
-use axum::extract::{FromRequest, Request, State};
+use axum::extract::rejection::FormRejection;
+use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
-use axum::routing::post;
-use axum::{Form, Json, Router};
+use axum::{Form, Json};
 use serde::Deserialize;
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/connexion", post(sign_in))
-        .route("/deconnexion", post(sign_out))
-        .route("/deconnexion/partout", post(sign_out_everywhere))
+/// The sign-in form is two short fields: a few kilobytes is plenty, and a
+/// larger body is refused (413) before any work.
+pub const BODY_LIMIT: usize = 8 * 1024;
+
+pub fn routes() -> RouteTable {
+    RouteTable::default()
+        .post("/connexion", sign_in)
+        .post("/deconnexion", sign_out)
+        .post("/deconnexion/partout", sign_out_everywhere)
+        .layer(|routes| routes.layer(DefaultBodyLimit::max(BODY_LIMIT)))
 }
 
 #[derive(Deserialize)]
@@ -39,28 +46,17 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
     let ip = client_ip(&request);
     let headers = request.headers().clone();
     let json = wants_json(&headers);
-    let Ok(Form(form)) = Form::<SignInForm>::from_request(request, &state).await else {
-        return refuse(
-            json,
-            StatusCode::BAD_REQUEST,
-            "Formulaire incomplet : e-mail et mot de passe sont requis.",
-            "identifiants",
-            "",
-        );
+    let form = match Form::<SignInForm>::from_request(request, &state).await {
+        Ok(Form(form)) => form,
+        Err(rejection) => return failed(json, unreadable(&rejection)),
     };
-    let next = if is_local_path(&form.suivant) {
+    let next = if is_safe_next(&form.suivant) {
         form.suivant.as_str()
     } else {
         "/"
     };
     if form.email.len() > MAX_FIELD || form.password.len() > MAX_FIELD {
-        return refuse(
-            json,
-            StatusCode::BAD_REQUEST,
-            "E-mail ou mot de passe incorrect.",
-            "identifiants",
-            next,
-        );
+        return refuse(json, AppError::WrongCredentials, "identifiants", next);
     }
     if !state.rate_limits.allow_sign_in(ip, &form.email) {
         audit::record(
@@ -68,16 +64,12 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
             Event::new(Actor::Anonymous, "auth.sign_in_throttled").from_ip(ip),
         )
         .await;
-        let denied = Denied::TooManyRequests;
-        return refuse(json, denied.status(), denied.message(), "trop", next);
+        return refuse(json, AppError::TooManyRequests, "trop", next);
     }
 
     let found = match crate::db::users::credentials_by_email(&state.db, &form.email).await {
         Ok(found) => found,
-        Err(e) => {
-            tracing::error!(error = %e, "sign-in lookup failed");
-            return failed(json, next);
-        }
+        Err(e) => return failed(json, crate::db::app_error(e)),
     };
     // Verify even when the account is unknown: same work, same answer.
     let stored = found
@@ -94,13 +86,7 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
                 event.details(serde_json::json!({ "email": form.email.trim().to_lowercase() })),
             )
             .await;
-            return refuse(
-                json,
-                StatusCode::UNAUTHORIZED,
-                "E-mail ou mot de passe incorrect.",
-                "identifiants",
-                next,
-            );
+            return refuse(json, AppError::WrongCredentials, "identifiants", next);
         }
     };
 
@@ -113,10 +99,7 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
         .and_then(|v| v.to_str().ok());
     let token = match sessions::start(&state.db, user.id, &state.config.auth, user_agent).await {
         Ok(token) => token,
-        Err(e) => {
-            tracing::error!(error = %e, "cannot start a session");
-            return failed(json, next);
-        }
+        Err(e) => return failed(json, AppError::internal(e)),
     };
     let _ = crate::db::users::record_sign_in(&state.db, user.id).await;
     audit::record(
@@ -177,14 +160,7 @@ async fn sign_out_everywhere(
             .await;
             signed_out(&state)
         }
-        Err(e) => {
-            tracing::error!(error = %e, "cannot end the sessions");
-            (
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "Une erreur est survenue. Réessayez.",
-            )
-                .into_response()
-        }
+        Err(e) => errors::html_page(crate::db::app_error(e)),
     }
 }
 
@@ -204,27 +180,38 @@ fn wants_json(headers: &HeaderMap) -> bool {
         .is_some_and(|a| a.contains("application/json"))
 }
 
-/// A sign-in that failed on our side (the cause is already logged).
-fn failed(json: bool, next: &str) -> Response {
-    let message = "Une erreur est survenue. Réessayez.";
-    refuse(
-        json,
-        StatusCode::INTERNAL_SERVER_ERROR,
-        message,
-        "identifiants",
-        next,
-    )
+/// A form that cannot be read: too large (413) or malformed (400).
+fn unreadable(rejection: &FormRejection) -> AppError {
+    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        AppError::PayloadTooLarge
+    } else {
+        AppError::malformed()
+    }
+}
+
+/// A sign-in that could not be judged (our failure, or a form no page of ours
+/// sends): the error itself, as a page or as JSON. Back to the form would
+/// read as "wrong password".
+fn failed(json: bool, error: AppError) -> Response {
+    if json {
+        errors::json(error)
+    } else {
+        errors::html_page(error)
+    }
 }
 
 /// A refused sign-in: JSON with the status, or back to the form with a code.
-fn refuse(json: bool, status: StatusCode, message: &str, code: &str, next: &str) -> Response {
+fn refuse(json: bool, error: AppError, code: &str, next: &str) -> Response {
     if json {
-        return (status, Json(serde_json::json!({ "error": message }))).into_response();
+        return errors::json(error);
     }
     let mut location = format!("/connexion?erreur={code}");
     if next != "/" && !next.is_empty() {
         location.push_str("&suivant=");
         location.push_str(&url_encode(next));
     }
-    Redirect::to(&location).into_response()
+    let mut response = Redirect::to(&location).into_response();
+    // The redirect is the answer, but the refusal is still logged once.
+    response.extensions_mut().insert(error);
+    response
 }

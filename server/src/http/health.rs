@@ -1,15 +1,15 @@
 //! `/healthz`: the process is up. `/readyz`: it can serve requests.
+use super::route_table::RouteTable;
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use serde::Serialize;
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/healthz", get(healthz))
-        .route("/readyz", get(readyz))
+pub fn routes() -> RouteTable {
+    RouteTable::default()
+        .get("/healthz", healthz)
+        .get("/readyz", readyz)
 }
 
 async fn healthz() -> &'static str {

@@ -1,14 +1,17 @@
-//! Per-request authentication, the page guard, and the magic-link rate limit.
+//! Per-request authentication, the page and server-function guard, and the
+//! magic-link rate limit.
+use super::errors;
 use crate::auth::{sessions, tokens};
 use crate::state::AppState;
-use app::auth::access::{require_role, Denied};
+use app::auth::access::require_role;
 use app::auth::SessionUser;
-use app::routes::{page_access, Access};
+use app::errors::AppError;
+use app::routes::{page_access, server_fn_access, Access};
 use axum::body::Body;
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{header, Method};
+use axum::http::Method;
 use axum::middleware::Next;
-use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use std::net::{IpAddr, SocketAddr};
 
 /// Paths that never need to know the caller (no session lookup).
@@ -22,6 +25,8 @@ fn is_static(path: &str) -> bool {
 
 /// Looks the session cookie up and, when it is live, puts the
 /// [`SessionUser`] in the request's extensions for everything downstream.
+/// A database that does not answer is a 503: never "signed out", which would
+/// send a signed-in user to the sign-in page for an outage.
 pub async fn authenticate(
     State(state): State<AppState>,
     mut request: Request<Body>,
@@ -35,7 +40,7 @@ pub async fn authenticate(
                     request.extensions_mut().insert(user);
                 }
                 Ok(None) => {}
-                Err(e) => tracing::error!(error = %e, "session lookup failed"),
+                Err(e) => return refusal(request.uri().path(), crate::db::app_error(e)),
             }
         }
     }
@@ -43,17 +48,29 @@ pub async fn authenticate(
 }
 
 /// Pages of the team need a signed-in user with the right role: anonymous
-/// visitors are sent to the sign-in page, others get a 403 page.
-pub async fn guard_pages(request: Request<Body>, next: Next) -> Response {
+/// visitors are sent to the sign-in page, others get a 403 page. Server
+/// functions need a signed-in caller unless `app::routes` lists them as
+/// public or magic-link ones: anonymous calls are refused before their
+/// arguments are read.
+pub async fn guard(request: Request<Body>, next: Next) -> Response {
+    let path = request.uri().path();
+    let user = request.extensions().get::<SessionUser>().cloned();
+    if path.starts_with("/api/") {
+        return match server_fn_access(path) {
+            Access::Signed(role) => match require_role(user, role) {
+                Ok(_) => next.run(request).await,
+                Err(refused) => errors::json(refused),
+            },
+            Access::Public | Access::MagicLink => next.run(request).await,
+        };
+    }
     if !matches!(*request.method(), Method::GET | Method::HEAD) {
         return next.run(request).await;
     }
-    let path = request.uri().path();
-    let user = request.extensions().get::<SessionUser>().cloned();
     match page_access(path) {
         Some(Access::Signed(role)) => match require_role(user, role) {
             Ok(_) => next.run(request).await,
-            Err(Denied::SignInRequired) => {
+            Err(AppError::SignInRequired) => {
                 let wanted = request
                     .uri()
                     .path_and_query()
@@ -61,7 +78,7 @@ pub async fn guard_pages(request: Request<Body>, next: Next) -> Response {
                     .unwrap_or("/");
                 Redirect::to(&format!("/connexion?suivant={}", url_encode(wanted))).into_response()
             }
-            Err(denied) => forbidden_page(denied),
+            Err(refused) => errors::html_page(refused),
         },
         // Already signed in: the sign-in page has nothing to offer.
         Some(Access::Public) if path == "/connexion" && user.is_some() => {
@@ -71,13 +88,14 @@ pub async fn guard_pages(request: Request<Body>, next: Next) -> Response {
     }
 }
 
-fn forbidden_page(denied: Denied) -> Response {
-    let body = format!(
-        "<!DOCTYPE html><html lang=\"fr\"><head><meta charset=\"utf-8\"><title>Accès refusé · Maxy</title></head>\
-         <body><h1>Accès refusé</h1><p>{}</p><p><a href=\"/\">Retour à l'accueil</a></p></body></html>",
-        denied.message()
-    );
-    (denied.status(), Html(body)).into_response()
+/// An error in the shape the caller reads: JSON for server functions, a
+/// page for everything else.
+fn refusal(path: &str, error: AppError) -> Response {
+    if path.starts_with("/api/") {
+        errors::json(error)
+    } else {
+        errors::html_page(error)
+    }
 }
 
 /// Magic-link pages and their data calls are rate-limited per client address:
@@ -91,13 +109,7 @@ pub async fn limit_links(
     let is_link =
         path.starts_with("/c/") || path.starts_with("/v/") || path.starts_with("/api/links/");
     if is_link && !state.rate_limits.allow_link(client_ip(&request)) {
-        let denied = Denied::TooManyRequests;
-        return (
-            denied.status(),
-            [(header::RETRY_AFTER, "60")],
-            denied.message(),
-        )
-            .into_response();
+        return refusal(path, AppError::TooManyRequests);
     }
     next.run(request).await
 }

@@ -1,29 +1,21 @@
-//! The server's implementation of `app::ports::Portal`: what magic links and
-//! the admin console read and write.
+//! What magic-link holders read and write (`app::links::LinkViews`): an
+//! organizer's catalogue, a venue's availability check and its answer.
 use crate::audit::{self, Actor, Event};
 use crate::auth::magic_links::{self, Purpose};
 use crate::auth::tokens::SigningKey;
+use crate::db::app_error;
 use crate::db::links_view::{self, EventRow};
-use app::admin::AuditEvent;
-use app::auth::access::Denied;
+use app::errors::AppError;
 use app::links::{
-    AvailabilityAnswer, CataloguePick, OrganizerCatalogue, VenueAvailability, MAX_COMMENT_CHARS,
+    AvailabilityAnswer, CataloguePick, LinkViews, OrganizerCatalogue, VenueAvailability,
+    MAX_COMMENT_CHARS,
 };
-use app::ports::{Portal, ServiceError};
 use sqlx::PgPool;
 
-pub struct DbPortal {
+pub struct LinkViewsService {
     pub db: PgPool,
     pub key: SigningKey,
 }
-
-/// Logs the cause once, server side; the caller sees a generic message.
-fn internal(e: impl std::fmt::Display) -> ServiceError {
-    tracing::error!(error = %e, "portal call failed");
-    ServiceError::Internal
-}
-
-const INVALID_LINK: ServiceError = ServiceError::Denied(Denied::InvalidLink);
 
 fn dates(event: &EventRow) -> Option<String> {
     let fmt = |d: chrono::NaiveDate| d.format("%d/%m/%Y").to_string();
@@ -36,22 +28,22 @@ fn dates(event: &EventRow) -> Option<String> {
     }
 }
 
-impl DbPortal {
-    async fn link(&self, purpose: Purpose, token: &str) -> Result<i64, ServiceError> {
+impl LinkViewsService {
+    async fn link(&self, purpose: Purpose, token: &str) -> Result<i64, AppError> {
         match magic_links::verify(&self.db, &self.key, purpose, token)
             .await
-            .map_err(internal)?
+            .map_err(app_error)?
         {
             Some(link) => Ok(link.subject_id),
-            None => Err(INVALID_LINK),
+            None => Err(AppError::InvalidLink),
         }
     }
 
-    async fn availability_view(&self, check_id: i64) -> Result<VenueAvailability, ServiceError> {
+    async fn availability_view(&self, check_id: i64) -> Result<VenueAvailability, AppError> {
         let row = links_view::availability(&self.db, check_id)
             .await
-            .map_err(internal)?
-            .ok_or(INVALID_LINK)?;
+            .map_err(app_error)?
+            .ok_or(AppError::InvalidLink)?;
         Ok(VenueAvailability {
             venue_name: row.venue_name,
             event_dates: dates(&row.event),
@@ -67,16 +59,16 @@ impl DbPortal {
 }
 
 #[async_trait::async_trait]
-impl Portal for DbPortal {
-    async fn organizer_catalogue(&self, token: &str) -> Result<OrganizerCatalogue, ServiceError> {
+impl LinkViews for LinkViewsService {
+    async fn organizer_catalogue(&self, token: &str) -> Result<OrganizerCatalogue, AppError> {
         let catalogue_id = self.link(Purpose::Catalogue, token).await?;
         let row = links_view::catalogue(&self.db, catalogue_id)
             .await
-            .map_err(internal)?
-            .ok_or(INVALID_LINK)?;
+            .map_err(app_error)?
+            .ok_or(AppError::InvalidLink)?;
         let picks = links_view::picks(&self.db, catalogue_id)
             .await
-            .map_err(internal)?;
+            .map_err(app_error)?;
         Ok(OrganizerCatalogue {
             event_dates: dates(&row.event),
             request_reference: row.event.reference,
@@ -99,7 +91,7 @@ impl Portal for DbPortal {
         })
     }
 
-    async fn venue_availability(&self, token: &str) -> Result<VenueAvailability, ServiceError> {
+    async fn venue_availability(&self, token: &str) -> Result<VenueAvailability, AppError> {
         let check_id = self.link(Purpose::Availability, token).await?;
         self.availability_view(check_id).await
     }
@@ -108,20 +100,20 @@ impl Portal for DbPortal {
         &self,
         token: &str,
         answer: AvailabilityAnswer,
-    ) -> Result<VenueAvailability, ServiceError> {
+    ) -> Result<VenueAvailability, AppError> {
         let check_id = self.link(Purpose::Availability, token).await?;
         let comment = answer.comment.trim();
         if comment.chars().count() > MAX_COMMENT_CHARS {
-            return Err(ServiceError::Invalid(format!(
+            return Err(AppError::Invalid(format!(
                 "Le commentaire dépasse {MAX_COMMENT_CHARS} caractères."
             )));
         }
         let comment = Some(comment).filter(|c| !c.is_empty());
         if !links_view::answer(&self.db, check_id, answer.available, comment)
             .await
-            .map_err(internal)?
+            .map_err(app_error)?
         {
-            return Err(ServiceError::Invalid(
+            return Err(AppError::Conflict(
                 "Cette demande a déjà reçu une réponse ou a expiré.".into(),
             ));
         }
@@ -133,27 +125,5 @@ impl Portal for DbPortal {
         )
         .await;
         self.availability_view(check_id).await
-    }
-
-    async fn audit_events(&self, limit: u32) -> Result<Vec<AuditEvent>, ServiceError> {
-        let rows = crate::db::audit_log::latest(&self.db, i64::from(limit.min(1000)))
-            .await
-            .map_err(internal)?;
-        Ok(rows
-            .into_iter()
-            .map(|r| AuditEvent {
-                at: r.at.format("%d/%m/%Y %H:%M").to_string(),
-                actor: r.actor.unwrap_or_else(|| match r.actor_kind.as_str() {
-                    "magic_link" => "lien magique".into(),
-                    "system" => "système".into(),
-                    _ => "anonyme".into(),
-                }),
-                action: r.action,
-                object: r.object_type.map(|t| match r.object_id {
-                    Some(id) => format!("{t} #{id}"),
-                    None => t,
-                }),
-            })
-            .collect())
     }
 }

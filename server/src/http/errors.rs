@@ -1,0 +1,79 @@
+//! The one place where failed requests are logged.
+//!
+//! Handlers and middleware return an `AppError` (it travels in the
+//! response's extensions); server functions and pages report theirs to the
+//! request's `ErrorSlot`. This layer, inside the request span (so every line
+//! carries `request.id`), logs the error once: its cause at `error` level for
+//! a 500, `warn` for a 503, and a short `info` line for a refusal. Call sites
+//! never log what they return, so nothing is logged twice or forgotten.
+use app::errors::http::ErrorSlot;
+use app::errors::AppError;
+use axum::body::Body;
+use axum::extract::Request;
+use axum::http::{header, StatusCode};
+use axum::middleware::Next;
+use axum::response::{Html, IntoResponse, Response};
+use axum::Json;
+
+pub async fn log_errors(mut request: Request<Body>, next: Next) -> Response {
+    let slot = ErrorSlot::default();
+    request.extensions_mut().insert(slot.clone());
+    let mut response = next.run(request).await;
+    let error = response.extensions_mut().remove::<AppError>();
+    match error.or_else(|| slot.take()) {
+        Some(error) => log(&error, response.status()),
+        // A 500 nobody described (a panic caught upstream, a framework
+        // error): still one line, so it cannot pass unseen.
+        None if response.status().is_server_error() => {
+            tracing::error!(status = response.status().as_u16(), "request failed")
+        }
+        None => {}
+    }
+    response
+}
+
+fn log(error: &AppError, status: StatusCode) {
+    let status = status.as_u16();
+    let code = error.code();
+    match error.cause() {
+        Some(cause) if status == 503 => {
+            tracing::warn!(status, error.code = code, error.cause = %cause, "request failed")
+        }
+        Some(cause) => {
+            tracing::error!(status, error.code = code, error.cause = %cause, "request failed")
+        }
+        None if status >= 500 => tracing::error!(status, error.code = code, "request failed"),
+        None => tracing::info!(status, error.code = code, "request refused"),
+    }
+}
+
+/// The error as a small French HTML page (full page loads of the site).
+pub fn html_page(error: AppError) -> Response {
+    let body = format!(
+        "<!DOCTYPE html><html lang=\"fr\"><head><meta charset=\"utf-8\"><title>{title} · Maxy</title></head>\
+         <body><h1>{title}</h1><p>{message}</p><p><a href=\"/\">Retour à l'accueil</a></p></body></html>",
+        title = match error.status_code() {
+            401 | 403 => "Accès refusé",
+            400..=499 => "Requête refusée",
+            _ => "Erreur",
+        },
+        message = error,
+    );
+    with_error((error.status(), Html(body)).into_response(), error)
+}
+
+/// The error as `{"error": code, "message": …}`: what server functions send,
+/// so their clients decode it, and what JSON clients of server routes get.
+pub fn json(error: AppError) -> Response {
+    with_error((error.status(), Json(error.clone())).into_response(), error)
+}
+
+fn with_error(mut response: Response, error: AppError) -> Response {
+    if error == AppError::TooManyRequests {
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, header::HeaderValue::from_static("60"));
+    }
+    response.extensions_mut().insert(error);
+    response
+}
