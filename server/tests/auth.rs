@@ -32,7 +32,8 @@ async fn a_wrong_password_or_an_unknown_email_get_the_same_refusal(db: PgPool) {
         .await;
     for reply in [&wrong, &unknown] {
         assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
-        assert_eq!(reply.json()["error"], "E-mail ou mot de passe incorrect.");
+        assert_eq!(reply.json()["error"], "wrong_credentials");
+        assert_eq!(reply.json()["message"], "E-mail ou mot de passe incorrect.");
         assert!(reply.session_cookie().is_none());
     }
     assert_eq!(app.count(SESSIONS).await, 0, "no session was written");

@@ -223,11 +223,8 @@ async fn a_venue_link_answers_its_check_once(db: PgPool) {
             None,
         )
         .await;
-    assert_eq!(
-        again.status,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "an answer is final"
-    );
+    assert_eq!(again.status, StatusCode::CONFLICT, "an answer is final");
+    assert_eq!(again.json()["error"], "conflict");
     let audit: i64 = sqlx::query_scalar(
         "SELECT count(*) FROM audit_log WHERE action = 'availability.answered' AND object_id = $1",
     )

@@ -56,7 +56,13 @@ impl Reply {
 
 impl TestApp {
     pub async fn start(db: PgPool) -> TestApp {
-        let state = super::app_state(db.clone(), super::fake_embedding_server().await);
+        TestApp::start_with(db, &[]).await
+    }
+
+    /// A server with more settings (`MAXY_PUBLIC_URL`…).
+    pub async fn start_with(db: PgPool, settings: &[(&str, &str)]) -> TestApp {
+        let embeddings = super::fake_embedding_server().await;
+        let state = super::app_state_with(db.clone(), embeddings, settings);
         let app = server::http::router(state);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await

@@ -56,12 +56,22 @@ pub const SECRET_KEY: &str = "test-secret-key-that-is-long-enough-0123456789";
 
 /// App state on `db` with the embedding server at `embedding_addr`.
 pub fn app_state(db: PgPool, embedding_addr: SocketAddr) -> AppState {
+    app_state_with(db, embedding_addr, &[])
+}
+
+/// The same, with more settings (`MAXY_PUBLIC_URL`…).
+pub fn app_state_with(
+    db: PgPool,
+    embedding_addr: SocketAddr,
+    settings: &[(&str, &str)],
+) -> AppState {
     let url = format!("http://{embedding_addr}/v1");
-    let config = Config::from_source(&Env::from_pairs([
+    let mut pairs = vec![
         ("MAXY_EMBEDDING_URL", url.as_str()),
         ("MAXY_SECRET_KEY", SECRET_KEY),
-    ]))
-    .expect("config");
+    ];
+    pairs.extend_from_slice(settings);
+    let config = Config::from_source(&Env::from_pairs(pairs)).expect("config");
     let leptos_options = leptos::prelude::LeptosOptions::builder()
         .output_name("maxy")
         .build();
