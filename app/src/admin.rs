@@ -24,5 +24,7 @@ pub trait AuditLog: Send + Sync {
 #[server(endpoint = "admin/audit")]
 pub async fn audit_events() -> Result<Vec<AuditEvent>, AppError> {
     crate::auth::access::require_admin()?;
-    crate::services::service::<dyn AuditLog>()?.latest(200).await
+    crate::services::service::<dyn AuditLog>()?
+        .latest(200)
+        .await
 }

@@ -85,6 +85,7 @@ impl AppError {
         AppError::Internal {
             cause: Cause(Some(Arc::from(cause.into()))),
         }
+        .noted()
     }
 
     /// A dependency that does not answer; `cause` is logged, never shown.
@@ -92,6 +93,16 @@ impl AppError {
         AppError::Unavailable {
             cause: Cause(Some(Arc::from(cause.into()))),
         }
+        .noted()
+    }
+
+    /// Inside a request, hands the error to the logging layer as soon as it
+    /// exists: a page that shows it inline (or drops it) during server
+    /// rendering never encodes it, and its cause must not be lost.
+    fn noted(self) -> Self {
+        #[cfg(feature = "ssr")]
+        http::note(&self);
+        self
     }
 
     /// The generic request-could-not-be-read refusal.
@@ -178,8 +189,12 @@ impl TryFrom<Wire> for AppError {
             "payload_too_large" => AppError::PayloadTooLarge,
             "invalid" => AppError::Invalid(message),
             "too_many_requests" => AppError::TooManyRequests,
-            "unavailable" => AppError::Unavailable { cause: Cause::default() },
-            "internal" => AppError::Internal { cause: Cause::default() },
+            "unavailable" => AppError::Unavailable {
+                cause: Cause::default(),
+            },
+            "internal" => AppError::Internal {
+                cause: Cause::default(),
+            },
             other => return Err(format!("unknown error code {other}")),
         })
     }

@@ -108,7 +108,13 @@ mod tests {
 
     #[test]
     fn only_plain_paths_of_our_pages_are_followed() {
-        for next in ["/", "/lieux", "/lieux?pool=hotels&q=loft", "/console/", "/c/abc.DEF-_1"] {
+        for next in [
+            "/",
+            "/lieux",
+            "/lieux?pool=hotels&q=loft",
+            "/console/",
+            "/c/abc.DEF-_1",
+        ] {
             assert!(is_safe_next(next), "{next}");
         }
         for next in [
@@ -135,7 +141,13 @@ mod tests {
     fn server_functions_are_closed_unless_listed() {
         assert_eq!(server_fn_access("/api/session/user"), Access::Public);
         assert_eq!(server_fn_access("/api/links/catalogue"), Access::MagicLink);
-        assert_eq!(server_fn_access("/api/venues/search"), Access::Signed(Role::Team));
-        assert_eq!(server_fn_access("/api/anything/new"), Access::Signed(Role::Team));
+        assert_eq!(
+            server_fn_access("/api/venues/search"),
+            Access::Signed(Role::Team)
+        );
+        assert_eq!(
+            server_fn_access("/api/anything/new"),
+            Access::Signed(Role::Team)
+        );
     }
 }

@@ -23,15 +23,22 @@ impl AppError {
 /// in the extensions for the logging layer (its cause never reaches the body).
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
-        let mut response = (self.status(), self.to_string()).into_response();
-        if self == AppError::TooManyRequests {
-            response
-                .headers_mut()
-                .insert(http::header::RETRY_AFTER, http::HeaderValue::from_static("60"));
-        }
-        response.extensions_mut().insert(self);
-        response
+        let response = (self.status(), self.to_string()).into_response();
+        attach(response, self)
     }
+}
+
+/// Finishes a response that carries `error` (whatever its body): the headers
+/// the error calls for, and the error itself for the logging layer.
+pub fn attach(mut response: Response, error: AppError) -> Response {
+    if error == AppError::TooManyRequests {
+        response.headers_mut().insert(
+            http::header::RETRY_AFTER,
+            http::HeaderValue::from_static("60"),
+        );
+    }
+    response.extensions_mut().insert(error);
+    response
 }
 
 /// Where a server function leaves its error for the logging layer: the layer
@@ -65,6 +72,11 @@ pub fn report(error: &AppError) {
     if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
         response.set_status(error.status());
     }
+    note(error);
+}
+
+/// Hands the error to the logging layer without touching the status.
+pub(super) fn note(error: &AppError) {
     if let Some(parts) = use_context::<http::request::Parts>() {
         if let Some(slot) = parts.extensions.get::<ErrorSlot>() {
             slot.put(error);
@@ -110,7 +122,12 @@ mod tests {
             "Une erreur est survenue. Réessayez dans un instant."
         );
         let back: AppError = serde_json::from_str(&wire).unwrap_or(AppError::NotFound);
-        assert_eq!(back, AppError::Internal { cause: Default::default() });
+        assert_eq!(
+            back,
+            AppError::Internal {
+                cause: Default::default()
+            }
+        );
     }
 
     #[test]

@@ -162,7 +162,10 @@ mod tests {
             "https://maxy.example.org:443",
             "HTTPS://Maxy.Example.org",
         ] {
-            assert!(is_same_origin(&from(origin, "10.0.0.5:3000"), public), "{origin}");
+            assert!(
+                is_same_origin(&from(origin, "10.0.0.5:3000"), public),
+                "{origin}"
+            );
         }
         for origin in [
             "http://maxy.example.org",
@@ -171,7 +174,10 @@ mod tests {
             "https://evil.example",
             "https://user@maxy.example.org",
         ] {
-            assert!(!is_same_origin(&from(origin, "maxy.example.org"), public), "{origin}");
+            assert!(
+                !is_same_origin(&from(origin, "maxy.example.org"), public),
+                "{origin}"
+            );
         }
         // The Host header is no fallback once the public URL is known.
         assert!(!is_same_origin(

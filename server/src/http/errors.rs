@@ -6,11 +6,11 @@
 //! carries `request.id`), logs the error once: its cause at `error` level for
 //! a 500, `warn` for a 503, and a short `info` line for a refusal. Call sites
 //! never log what they return, so nothing is logged twice or forgotten.
-use app::errors::http::ErrorSlot;
+use app::errors::http::{attach, ErrorSlot};
 use app::errors::AppError;
 use axum::body::Body;
 use axum::extract::Request;
-use axum::http::{header, StatusCode};
+use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
@@ -32,18 +32,20 @@ pub async fn log_errors(mut request: Request<Body>, next: Next) -> Response {
     response
 }
 
+/// The level follows the error (a page may show a 500 inline and still
+/// answer 200); `status` is what the response said.
 fn log(error: &AppError, status: StatusCode) {
     let status = status.as_u16();
     let code = error.code();
-    match error.cause() {
-        Some(cause) if status == 503 => {
+    match (error.status_code(), error.cause()) {
+        (503, Some(cause)) => {
             tracing::warn!(status, error.code = code, error.cause = %cause, "request failed")
         }
-        Some(cause) => {
+        (_, Some(cause)) => {
             tracing::error!(status, error.code = code, error.cause = %cause, "request failed")
         }
-        None if status >= 500 => tracing::error!(status, error.code = code, "request failed"),
-        None => tracing::info!(status, error.code = code, "request refused"),
+        (500.., None) => tracing::error!(status, error.code = code, "request failed"),
+        (_, None) => tracing::info!(status, error.code = code, "request refused"),
     }
 }
 
@@ -59,21 +61,11 @@ pub fn html_page(error: AppError) -> Response {
         },
         message = error,
     );
-    with_error((error.status(), Html(body)).into_response(), error)
+    attach((error.status(), Html(body)).into_response(), error)
 }
 
 /// The error as `{"error": code, "message": …}`: what server functions send,
 /// so their clients decode it, and what JSON clients of server routes get.
 pub fn json(error: AppError) -> Response {
-    with_error((error.status(), Json(error.clone())).into_response(), error)
-}
-
-fn with_error(mut response: Response, error: AppError) -> Response {
-    if error == AppError::TooManyRequests {
-        response
-            .headers_mut()
-            .insert(header::RETRY_AFTER, header::HeaderValue::from_static("60"));
-    }
-    response.extensions_mut().insert(error);
-    response
+    attach((error.status(), Json(error.clone())).into_response(), error)
 }

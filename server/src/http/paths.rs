@@ -112,14 +112,21 @@ mod tests {
         ] {
             assert!(!is_normal(path), "{path}");
         }
-        for path in ["/", "/console", "/console/", "/c/abc.def", "/api/venues/search"] {
+        for path in [
+            "/",
+            "/console",
+            "/console/",
+            "/c/abc.def",
+            "/api/venues/search",
+        ] {
             assert!(is_normal(path), "{path}");
         }
     }
 
     #[test]
     fn magic_link_tokens_never_reach_the_logs() {
-        let token = "Zk3v0pS9yQ2x8Lw1aB4cD5eF6gH7iJ8kL9mN0oP1qR2.hmacSiGnAtUrE0123456789abcdefABCDEF";
+        let token =
+            "Zk3v0pS9yQ2x8Lw1aB4cD5eF6gH7iJ8kL9mN0oP1qR2.hmacSiGnAtUrE0123456789abcdefABCDEF";
         for (path, logged) in [
             (format!("/c/{token}"), "/c/…"),
             (format!("/v/{token}"), "/v/…"),
