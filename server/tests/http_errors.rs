@@ -207,3 +207,62 @@ async fn refusals_carry_their_status_and_french_message(db: PgPool) {
         "Connectez-vous pour continuer."
     );
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_server_function_failure_is_a_generic_500_with_its_cause_logged_once(db: PgPool) {
+    seed_demo(&db).await;
+    let state = support::app_state(db.clone(), support::closed_port().await);
+    let user_id: i64 = sqlx::query_scalar("SELECT id FROM users WHERE email = $1")
+        .bind(TEAM)
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    let session = server::auth::sessions::start(&db, user_id, &state.config.auth, None)
+        .await
+        .unwrap();
+    let app = server::http::router(state);
+    // The session still resolves; the service's own query fails.
+    sqlx::query("ALTER TABLE pools RENAME TO pools_gone")
+        .execute(&db)
+        .await
+        .unwrap();
+
+    let logs = Captured::default();
+    let writer = logs.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::INFO)
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+
+    let (status, body) = send(
+        &app,
+        Request::post("/api/venues/pools")
+            .header("cookie", format!("maxy_session={session}"))
+            .header("sec-fetch-site", "same-origin")
+            .header("x-request-id", "broken-1")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+    assert_eq!(
+        body,
+        r#"{"error":"internal","message":"Une erreur est survenue. Réessayez dans un instant."}"#
+    );
+
+    let logs = String::from_utf8_lossy(&logs.0.lock().unwrap()).into_owned();
+    let failures: Vec<&str> = logs
+        .lines()
+        .filter(|l| l.contains("request failed"))
+        .collect();
+    assert_eq!(failures.len(), 1, "logged exactly once: {logs}");
+    assert!(failures[0].contains("request.id=broken-1"), "{logs}");
+    assert!(failures[0].contains("pools"), "with its cause: {logs}");
+    assert!(
+        failures[0].contains("error.code=\"internal\"")
+            || failures[0].contains("error.code=internal"),
+        "{logs}"
+    );
+}
