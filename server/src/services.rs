@@ -1,9 +1,9 @@
 //! Every service the server functions call, built and provided in one place.
 //!
-//! Adding a service is one field here and its construction in
-//! [`Services::new`]; [`Services::provide`] destructures the struct, so the
-//! compiler points at the one line left to write. `AppState` holds a
-//! `Services` and the router provides it to every page and server function.
+//! Adding a service is one line in the [`services!`] list (its field and
+//! trait) and its construction in [`Services::new`] (the compiler asks for
+//! it); providing it to pages and server functions follows from the list.
+//! `AppState` holds a `Services` and the router provides it on every request.
 use crate::audit::AuditReader;
 use crate::auth::tokens::SigningKey;
 use crate::embeddings::EmbeddingProvider;
@@ -17,13 +17,33 @@ use leptos::prelude::provide_context;
 use sqlx::PgPool;
 use std::sync::Arc;
 
-/// The services, as the trait objects server functions ask for
-/// (`app::services::service::<dyn Trait>()`).
-#[derive(Clone)]
-pub struct Services {
-    pub link_views: Arc<dyn LinkViews>,
-    pub audit_log: Arc<dyn AuditLog>,
-    pub venue_search: Arc<dyn VenueSearch>,
+/// Declares the `Services` struct and its `provide` from one list, so the
+/// two cannot drift apart.
+macro_rules! services {
+    ($($(#[$doc:meta])* $field:ident: $service:ty,)*) => {
+        /// The services, as the trait objects server functions ask for
+        /// (`app::services::service::<dyn Trait>()`).
+        #[derive(Clone)]
+        pub struct Services {
+            $($(#[$doc])* pub $field: Arc<$service>,)*
+        }
+
+        impl Services {
+            /// Puts every service in the Leptos context of the current request.
+            pub fn provide(&self) {
+                $(provide_context(self.$field.clone());)*
+            }
+        }
+    };
+}
+
+services! {
+    /// Magic-link pages: an organizer's catalogue, a venue's availability check.
+    link_views: dyn LinkViews,
+    /// The audit log, for the admin console.
+    audit_log: dyn AuditLog,
+    /// The three-stage venue search.
+    venue_search: dyn VenueSearch,
 }
 
 /// What the services are built from.
@@ -56,17 +76,5 @@ impl Services {
                 llm,
             }),
         }
-    }
-
-    /// Puts every service in the Leptos context of the current request.
-    pub fn provide(&self) {
-        let Services {
-            link_views,
-            audit_log,
-            venue_search,
-        } = self.clone();
-        provide_context(link_views);
-        provide_context(audit_log);
-        provide_context(venue_search);
     }
 }
