@@ -3,9 +3,10 @@
 //! Handlers and middleware return an `AppError` (it travels in the
 //! response's extensions); server functions and pages report theirs to the
 //! request's `ErrorSlot`. This layer, inside the request span (so every line
-//! carries `request.id`), logs the error once: its cause at `error` level for
-//! a 500, `warn` for a 503, and a short `info` line for a refusal. Call sites
-//! never log what they return, so nothing is logged twice or forgotten.
+//! carries `request.id`), logs the error once with `duration_ms`: its cause
+//! at `error` level for a 500, `warn` for a 503, and a short `info` line for
+//! a refusal. Call sites never log what they return, so nothing is logged
+//! twice or forgotten.
 use app::errors::http::{attach, ErrorSlot};
 use app::errors::AppError;
 use axum::body::Body;
@@ -14,18 +15,22 @@ use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
+use std::time::Instant;
 
 pub async fn log_errors(mut request: Request<Body>, next: Next) -> Response {
+    let started = Instant::now();
     let slot = ErrorSlot::default();
     request.extensions_mut().insert(slot.clone());
     let mut response = next.run(request).await;
+    let duration_ms = started.elapsed().as_millis() as u64;
     let error = response.extensions_mut().remove::<AppError>();
     match error.or_else(|| slot.take()) {
-        Some(error) => log(&error, response.status()),
+        Some(error) => log(&error, response.status(), duration_ms),
         // A 500 nobody described (a panic caught upstream, a framework
         // error): still one line, so it cannot pass unseen.
         None if response.status().is_server_error() => {
-            tracing::error!(status = response.status().as_u16(), "request failed")
+            let status = response.status().as_u16();
+            tracing::error!(status, duration_ms, "request failed")
         }
         None => {}
     }
@@ -34,18 +39,18 @@ pub async fn log_errors(mut request: Request<Body>, next: Next) -> Response {
 
 /// The level follows the error (a page may show a 500 inline and still
 /// answer 200); `status` is what the response said.
-fn log(error: &AppError, status: StatusCode) {
+fn log(error: &AppError, status: StatusCode, duration_ms: u64) {
     let status = status.as_u16();
     let code = error.code();
     match (error.status_code(), error.cause()) {
         (503, Some(cause)) => {
-            tracing::warn!(status, error.code = code, error.cause = %cause, "request failed")
+            tracing::warn!(status, duration_ms, error.code = code, error.cause = %cause, "request failed")
         }
         (_, Some(cause)) => {
-            tracing::error!(status, error.code = code, error.cause = %cause, "request failed")
+            tracing::error!(status, duration_ms, error.code = code, error.cause = %cause, "request failed")
         }
-        (500.., None) => tracing::error!(status, error.code = code, "request failed"),
-        (_, None) => tracing::info!(status, error.code = code, "request refused"),
+        (500.., None) => tracing::error!(status, duration_ms, error.code = code, "request failed"),
+        (_, None) => tracing::info!(status, duration_ms, error.code = code, "request refused"),
     }
 }
 
