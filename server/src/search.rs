@@ -4,10 +4,10 @@
 pub mod criteria;
 pub mod llm_rank;
 pub mod pipeline;
-pub mod ranking;
 mod reasons;
 pub mod request;
 pub mod scoring;
+pub mod stage3;
 
 use crate::db::llm_calls::{self, CallContext};
 use crate::db::search_runs::{self, NewRun};

@@ -57,10 +57,11 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let (stop_jobs, jobs_shutdown) = tokio::sync::watch::channel(false);
     let workers = crate::jobs::start(
         &db,
-        &crate::jobs::Registry::standard(&crate::jobs::registry::JobContext {
-            db: db.clone(),
-            venue_embedder: embedders.venues.clone(),
-        }),
+        &crate::venue_embeddings::register_jobs(
+            crate::jobs::Registry::default(),
+            &db,
+            embedders.venues.clone(),
+        ),
         config.job_workers,
         &crate::jobs::WorkerOptions::default(),
         &jobs_shutdown,

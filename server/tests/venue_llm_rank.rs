@@ -11,7 +11,7 @@ mod support;
 use fixture::{codes, explanations, form, item, last_eight_reversed, run, seed};
 use serde_json::json;
 use server::llm::LlmProvider;
-use server::search::ranking::LLM_FAILED_NOTICE;
+use server::search::stage3::LLM_FAILED_NOTICE;
 use server::search::SearchService;
 use sqlx::PgPool;
 use std::sync::Arc;

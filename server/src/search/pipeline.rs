@@ -2,9 +2,9 @@
 //! candidates → ranking into recommended / compatible, with the
 //! candidate-count rules of seed 001 and the fallbacks that keep answering
 //! when the embedding service is down.
-use super::ranking;
 use super::request::SearchRequest;
 use super::scoring::{self, Finalist, Similarity};
+use super::stage3;
 use crate::db::venue_search::{self as q, Candidate, HardFilter, Nearby, QueryVector};
 use crate::embeddings::{EmbeddingProvider, InputType};
 use crate::llm::{CallRecord, LlmProvider};
@@ -161,7 +161,7 @@ pub async fn run(
     let vector_candidates = (similarity == Similarity::Vector).then_some(finalists.len());
 
     // Stage 3: the LLM ranks when one is configured; the deterministic
-    // scorer answers otherwise, or when the LLM fails (search::ranking).
+    // scorer answers otherwise, or when the LLM fails (search::stage3).
     let t = Instant::now();
     let finalist_ids: Vec<i64> = finalists.iter().map(|(c, _)| c.id).collect();
     let signals = q::signals(db, &finalist_ids).await?;
@@ -178,7 +178,7 @@ pub async fn run(
         })
         .collect();
     let model = embedding_model.clone().unwrap_or_default();
-    let stage3 = ranking::rank(db, llm, req, &scored, similarity, &model).await?;
+    let stage3 = stage3::rank(db, llm, req, &scored, similarity, &model).await?;
     let tiers = stage3.tiers;
     let rank_ms = ms(t);
     results.notices.extend(stage3.notice);

@@ -10,7 +10,7 @@
 use super::embed::{embed_members, job_outcome, BatchError};
 use crate::db::member_embeddings;
 use crate::embeddings::{EmbeddingError, EmbeddingProvider};
-use crate::jobs::venue_embed::{dedupe_key, BATCH_SIZE};
+use super::job::{dedupe_key, BATCH_SIZE};
 use crate::jobs::{record, worker_id};
 use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressStyle};

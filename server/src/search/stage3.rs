@@ -1,6 +1,7 @@
-//! Stage 3: the language model ranks when one is configured; the
-//! deterministic scorer answers otherwise, and whenever the model gave no
-//! usable answer, labelled as such so the team knows which ranking it reads.
+//! Stage 3 of the search: the finalists become 4 recommended + 4 compatible.
+//! The language model ranks when one is configured; the deterministic scorer
+//! answers otherwise, and whenever the model gave no usable answer, labelled
+//! as such so the team knows which ranking it reads.
 use super::llm_rank::{self, Choice, Ranking};
 use super::request::SearchRequest;
 use super::scoring::{self, Finalist, Scored, Similarity, Tiers};
