@@ -50,7 +50,7 @@ async fn embedded_demo(db: &PgPool) -> SearchService {
     SearchService {
         db: db.clone(),
         embedder: Some(embedders.venues.clone()),
-        llm: None,
+        llm: std::sync::Arc::new(server::llm::OfflineLlm),
     }
 }
 
