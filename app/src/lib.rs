@@ -11,6 +11,7 @@ pub mod links;
 pub mod pages;
 #[cfg(feature = "ssr")]
 pub mod ports;
+pub mod room_configurations;
 pub mod routes;
 pub mod venue_search;
 

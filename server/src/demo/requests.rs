@@ -112,7 +112,7 @@ fn draft(
         km *= 2.0;
     }
     while candidates.len() < 8 && km <= 80.0 {
-        centre = (place.lat, place.lng);
+        centre = (place.at.lat, place.at.lng);
         area = Area::Radius {
             lat: centre.0,
             lng: centre.1,
@@ -221,12 +221,12 @@ fn area_around(
     place: &'static geography::Place,
     anchor: (f64, f64),
 ) -> (Area, (f64, f64), String) {
-    let centre = (place.lat, place.lng);
+    let centre = (place.at.lat, place.at.lng);
     if dice::chance(rng, 0.55) {
         let reach = if place.ring == Ring::Paris { 3.5 } else { 10.0 };
         let mut near: Vec<(&'static geography::Place, f64)> = geography::places()
-            .filter(|p| p.postal_code != place.postal_code)
-            .map(|p| (p, geography::distance_km((p.lat, p.lng), centre)))
+            .filter(|p| p.at.postal_code != place.at.postal_code)
+            .map(|p| (p, geography::distance_km((p.at.lat, p.at.lng), centre)))
             .filter(|(_, d)| *d <= reach)
             .collect();
         near.sort_by(|a, b| a.1.total_cmp(&b.1));
@@ -239,7 +239,7 @@ fn area_around(
             .collect::<Vec<_>>()
             .join(", ");
         (
-            Area::PostalCodes(chosen.iter().map(|p| p.postal_code).collect()),
+            Area::PostalCodes(chosen.iter().map(|p| p.at.postal_code).collect()),
             centre,
             label,
         )
