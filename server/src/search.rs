@@ -2,6 +2,7 @@
 //! filters, exact vector ranking among the candidates, then a ranking into
 //! 4 recommended + 4 compatible with one-sentence reasons.
 pub mod criteria;
+pub mod finalist;
 pub mod llm_rank;
 pub mod pipeline;
 mod reasons;

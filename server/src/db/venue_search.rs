@@ -1,6 +1,8 @@
-//! The venue search's queries: pools, the hard filter (stage 1), exact
-//! similarity among candidates (stage 2), ranking signals, similar requests
-//! and the per-search metrics row.
+//! The venue search's queries: pools, the hard filter (stage 1) with the
+//! exact similarity among its candidates (stage 2) in the same statement,
+//! the full-text rank when no vector answers, the finalists' matched rooms,
+//! venues by code, ranking signals and similar requests. The
+//! per-search metrics row is `db::search_runs`'s.
 use pgvector::Vector;
 use sqlx::{PgExecutor, PgPool, Postgres, QueryBuilder};
 

@@ -1,11 +1,14 @@
 //! Organizers' requests. Each one is drawn around an "anchor" venue (a real
 //! active venue whose room fits), so the hard filter always finds at least
 //! one candidate and the catalogue answering it can be genuine.
+//!
+//! The catalogues answering a request are drawn by `demo::catalogues`, which
+//! reads the [`Brief`] defined here; this module does not call it by name
+//! (the caller passes it to [`fill`]), so the two never import each other.
 
 mod emails;
 mod wording;
 
-use super::catalogues;
 use super::dice::{self, Concept, Dice};
 use super::geography::{self, Ring};
 use super::index::{Index, Match};
@@ -39,7 +42,12 @@ pub fn count(members: usize) -> usize {
 const YEAR_START: i64 = 20_454;
 const YEAR_END: i64 = 20_805;
 
-pub fn fill(data: &mut Dataset, ctx: &Context) {
+/// The step that answers a drafted request with its catalogue
+/// (`demo::catalogues::attach`), run on the request's own random stream
+/// before its e-mails, so the data depends on that order.
+pub type AttachCatalogue = fn(&mut Dice, &mut Dataset, &Context, &mut Request, &Brief);
+
+pub fn fill(data: &mut Dataset, ctx: &Context, attach_catalogue: AttachCatalogue) {
     let index = ctx.index;
     let active: Vec<usize> = index.all_active().collect();
     if active.is_empty() {
@@ -51,7 +59,7 @@ pub fn fill(data: &mut Dataset, ctx: &Context) {
         // A few anchors may fit no event type (e.g. a single tiny room).
         let drafted = (0..5).find_map(|_| draft(&mut rng, data, index, &active, id));
         if let Some((mut request, brief)) = drafted {
-            catalogues::attach(&mut rng, data, ctx, &mut request, &brief);
+            attach_catalogue(&mut rng, data, ctx, &mut request, &brief);
             emails::attach(&mut rng, data, &request);
             data.requests.push(request);
         }

@@ -14,8 +14,8 @@ pub mod prompt;
 #[cfg(test)]
 mod proptests;
 
+use super::finalist::{Finalist, Similarity};
 use super::request::SearchRequest;
-use super::scoring::{Finalist, Similarity};
 use crate::db::venue_facts::VenueFacts;
 use crate::llm::{Completion, CompletionRequest, LlmError, LlmProvider, Message, StopReason, Task};
 pub use answer::{Choice, Ranking};

@@ -2,8 +2,9 @@
 //! candidates → ranking into recommended / compatible, with the
 //! candidate-count rules of seed 001 and the fallbacks that keep answering
 //! when the embedding service is down.
+use super::finalist::{Finalist, Similarity};
 use super::request::SearchRequest;
-use super::scoring::{self, Finalist, Similarity};
+use super::scoring;
 use super::stage3;
 use crate::db::venue_search::{self as q, Candidate, HardFilter, Nearby, QueryVector};
 use crate::embeddings::{EmbeddingProvider, InputType};

@@ -1,5 +1,5 @@
 //! One French sentence per pick, from the facts that weighed most.
-use super::scoring::Finalist;
+use super::finalist::Finalist;
 use app::room_configurations::phrase_of;
 
 fn km(d: f64) -> String {

@@ -2,9 +2,10 @@
 //! The language model ranks; the deterministic scorer answers when no model
 //! is configured (the offline provider), and whenever the model gave no
 //! usable answer, labelled as such so the team knows which ranking it reads.
+use super::finalist::{Finalist, Similarity};
 use super::llm_rank::{self, Choice, Ranking};
 use super::request::SearchRequest;
-use super::scoring::{self, Finalist, Scored, Similarity, Tiers};
+use super::scoring::{self, Scored, Tiers};
 use crate::db::venue_facts;
 use crate::llm::LlmProvider;
 use sqlx::PgPool;

@@ -10,7 +10,7 @@
 use super::Input;
 use crate::db::venue_facts::VenueFacts;
 use crate::llm::external;
-use crate::search::scoring::{Finalist, Similarity};
+use crate::search::finalist::{Finalist, Similarity};
 use std::fmt::Write;
 
 /// Seed 001: the model never sees more than 50 sheets.
