@@ -10,6 +10,7 @@ pub mod errors;
 pub mod layout;
 pub mod links;
 pub mod pages;
+pub mod room_configurations;
 pub mod routes;
 #[cfg(feature = "ssr")]
 pub mod services;

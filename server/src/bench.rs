@@ -127,7 +127,7 @@ pub async fn run(
                 reference: req
                     .near
                     .as_ref()
-                    .map_or(pipeline::PARIS_CENTRE, |n| (n.lat, n.lng)),
+                    .map_or(crate::geo::PARIS_CENTRE, |n| (n.lat, n.lng)),
                 limit: pipeline::MAX_CANDIDATES as i64 + 1,
             };
             let v = Vector::from(vector.clone());
@@ -147,7 +147,7 @@ pub async fn run(
             per_query[i].2 = a.1;
             per_query[i].3 = b.1;
             let t = Instant::now();
-            let _ = pipeline::run(db, Some(embedder), None, req)
+            let _ = pipeline::run(db, Some(embedder), &crate::llm::OfflineLlm, req)
                 .await
                 .map_err(|_| anyhow::anyhow!("search failed"))?;
             whole.push(ms(t));

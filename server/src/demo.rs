@@ -90,7 +90,7 @@ pub fn generate(seed: u64, members: usize) -> Dataset {
         index: &index,
         favourites,
     };
-    requests::fill(&mut data, &ctx);
+    requests::fill(&mut data, &ctx, catalogues::attach);
     signals::fill_background(&mut data, seed, &index);
     training::fill(&mut data, seed, requests::EVENTS);
     data

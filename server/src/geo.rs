@@ -5,6 +5,9 @@
 //! Everything is static data and pure functions: no database, no network,
 //! so the extractor stays deterministic and the search can sort by distance
 //! (`postal_code_center`, `distance_km`) without a geocoding service.
+//!
+//! The one gazetteer: the demo data places its venues around these centres
+//! too ([`at`]), so seeded coordinates and search distances agree.
 
 mod communes;
 mod fold;
@@ -24,6 +27,61 @@ pub const COMMUNE_RADIUS_KM: f64 = 5.0;
 
 /// Radius around an arrondissement's centre when no distance is given.
 pub const ARRONDISSEMENT_RADIUS_KM: f64 = 2.0;
+
+/// A postal code the gazetteer knows, and its centre.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Located {
+    pub postal_code: &'static str,
+    pub lat: f64,
+    pub lng: f64,
+}
+
+/// The main postal code of an arrondissement, or of a commune, and its
+/// centre. A `const fn` for tables built on the gazetteer: an unknown code
+/// there fails the build rather than a run.
+pub const fn at(postal_code: &'static str) -> Located {
+    let mut i = 0;
+    while i < ARRONDISSEMENTS.len() {
+        let a = &ARRONDISSEMENTS[i];
+        if same(a.postal_code, postal_code) {
+            return Located {
+                postal_code,
+                lat: a.lat,
+                lng: a.lng,
+            };
+        }
+        i += 1;
+    }
+    let mut i = 0;
+    while i < COMMUNES.len() {
+        let c = &COMMUNES[i];
+        if same(c.postal_code, postal_code) {
+            return Located {
+                postal_code,
+                lat: c.lat,
+                lng: c.lng,
+            };
+        }
+        i += 1;
+    }
+    panic!("the gazetteer has no place with this postal code")
+}
+
+/// `a == b`, usable in a `const fn`.
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
 
 /// The arrondissement numbered `number` (1 to 20).
 pub fn arrondissement(number: u8) -> Option<&'static Arrondissement> {

@@ -8,10 +8,11 @@
 //! - Workers ([`worker::run`]) claim batches with `FOR UPDATE SKIP LOCKED`,
 //!   so two workers never hold the same job, and a reaper re-queues the jobs
 //!   of a worker that died.
-//! - Each kind has one [`JobHandler`] in the [`registry`]; database triggers
-//!   may enqueue jobs too (migration 0010 enqueues `venue.embed`).
+//! - Each kind has one [`JobHandler`] in the [`registry`]. The runtime names
+//!   no kind: each domain module defines its kinds and registers its
+//!   handlers (`venue_embeddings::register_jobs`); database triggers may
+//!   enqueue jobs too (migration 0010 enqueues venue re-embeddings).
 pub mod registry;
-pub mod venue_embed;
 mod wakeup;
 pub mod worker;
 
@@ -21,13 +22,6 @@ pub use worker::{start, WorkerOptions, Workers};
 
 use sqlx::{PgExecutor, PgPool};
 use std::collections::BTreeMap;
-
-/// The kinds of job this version knows. Rows of other kinds (written by a
-/// newer version during a rolling deploy) stay queued, untouched.
-pub mod kinds {
-    /// Re-embed one venue: payload `{"member_id": 42}`, key `venue.embed:42`.
-    pub const VENUE_EMBED: &str = "venue.embed";
-}
 
 /// Queues a job; see [`crate::db::jobs::enqueue`].
 pub async fn enqueue(
@@ -58,7 +52,9 @@ impl Outcome {
 /// Runs the jobs of one kind, a batch at a time.
 #[async_trait::async_trait]
 pub trait JobHandler: Send + Sync {
-    /// The `jobs.kind` this handler runs (one of [`kinds`]).
+    /// The `jobs.kind` this handler runs. Kinds no registered handler runs
+    /// (written by a newer version during a rolling deploy) stay queued,
+    /// untouched.
     fn kind(&self) -> &'static str;
     /// Jobs claimed at once (handlers that batch provider calls want more).
     fn batch_size(&self) -> i64 {

@@ -1,5 +1,5 @@
 //! Maxy's server: configuration, database, HTTP, services and the command line.
-pub mod accounts;
+pub mod admin_commands;
 pub mod audit;
 pub mod auth;
 pub mod bench;
@@ -20,7 +20,7 @@ pub mod services;
 pub mod shutdown;
 pub mod state;
 pub mod telemetry;
-pub mod venues;
+pub mod venue_embeddings;
 
 use anyhow::Context;
 use cli::{Command, SeedArgs};
@@ -38,10 +38,10 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Seed(args) => seed(&config, &args).await,
-        Command::User(command) => accounts::user(&config, command).await,
-        Command::Link(command) => accounts::link(&config, command).await,
+        Command::User(command) => admin_commands::user(&config, command).await,
+        Command::Link(command) => admin_commands::link(&config, command).await,
         Command::Embed(cli::EmbedCommand::Venues(args)) => {
-            venues::backfill::command(&config, &args).await
+            venue_embeddings::backfill::command(&config, &args).await
         }
         Command::Bench(cli::BenchCommand::Search { rounds }) => {
             let db = db::connect(&config.database).await?;

@@ -1,32 +1,35 @@
-//! Language models: the provider trait, the Anthropic Messages client, the
-//! price table, the wrapping of third-party text, and the per-call record
-//! the metrics keep.
+//! Language models: the provider trait, its backends (the Anthropic
+//! Messages client, the offline provider), the recording wrapper, the price
+//! table, the wrapping of third-party text, and the per-call record the
+//! metrics keep.
 pub mod anthropic;
 pub mod external;
+pub mod offline;
 pub mod pricing;
 pub mod provider;
 pub mod record;
+pub mod recording;
 
 pub use anthropic::{AnthropicClient, ClientBuildError};
+pub use offline::OfflineLlm;
 pub use provider::{
-    Completion, CompletionRequest, LlmError, LlmProvider, Message, Role, StopReason, Task, Usage,
+    Check, Completion, CompletionRequest, LlmError, LlmProvider, Message, Role, StopReason, Task,
+    Usage,
 };
 pub use record::CallRecord;
+pub use recording::{RecordedCall, Recording};
 
 use crate::config::{LlmBackend, LlmSettings};
 use std::sync::Arc;
 
-/// The configured provider; `None` when `MAXY_LLM_PROVIDER=none`. Build once
-/// per process and share.
-pub fn from_settings(
-    settings: &LlmSettings,
-) -> Result<Option<Arc<dyn LlmProvider>>, ClientBuildError> {
+/// The configured provider: [`OfflineLlm`] when `MAXY_LLM_PROVIDER=none`.
+/// Build once per process and share; wrap it in a [`Recording`] per unit of
+/// work.
+pub fn from_settings(settings: &LlmSettings) -> Result<Arc<dyn LlmProvider>, ClientBuildError> {
     Ok(match &settings.backend {
-        LlmBackend::Offline => None,
-        LlmBackend::Anthropic(a) => Some(Arc::new(AnthropicClient::new(
-            a,
-            &settings.model,
-            settings.timeout,
-        )?)),
+        LlmBackend::Offline => Arc::new(OfflineLlm),
+        LlmBackend::Anthropic(a) => {
+            Arc::new(AnthropicClient::new(a, &settings.model, settings.timeout)?)
+        }
     })
 }

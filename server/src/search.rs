@@ -2,17 +2,18 @@
 //! filters, exact vector ranking among the candidates, then a ranking into
 //! 4 recommended + 4 compatible with one-sentence reasons.
 pub mod criteria;
+pub mod finalist;
 pub mod llm_rank;
 pub mod pipeline;
-pub mod ranking;
 mod reasons;
 pub mod request;
 pub mod scoring;
+pub mod stage3;
 
 use crate::db::llm_calls::{self, CallContext};
 use crate::db::search_runs::{self, NewRun};
 use crate::embeddings::EmbeddingProvider;
-use crate::llm::{CallRecord, LlmProvider};
+use crate::llm::{LlmProvider, RecordedCall, Recording};
 use app::errors::AppError;
 use app::venue_search::{PoolOption, SearchForm, SearchResults, VenueSearch};
 use sqlx::PgPool;
@@ -23,8 +24,8 @@ pub struct SearchService {
     pub db: PgPool,
     /// The venue pipeline's embedder; `None` runs without vectors.
     pub embedder: Option<Arc<dyn EmbeddingProvider>>,
-    /// The stage-3 ranker; `None` ranks deterministically.
-    pub llm: Option<Arc<dyn LlmProvider>>,
+    /// The stage-3 ranker; the offline provider ranks deterministically.
+    pub llm: Arc<dyn LlmProvider>,
 }
 
 impl SearchService {
@@ -35,14 +36,12 @@ impl SearchService {
         form: &SearchForm,
     ) -> Result<SearchResults, AppError> {
         let req = request::build(form).map_err(|e| AppError::Invalid(e.0))?;
-        let outcome = match pipeline::run(
-            &self.db,
-            self.embedder.as_deref(),
-            self.llm.as_deref(),
-            &req,
-        )
-        .await
-        {
+        let context = CallContext {
+            user_id,
+            ..CallContext::default()
+        };
+        let llm = Recording::new(self.llm.clone(), self.db.clone(), context);
+        let outcome = match pipeline::run(&self.db, self.embedder.as_deref(), &llm, &req).await {
             Ok(outcome) => outcome,
             Err(pipeline::Failure::UnknownPool(slug)) => {
                 return Err(AppError::Invalid(format!("Pool inconnu : « {slug} ».")));
@@ -52,8 +51,8 @@ impl SearchService {
         let r = &outcome.results;
         let stats = &r.stats;
         let as_ms = |v: f64| v.round() as i32;
-        let calls = &outcome.llm_calls;
-        let llm_ms: u128 = calls.iter().map(|c| c.latency.as_millis()).sum();
+        let calls = llm.calls();
+        let llm_ms: u128 = calls.iter().map(|c| c.record.latency.as_millis()).sum();
         let run = NewRun {
             pool_id: Some(outcome.pool_id),
             user_id,
@@ -82,27 +81,20 @@ impl SearchService {
             llm_ms: outcome
                 .llm_candidates
                 .map(|_| i32::try_from(llm_ms).unwrap_or(i32::MAX)),
-            cost_usd: calls.iter().filter_map(|c| c.cost_usd).sum(),
+            cost_usd: calls.iter().filter_map(|c| c.record.cost_usd).sum(),
         };
         match search_runs::insert(&self.db, &run).await {
-            Ok(run_id) => self.record_llm_calls(run_id, user_id, calls).await,
+            Ok(run_id) => self.link_llm_calls(run_id, &calls).await,
             Err(e) => tracing::warn!(error = %e, "cannot record the search metrics"),
         }
         Ok(outcome.results)
     }
 
-    /// Stage 3's model calls: one `llm_calls` row each (tokens, cost,
-    /// latency), naming the search's row.
-    async fn record_llm_calls(&self, run_id: i64, user_id: Option<i64>, calls: &[CallRecord]) {
-        let context = CallContext {
-            user_id,
-            search_run_id: Some(run_id),
-            ..CallContext::default()
-        };
-        for call in calls {
-            if let Err(e) = llm_calls::insert(&self.db, call, context).await {
-                tracing::warn!(error = %e, "cannot record an LLM call");
-            }
+    /// Stage 3's model calls, recorded as they ended, name the search's row.
+    async fn link_llm_calls(&self, run_id: i64, calls: &[RecordedCall]) {
+        let ids: Vec<i64> = calls.iter().filter_map(|c| c.id).collect();
+        if let Err(e) = llm_calls::link_search_run(&self.db, &ids, run_id).await {
+            tracing::warn!(error = %e, "cannot link the LLM calls to their search");
         }
     }
 }

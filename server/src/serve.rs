@@ -46,21 +46,19 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     };
     tokio::spawn(sweep_expired_sessions(db.clone()));
     let llm = crate::llm::from_settings(&config.llm).context("cannot build the LLM client")?;
-    match &llm {
-        Some(provider) => tracing::info!(
-            provider = provider.name(),
-            model = provider.model(),
-            "venue ranking through the language model"
-        ),
-        None => tracing::info!("MAXY_LLM_PROVIDER=none: venue ranking is deterministic"),
-    }
+    tracing::info!(
+        provider = llm.name(),
+        model = llm.model(),
+        "venue ranking through this language model (offline: deterministic ranking)"
+    );
     let (stop_jobs, jobs_shutdown) = tokio::sync::watch::channel(false);
     let workers = crate::jobs::start(
         &db,
-        &crate::jobs::Registry::standard(&crate::jobs::registry::JobContext {
-            db: db.clone(),
-            venue_embedder: embedders.venues.clone(),
-        }),
+        &crate::venue_embeddings::register_jobs(
+            crate::jobs::Registry::default(),
+            &db,
+            embedders.venues.clone(),
+        ),
         config.job_workers,
         &crate::jobs::WorkerOptions::default(),
         &jobs_shutdown,

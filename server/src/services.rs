@@ -52,8 +52,8 @@ pub struct Dependencies {
     pub signing_key: SigningKey,
     /// The venue pipeline's embedder; `None` searches without vectors.
     pub venue_embedder: Option<Arc<dyn EmbeddingProvider>>,
-    /// The venue ranker; `None` ranks deterministically.
-    pub llm: Option<Arc<dyn LlmProvider>>,
+    /// The language model (the offline provider when none is configured).
+    pub llm: Arc<dyn LlmProvider>,
 }
 
 impl Services {

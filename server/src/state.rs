@@ -32,7 +32,7 @@ impl AppState {
         embedding_health: EmbeddingHealth,
         signing_key: SigningKey,
         venue_embedder: Option<Arc<dyn EmbeddingProvider>>,
-        llm: Option<Arc<dyn LlmProvider>>,
+        llm: Arc<dyn LlmProvider>,
     ) -> Self {
         let services = Services::new(Dependencies {
             db: db.clone(),

@@ -19,6 +19,7 @@ fn request() -> CompletionRequest {
         messages: vec![Message::user("Voici une demande d'événement…")],
         max_tokens: 512,
         temperature: Some(0.0),
+        time_limit: None,
     }
 }
 
@@ -180,6 +181,25 @@ async fn a_server_that_hangs_times_out() {
         "{:?}",
         started.elapsed()
     );
+}
+
+#[tokio::test]
+async fn the_time_limit_of_a_request_bounds_the_retries() {
+    let fake = FakeAnthropic::start(vec![Reply::Hang(Duration::from_secs(5)); 3]).await;
+    let started = Instant::now();
+    let limited = CompletionRequest {
+        time_limit: Some(Duration::from_millis(300)),
+        ..request()
+    };
+    let err = fake.provider("4000").complete(&limited).await.unwrap_err();
+    assert!(matches!(err, LlmError::Unavailable(_)), "{err}");
+    assert!(err.to_string().contains("limit of 300 ms"), "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(fake.seen().len(), 1, "no retry past the limit");
 }
 
 #[tokio::test]

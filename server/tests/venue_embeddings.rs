@@ -15,11 +15,11 @@ use axum::{Json, Router};
 use serde_json::{json, Value};
 use server::config::{Config, Env};
 use server::embeddings::{Embedders, EmbeddingProvider};
-use server::jobs::registry::JobContext;
 use server::jobs::worker::{run_once, WorkerOptions};
-use server::jobs::{kinds, venue_embed, Registry};
-use server::venues::backfill::{backfill, BackfillOptions};
-use server::venues::embedding_text::text_hash;
+use server::jobs::Registry;
+use server::venue_embeddings::backfill::{backfill, BackfillOptions};
+use server::venue_embeddings::embedding_text::text_hash;
+use server::venue_embeddings::job as venue_embed;
 use sha2::{Digest, Sha256};
 use sqlx::PgPool;
 use std::net::SocketAddr;
@@ -199,10 +199,7 @@ async fn job_states(db: &PgPool) -> Vec<(String, Option<String>)> {
 }
 
 fn registry(db: &PgPool, provider: Arc<dyn EmbeddingProvider>) -> Registry {
-    Registry::standard(&JobContext {
-        db: db.clone(),
-        venue_embedder: provider,
-    })
+    server::venue_embeddings::register_jobs(Registry::default(), db, provider)
 }
 
 /// Runs worker rounds until nothing is due.

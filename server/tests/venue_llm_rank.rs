@@ -10,8 +10,8 @@ mod support;
 
 use fixture::{codes, explanations, form, item, last_eight_reversed, run, seed};
 use serde_json::json;
-use server::llm::LlmProvider;
-use server::search::ranking::LLM_FAILED_NOTICE;
+use server::llm::{LlmProvider, OfflineLlm};
+use server::search::stage3::LLM_FAILED_NOTICE;
 use server::search::SearchService;
 use sqlx::PgPool;
 use std::sync::Arc;
@@ -24,7 +24,7 @@ async fn a_valid_answer_becomes_the_catalogue_and_its_cost_is_recorded(db: PgPoo
     let service = SearchService {
         db: db.clone(),
         embedder: None,
-        llm: Some(fake.provider("5000")),
+        llm: fake.provider("5000"),
     };
     let r = service.search(None, &form()).await.unwrap();
 
@@ -125,8 +125,8 @@ async fn invalid_json_twice_falls_back_to_the_deterministic_ranking_and_says_so(
     ])
     .await;
     let provider = fake.provider("5000");
-    let outcome = run(&db, Some(provider.as_ref())).await;
-    let baseline = run(&db, None).await;
+    let outcome = run(&db, provider.clone()).await;
+    let baseline = run(&db, Arc::new(OfflineLlm)).await;
 
     assert_eq!(fake.seen().len(), 2, "exactly one retry");
     let r = &outcome.results;
@@ -161,7 +161,7 @@ async fn invalid_then_valid_is_an_llm_ranking(db: PgPool) {
     ])
     .await;
     let provider = fake.provider("5000");
-    let outcome = run(&db, Some(provider.as_ref())).await;
+    let outcome = run(&db, provider.clone()).await;
     assert_eq!(fake.seen().len(), 2);
     assert_eq!(outcome.results.stats.ranking_source, "llm");
     assert_eq!(outcome.results.recommended.len(), 4);
@@ -193,7 +193,7 @@ async fn unknown_and_duplicate_codes_are_dropped(db: PgPool) {
     })])
     .await;
     let provider = fake.provider("5000");
-    let outcome = run(&db, Some(provider.as_ref())).await;
+    let outcome = run(&db, provider.clone()).await;
     let listed = listed_codes(&fake.seen()[0].body);
     let r = &outcome.results;
     assert_eq!(r.stats.ranking_source, "llm");
@@ -216,7 +216,7 @@ async fn a_provider_error_gets_one_more_call_then_falls_back(db: PgPool) {
     let overloaded = Reply::Status(529, "overloaded_error");
     let fake = FakeAnthropic::start(vec![overloaded; 6]).await;
     let provider = fake.provider("5000");
-    let outcome = run(&db, Some(provider.as_ref())).await;
+    let outcome = run(&db, provider.clone()).await;
     assert_eq!(fake.seen().len(), 6, "two calls of three attempts each");
     assert_eq!(outcome.llm_calls.len(), 2);
     assert_eq!(outcome.results.stats.ranking_source, "deterministic");
@@ -233,8 +233,8 @@ async fn a_provider_error_gets_one_more_call_then_falls_back(db: PgPool) {
     if let server::config::LlmBackend::Anthropic(a) = &mut config.llm.backend {
         a.api_key = "sk-ant-revoked".into();
     }
-    let provider: Arc<dyn LlmProvider> = server::llm::from_settings(&config.llm).unwrap().unwrap();
-    let outcome = run(&db, Some(provider.as_ref())).await;
+    let provider: Arc<dyn LlmProvider> = server::llm::from_settings(&config.llm).unwrap();
+    let outcome = run(&db, provider.clone()).await;
     assert_eq!(refusing.seen().len(), 1);
     assert_eq!(outcome.results.stats.ranking_source, "deterministic");
     let error = outcome.llm_calls[0].error.clone().unwrap_or_default();
@@ -249,7 +249,7 @@ async fn at_most_fifty_finalists_are_shown(db: PgPool) {
     seed(&db, 60).await;
     let fake = FakeAnthropic::start(vec![Reply::with(last_eight_reversed)]).await;
     let provider = fake.provider("5000");
-    let outcome = run(&db, Some(provider.as_ref())).await;
+    let outcome = run(&db, provider.clone()).await;
     assert_eq!(listed_codes(&fake.seen()[0].body).len(), 50);
     assert_eq!(outcome.llm_candidates, Some(50));
     assert_eq!(outcome.results.stats.ranking_source, "llm");
@@ -267,7 +267,7 @@ async fn venue_text_is_wrapped_and_escaped_as_data(db: PgPool) {
         .unwrap();
     let fake = FakeAnthropic::start(vec![Reply::with(last_eight_reversed)]).await;
     let provider = fake.provider("5000");
-    run(&db, Some(provider.as_ref())).await;
+    run(&db, provider.clone()).await;
 
     let body = &fake.seen()[0].body;
     assert!(
@@ -305,4 +305,34 @@ async fn venue_text_is_wrapped_and_escaped_as_data(db: PgPool) {
     );
     let after = &text[at..];
     assert!(after.find("</external_content>").unwrap() < after.find("\n[").unwrap_or(usize::MAX));
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_offline_provider_ranks_deterministically_without_a_notice_or_a_call(db: PgPool) {
+    seed(&db, 12).await;
+    let service = SearchService {
+        db: db.clone(),
+        embedder: None,
+        llm: Arc::new(OfflineLlm),
+    };
+    let r = service.search(None, &form()).await.unwrap();
+    assert_eq!(r.stats.ranking_source, "deterministic");
+    assert!(!r.recommended.is_empty());
+    assert!(
+        !r.notices.iter().any(|n| n == LLM_FAILED_NOTICE),
+        "no model configured is not a failure: {:?}",
+        r.notices
+    );
+    let run: (String, Option<i32>, Option<i32>, f64) = sqlx::query_as(
+        "SELECT ranking_source, llm_candidates, llm_ms, cost_usd::float8 FROM search_runs",
+    )
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    assert_eq!(run, ("deterministic".into(), None, None, 0.0));
+    let calls: i64 = sqlx::query_scalar("SELECT count(*) FROM llm_calls")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    assert_eq!(calls, 0);
 }

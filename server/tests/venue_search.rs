@@ -33,7 +33,7 @@ async fn service(db: &PgPool, embedding_up: bool) -> SearchService {
     SearchService {
         db: db.clone(),
         embedder: Some(embedders.venues.clone()),
-        llm: None,
+        llm: std::sync::Arc::new(server::llm::OfflineLlm),
     }
 }
 

@@ -10,7 +10,7 @@ use app::venue_search::{SearchForm, SearchResults};
 use server::config::{Config, Env};
 use server::embeddings::Embedders;
 use server::search::SearchService;
-use server::venues::backfill::{backfill, BackfillOptions};
+use server::venue_embeddings::backfill::{backfill, BackfillOptions};
 use sqlx::PgPool;
 
 fn local_model_url() -> String {
@@ -50,7 +50,7 @@ async fn embedded_demo(db: &PgPool) -> SearchService {
     SearchService {
         db: db.clone(),
         embedder: Some(embedders.venues.clone()),
-        llm: None,
+        llm: std::sync::Arc::new(server::llm::OfflineLlm),
     }
 }
 

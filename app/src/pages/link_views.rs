@@ -1,5 +1,5 @@
 //! Pieces shared by the magic-link pages: the frame and the event summary.
-use crate::links::configuration_label;
+use crate::room_configurations::label_of;
 use leptos::prelude::*;
 
 /// A light frame without the team navigation: link holders see nothing else.
@@ -26,7 +26,7 @@ pub fn EventSummary(
 ) -> impl IntoView {
     let configurations = configurations
         .iter()
-        .map(|c| configuration_label(c).to_string())
+        .map(|c| label_of(c).to_string())
         .collect::<Vec<_>>()
         .join(", ");
     view! {

@@ -1,7 +1,7 @@
 //! « Lieux »: the team's venue search. The form is a plain GET form, so a
 //! search is a shareable URL (`/lieux?pool=…&q=…`) and works without
 //! JavaScript; results come from the `search_venues` server function.
-use crate::links::{configuration_label, in_configuration};
+use crate::room_configurations::{phrase_of, Configuration};
 use crate::venue_search::{
     list_pools, search_venues, SearchForm, SearchResults, SearchStats, VenuePick,
 };
@@ -9,10 +9,6 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
 use super::PageHeader;
-
-const CONFIGURATIONS: [&str; 7] = [
-    "reunion", "u", "theatre", "cabaret", "ecole", "banquet", "cocktail",
-];
 
 #[component]
 pub fn VenuesPage() -> impl IntoView {
@@ -107,12 +103,13 @@ fn SearchFormView(
                 <fieldset>
                     <legend class="font-medium text-slate-700">"Configurations"</legend>
                     <div class="mt-2 flex flex-wrap gap-x-4 gap-y-1">
-                        {CONFIGURATIONS.iter().map(|key| {
-                            let checked = chosen.iter().any(|c| c == key);
+                        {Configuration::ALL.iter().map(|c| {
+                            let key = c.key();
+                            let checked = chosen.iter().any(|k| k == key);
                             view! {
                                 <label class="flex items-center gap-1">
-                                    <input type="checkbox" name="config" value=*key checked=checked />
-                                    {configuration_label(key).to_string()}
+                                    <input type="checkbox" name="config" value=key checked=checked />
+                                    {c.label()}
                                 </label>
                             }
                         }).collect_view()}
@@ -183,7 +180,7 @@ fn PickCard(pick: VenuePick) -> impl IntoView {
             "{} · {} places {}",
             r.name,
             r.capacity,
-            in_configuration(&r.configuration)
+            phrase_of(&r.configuration)
         )
     });
     let distance = pick

@@ -169,7 +169,7 @@ async fn timed_search(
     req: &request::SearchRequest,
 ) -> anyhow::Result<Timing> {
     let t = Instant::now();
-    let outcome = pipeline::run(db, Some(embedder), None, req)
+    let outcome = pipeline::run(db, Some(embedder), &crate::llm::OfflineLlm, req)
         .await
         .map_err(|_| anyhow::anyhow!("search failed"))?;
     let fell_back = outcome
@@ -215,6 +215,6 @@ async fn backlog_texts(db: &PgPool, n: usize) -> anyhow::Result<Vec<String>> {
         !ids.is_empty(),
         "the database has no venues: run `maxy seed` first"
     );
-    let texts = crate::venues::embedding_text::venue_texts(db, &ids).await?;
+    let texts = crate::venue_embeddings::embedding_text::venue_texts(db, &ids).await?;
     Ok(texts.into_iter().map(|t| t.text).collect())
 }

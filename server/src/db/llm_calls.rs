@@ -49,3 +49,21 @@ pub async fn insert(
     .fetch_one(db)
     .await
 }
+
+/// Names the search whose finalists the calls `ids` ranked: the calls are
+/// recorded as they end, the search's row only after them.
+pub async fn link_search_run(
+    db: impl PgExecutor<'_>,
+    ids: &[i64],
+    search_run_id: i64,
+) -> sqlx::Result<u64> {
+    if ids.is_empty() {
+        return Ok(0);
+    }
+    let done = sqlx::query("UPDATE llm_calls SET search_run_id = $2 WHERE id = ANY($1)")
+        .bind(ids)
+        .bind(search_run_id)
+        .execute(db)
+        .await?;
+    Ok(done.rows_affected())
+}

@@ -1,6 +1,8 @@
-//! The venue search's queries: pools, the hard filter (stage 1), exact
-//! similarity among candidates (stage 2), ranking signals, similar requests
-//! and the per-search metrics row.
+//! The venue search's queries: pools, the hard filter (stage 1) with the
+//! exact similarity among its candidates (stage 2) in the same statement,
+//! the full-text rank when no vector answers, the finalists' matched rooms,
+//! venues by code, ranking signals and similar requests. The
+//! per-search metrics row is `db::search_runs`'s.
 use pgvector::Vector;
 use sqlx::{PgExecutor, PgPool, Postgres, QueryBuilder};
 
@@ -78,15 +80,15 @@ pub struct Candidate {
 /// The `member_search` column that holds a configuration's largest capacity.
 /// A closed list: these names are the only text of the query not bound.
 fn capacity_column(configuration: &str) -> Option<&'static str> {
-    Some(match configuration {
-        "reunion" => "cap_reunion",
-        "u" => "cap_u",
-        "theatre" => "cap_theatre",
-        "cabaret" => "cap_cabaret",
-        "ecole" => "cap_ecole",
-        "banquet" => "cap_banquet",
-        "cocktail" => "cap_cocktail",
-        _ => return None,
+    use app::room_configurations::Configuration as C;
+    Some(match C::from_key(configuration)? {
+        C::Reunion => "cap_reunion",
+        C::U => "cap_u",
+        C::Theatre => "cap_theatre",
+        C::Cabaret => "cap_cabaret",
+        C::Ecole => "cap_ecole",
+        C::Banquet => "cap_banquet",
+        C::Cocktail => "cap_cocktail",
     })
 }
 

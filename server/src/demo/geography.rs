@@ -22,9 +22,8 @@ pub struct Place {
     pub city: &'static str,
     /// What people call it ("Paris 8e", "Courbevoie – La Défense").
     pub label: &'static str,
-    pub postal_code: &'static str,
-    pub lat: f64,
-    pub lng: f64,
+    /// Postal code and centre, from the gazetteer (`geo`).
+    pub at: crate::geo::Located,
     pub ring: Ring,
     /// Relative share of the venues placed here.
     pub weight: u32,
@@ -63,7 +62,7 @@ pub fn places() -> impl Iterator<Item = &'static Place> {
 
 /// Looks a place up by postal code (used by the hand-written showcase venues).
 pub fn by_postal_code(code: &str) -> Option<&'static Place> {
-    places().find(|p| p.postal_code == code)
+    places().find(|p| p.at.postal_code == code)
 }
 
 /// A place for a venue looking for `setting`.
@@ -107,8 +106,8 @@ pub fn jitter(rng: &mut Dice, place: &Place) -> (f64, f64) {
     let r = radius_km * dice::uniform(rng, 0.0, 1.0).sqrt();
     let theta = dice::uniform(rng, 0.0, std::f64::consts::TAU);
     let dlat = r * theta.cos() / 111.32;
-    let dlng = r * theta.sin() / (111.32 * place.lat.to_radians().cos());
-    (round6(place.lat + dlat), round6(place.lng + dlng))
+    let dlng = r * theta.sin() / (111.32 * place.at.lat.to_radians().cos());
+    (round6(place.at.lat + dlat), round6(place.at.lng + dlng))
 }
 
 fn round6(x: f64) -> f64 {
@@ -127,7 +126,7 @@ mod tests {
 
     #[test]
     fn places_are_real_and_unique() {
-        let codes: BTreeSet<&str> = places().map(|p| p.postal_code).collect();
+        let codes: BTreeSet<&str> = places().map(|p| p.at.postal_code).collect();
         assert_eq!(codes.len(), places().count(), "one place per postal code");
         for n in 1..=20 {
             assert!(
@@ -137,7 +136,7 @@ mod tests {
         }
         for p in places() {
             assert!(
-                (48.3..49.3).contains(&p.lat) && (1.7..2.9).contains(&p.lng),
+                (48.3..49.3).contains(&p.at.lat) && (1.7..2.9).contains(&p.at.lng),
                 "{}",
                 p.label
             );
@@ -145,9 +144,9 @@ mod tests {
             assert!(!p.views.is_empty(), "{}", p.label);
         }
         // Spot-check a few centres against known coordinates.
-        let versailles = by_postal_code("78000").map(|p| (p.lat, p.lng));
+        let versailles = by_postal_code("78000").map(|p| (p.at.lat, p.at.lng));
         assert!(versailles.is_some_and(|c| distance_km(c, (48.8049, 2.1204)) < 1.0));
-        let eighth = by_postal_code("75008").map(|p| (p.lat, p.lng));
+        let eighth = by_postal_code("75008").map(|p| (p.at.lat, p.at.lng));
         assert!(eighth.is_some_and(|c| distance_km(c, (48.8738, 2.2950)) < 3.0));
     }
 
@@ -162,7 +161,7 @@ mod tests {
                 } else {
                     3.01
                 };
-                assert!(distance_km((lat, lng), (place.lat, place.lng)) <= limit);
+                assert!(distance_km((lat, lng), (place.at.lat, place.at.lng)) <= limit);
             }
         }
     }

@@ -3,14 +3,14 @@
 //! configuration × capacity) with the matched room to pin.
 
 use super::geography::distance_km;
-use super::model::{Area, Config, Dataset};
+use super::model::{Area, Configuration, Dataset};
 
 pub struct Index {
     /// Member positions (into `Dataset::members`) of active venues, per pool.
     active_by_pool: Vec<Vec<usize>>,
     /// Per member position, its slice of `Dataset::capacities`.
     capacity_ranges: Vec<(usize, usize)>,
-    /// Per member position, the largest capacity per configuration (`Config::ALL` order).
+    /// Per member position, the largest capacity per configuration (`Configuration::ALL` order).
     max_by_config: Vec<[i32; 7]>,
     /// Per member position, its tag ids (sorted).
     tags: Vec<Vec<i64>>,
@@ -21,7 +21,7 @@ pub struct Index {
 pub struct Match {
     pub member: usize,
     pub room_id: i64,
-    pub config: Config,
+    pub config: Configuration,
     pub capacity: i32,
     pub distance_km: f64,
 }
@@ -87,7 +87,7 @@ impl Index {
         self.active_by_pool.iter().flatten().copied()
     }
 
-    pub fn max_capacity(&self, member: usize, config: Config) -> i32 {
+    pub fn max_capacity(&self, member: usize, config: Configuration) -> i32 {
         self.max_by_config[member][config as usize]
     }
 
@@ -97,7 +97,7 @@ impl Index {
         &self,
         data: &Dataset,
         member: usize,
-        configs: &[Config],
+        configs: &[Configuration],
         participants: i32,
         area: &Area,
         centre: (f64, f64),
@@ -137,7 +137,7 @@ impl Index {
         &self,
         data: &Dataset,
         pool: usize,
-        configs: &[Config],
+        configs: &[Configuration],
         participants: i32,
         area: &Area,
         centre: (f64, f64),

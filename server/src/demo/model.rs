@@ -29,53 +29,9 @@ impl Stamp {
     }
 }
 
-/// The room layouts of seed 001 ("configurations Kactus").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Config {
-    Reunion,
-    U,
-    Theatre,
-    Cabaret,
-    Ecole,
-    Banquet,
-    Cocktail,
-}
-
-impl Config {
-    pub const ALL: [Config; 7] = [
-        Config::Reunion,
-        Config::U,
-        Config::Theatre,
-        Config::Cabaret,
-        Config::Ecole,
-        Config::Banquet,
-        Config::Cocktail,
-    ];
-    /// The value stored in `room_capacities.configuration`.
-    pub fn key(self) -> &'static str {
-        match self {
-            Config::Reunion => "reunion",
-            Config::U => "u",
-            Config::Theatre => "theatre",
-            Config::Cabaret => "cabaret",
-            Config::Ecole => "ecole",
-            Config::Banquet => "banquet",
-            Config::Cocktail => "cocktail",
-        }
-    }
-    /// How French text says "in this layout" ("en cocktail", "en U").
-    pub fn phrase(self) -> &'static str {
-        match self {
-            Config::Reunion => "en réunion",
-            Config::U => "en U",
-            Config::Theatre => "en théâtre",
-            Config::Cabaret => "en cabaret",
-            Config::Ecole => "en école",
-            Config::Banquet => "en banquet",
-            Config::Cocktail => "en cocktail",
-        }
-    }
-}
+/// The room layouts of seed 001 ("configurations Kactus"), the one list the
+/// search and the page use too.
+pub use app::room_configurations::Configuration;
 
 #[derive(Debug, Default)]
 pub struct Dataset {
@@ -151,7 +107,7 @@ pub struct Room {
 pub struct Capacity {
     pub room_id: i64,
     pub member_id: i64,
-    pub configuration: Config,
+    pub configuration: Configuration,
     pub max_capacity: i32,
 }
 

@@ -1,11 +1,14 @@
 //! Organizers' requests. Each one is drawn around an "anchor" venue (a real
 //! active venue whose room fits), so the hard filter always finds at least
 //! one candidate and the catalogue answering it can be genuine.
+//!
+//! The catalogues answering a request are drawn by `demo::catalogues`, which
+//! reads the [`Brief`] defined here; this module does not call it by name
+//! (the caller passes it to [`fill`]), so the two never import each other.
 
 mod emails;
 mod wording;
 
-use super::catalogues;
 use super::dice::{self, Concept, Dice};
 use super::geography::{self, Ring};
 use super::index::{Index, Match};
@@ -39,7 +42,12 @@ pub fn count(members: usize) -> usize {
 const YEAR_START: i64 = 20_454;
 const YEAR_END: i64 = 20_805;
 
-pub fn fill(data: &mut Dataset, ctx: &Context) {
+/// The step that answers a drafted request with its catalogue
+/// (`demo::catalogues::attach`), run on the request's own random stream
+/// before its e-mails, so the data depends on that order.
+pub type AttachCatalogue = fn(&mut Dice, &mut Dataset, &Context, &mut Request, &Brief);
+
+pub fn fill(data: &mut Dataset, ctx: &Context, attach_catalogue: AttachCatalogue) {
     let index = ctx.index;
     let active: Vec<usize> = index.all_active().collect();
     if active.is_empty() {
@@ -51,7 +59,7 @@ pub fn fill(data: &mut Dataset, ctx: &Context) {
         // A few anchors may fit no event type (e.g. a single tiny room).
         let drafted = (0..5).find_map(|_| draft(&mut rng, data, index, &active, id));
         if let Some((mut request, brief)) = drafted {
-            catalogues::attach(&mut rng, data, ctx, &mut request, &brief);
+            attach_catalogue(&mut rng, data, ctx, &mut request, &brief);
             emails::attach(&mut rng, data, &request);
             data.requests.push(request);
         }
@@ -112,7 +120,7 @@ fn draft(
         km *= 2.0;
     }
     while candidates.len() < 8 && km <= 80.0 {
-        centre = (place.lat, place.lng);
+        centre = (place.at.lat, place.at.lng);
         area = Area::Radius {
             lat: centre.0,
             lng: centre.1,
@@ -221,12 +229,12 @@ fn area_around(
     place: &'static geography::Place,
     anchor: (f64, f64),
 ) -> (Area, (f64, f64), String) {
-    let centre = (place.lat, place.lng);
+    let centre = (place.at.lat, place.at.lng);
     if dice::chance(rng, 0.55) {
         let reach = if place.ring == Ring::Paris { 3.5 } else { 10.0 };
         let mut near: Vec<(&'static geography::Place, f64)> = geography::places()
-            .filter(|p| p.postal_code != place.postal_code)
-            .map(|p| (p, geography::distance_km((p.lat, p.lng), centre)))
+            .filter(|p| p.at.postal_code != place.at.postal_code)
+            .map(|p| (p, geography::distance_km((p.at.lat, p.at.lng), centre)))
             .filter(|(_, d)| *d <= reach)
             .collect();
         near.sort_by(|a, b| a.1.total_cmp(&b.1));
@@ -239,7 +247,7 @@ fn area_around(
             .collect::<Vec<_>>()
             .join(", ");
         (
-            Area::PostalCodes(chosen.iter().map(|p| p.postal_code).collect()),
+            Area::PostalCodes(chosen.iter().map(|p| p.at.postal_code).collect()),
             centre,
             label,
         )

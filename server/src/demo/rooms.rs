@@ -7,7 +7,7 @@ mod wording;
 
 use super::dice::{self, Dice};
 use super::features::{Feature, Wording};
-use super::model::Config;
+use super::model::Configuration;
 use super::pools::{Kind, Size};
 use super::sketch::Sketch;
 
@@ -37,7 +37,7 @@ pub struct PlannedRoom {
     pub name: String,
     pub description: String,
     pub area_m2: i32,
-    pub capacities: Vec<(Config, i32)>,
+    pub capacities: Vec<(Configuration, i32)>,
 }
 
 /// The rooms of a venue: its signature spaces first, then ordinary rooms.

@@ -1,5 +1,5 @@
-//! The internal team (no passwords: sign-in comes with another issue) and
-//! their favourite venues.
+//! The internal team (every demo account signs in with [`DEMO_PASSWORD`])
+//! and their favourite venues.
 
 use std::collections::BTreeSet;
 

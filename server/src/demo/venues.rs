@@ -90,7 +90,7 @@ pub fn venue(seed: u64, id: i64, taken: &mut HashSet<String>) -> Venue {
             .collect(),
         status,
         address: address(&mut rng, &sketch),
-        postal_code: sketch.place.postal_code,
+        postal_code: sketch.place.at.postal_code,
         city: sketch.place.city,
         lat,
         lng,

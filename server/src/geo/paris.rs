@@ -1,8 +1,8 @@
 //! The twenty arrondissements of Paris: postal codes and centres.
 //!
-//! Centres are the same points the demo data places its venues around
-//! (`demo::geography`), so distances computed here agree with the seeded
-//! coordinates.
+//! The demo data places its venues around these centres (`demo::geography`
+//! reads them through `geo::at`), so distances computed here agree with the
+//! seeded coordinates.
 
 /// One arrondissement of Paris.
 #[derive(Debug, PartialEq)]

@@ -1,8 +1,7 @@
-//! The one place that maps job kinds to their handlers.
-use super::venue_embed::VenueEmbed;
+//! The one place that maps job kinds to their handlers. Domain modules add
+//! their own handlers (`venue_embeddings::register_jobs`); the registry and
+//! the workers know none of them by name.
 use super::JobHandler;
-use crate::embeddings::EmbeddingProvider;
-use sqlx::PgPool;
 use std::sync::Arc;
 
 /// Handlers by kind, in registration order (the order workers poll them).
@@ -11,20 +10,7 @@ pub struct Registry {
     handlers: Vec<Arc<dyn JobHandler>>,
 }
 
-/// What the standard handlers need.
-#[derive(Clone)]
-pub struct JobContext {
-    pub db: PgPool,
-    /// The venues pipeline's provider (`MAXY_VENUE_EMBEDDING_*`).
-    pub venue_embedder: Arc<dyn EmbeddingProvider>,
-}
-
 impl Registry {
-    /// Every kind this version runs.
-    pub fn standard(ctx: &JobContext) -> Self {
-        Registry::default().with(VenueEmbed::new(ctx.db.clone(), ctx.venue_embedder.clone()))
-    }
-
     /// Adds a handler; a second one for the same kind replaces the first.
     pub fn with(mut self, handler: impl JobHandler + 'static) -> Self {
         self.handlers.retain(|h| h.kind() != handler.kind());

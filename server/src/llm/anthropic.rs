@@ -2,7 +2,8 @@
 //!
 //! Network errors, timeouts, 429 and 5xx (529 "overloaded" included) are
 //! retried with exponential backoff and jitter, honouring `Retry-After`;
-//! any other 4xx is final. The API key travels in `x-api-key`, marked
+//! any other 4xx is final; the request's `time_limit`, when set, bounds the
+//! whole call, retries included. The API key travels in `x-api-key`, marked
 //! sensitive, and never reaches `Debug`, logs or error messages (bodies that
 //! echo it are scrubbed).
 use super::{Completion, CompletionRequest, LlmError, LlmProvider};
@@ -164,21 +165,29 @@ impl LlmProvider for AnthropicClient {
         let body = serde_json::to_vec(&WireRequest::new(&self.model, request))
             .map_err(|e| LlmError::Rejected(format!("cannot encode the request: {e}")))?;
         let started = Instant::now();
-        let completion = RETRY
-            .run(
-                &self.place(),
-                LlmError::Unavailable,
-                || self.attempt(&body, started),
-                |attempt, wait, reason| {
-                    tracing::info!(
-                        task = request.task.label(),
-                        attempt,
-                        wait_ms = wait.as_millis() as u64,
-                        "LLM call failed, retrying: {reason}"
-                    );
-                },
-            )
-            .await?;
+        let place = self.place();
+        let call = RETRY.run(
+            &place,
+            LlmError::Unavailable,
+            || self.attempt(&body, started),
+            |attempt, wait, reason| {
+                tracing::info!(
+                    task = request.task.label(),
+                    attempt,
+                    wait_ms = wait.as_millis() as u64,
+                    "LLM call failed, retrying: {reason}"
+                );
+            },
+        );
+        let completion = match request.time_limit {
+            None => call.await?,
+            Some(limit) => tokio::time::timeout(limit, call).await.map_err(|_| {
+                LlmError::Unavailable(format!(
+                    "{place} gave no answer within the caller's limit of {} ms",
+                    limit.as_millis()
+                ))
+            })??,
+        };
         tracing::debug!(
             task = request.task.label(),
             model = %completion.model,

@@ -2,9 +2,14 @@
 //! Vendor wire types stay inside each implementation; callers see a system
 //! prompt and messages in, text plus usage out.
 //!
+//! "No model configured" is a backend too ([`super::OfflineLlm`]), and
+//! recording a call is a wrapper around any backend ([`super::Recording`]),
+//! so callers hold one `dyn LlmProvider` and never branch on either.
+//!
 //! Streaming and tool calls (the chat) will extend these types: messages
-//! will carry content blocks and the trait a `stream` method. Nothing here
-//! assumes text-only beyond today's fields.
+//! will carry content blocks and the trait a `stream` method (which the
+//! recording wrapper will record when the stream ends). Nothing here assumes
+//! text-only beyond today's fields.
 use std::time::Duration;
 
 /// What a call is for: recorded with its cost (`llm_calls.task`), and the
@@ -53,6 +58,10 @@ pub struct CompletionRequest {
     pub max_tokens: u32,
     /// `None`: the provider's default.
     pub temperature: Option<f32>,
+    /// The longest the caller waits for this call, retries included; past
+    /// it the provider gives up and the call fails as unavailable (and is
+    /// recorded so). `None`: the provider's own retry policy bounds it.
+    pub time_limit: Option<Duration>,
 }
 
 /// Tokens as the provider counted them; the cost is derived from them.
@@ -100,7 +109,19 @@ pub enum LlmError {
     /// A 2xx answer that is not a completion.
     #[error("the language model answered something unusable: {0}")]
     InvalidResponse(String),
+    /// A completion the caller's check refused (invalid JSON, unknown
+    /// codes…): see [`LlmProvider::complete_checked`].
+    #[error("unusable answer: {0}")]
+    Unusable(String),
+    /// No language model is configured (`MAXY_LLM_PROVIDER=none`): nothing
+    /// was called, the caller takes its deterministic path. Not a failure:
+    /// it is neither recorded nor shown as one.
+    #[error("no language model is configured")]
+    Offline,
 }
+
+/// What a caller accepts as an answer: `Err(reason)` for one it cannot use.
+pub type Check<'a> = &'a (dyn Fn(&Completion) -> Result<(), String> + Send + Sync);
 
 /// A language-model backend picked by configuration (`MAXY_LLM_PROVIDER`).
 #[async_trait::async_trait]
@@ -110,4 +131,18 @@ pub trait LlmProvider: Send + Sync {
     /// The configured model.
     fn model(&self) -> &str;
     async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError>;
+
+    /// [`complete`](Self::complete), then `check` on the answer: one the
+    /// caller cannot use comes back as [`LlmError::Unusable`]. Through this
+    /// method a wrapper sees the verdict, so the recording wrapper stores an
+    /// unusable answer as a failed call with its tokens and cost.
+    async fn complete_checked(
+        &self,
+        request: &CompletionRequest,
+        check: Check<'_>,
+    ) -> Result<Completion, LlmError> {
+        let completion = self.complete(request).await?;
+        check(&completion).map_err(LlmError::Unusable)?;
+        Ok(completion)
+    }
 }

@@ -48,59 +48,9 @@ pub use near::MAX_RADIUS_KM;
 /// the 2,000 characters `search::request` accepts, accents included.
 pub const MAX_INPUT_BYTES: usize = 8192;
 
-/// A room layout (`room_capacities.configuration`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Configuration {
-    Reunion,
-    U,
-    Theatre,
-    Cabaret,
-    Ecole,
-    Banquet,
-    Cocktail,
-}
-
-impl Configuration {
-    pub const ALL: [Configuration; 7] = [
-        Configuration::Reunion,
-        Configuration::U,
-        Configuration::Theatre,
-        Configuration::Cabaret,
-        Configuration::Ecole,
-        Configuration::Banquet,
-        Configuration::Cocktail,
-    ];
-
-    /// The value stored in the database.
-    pub fn key(self) -> &'static str {
-        match self {
-            Configuration::Reunion => "reunion",
-            Configuration::U => "u",
-            Configuration::Theatre => "theatre",
-            Configuration::Cabaret => "cabaret",
-            Configuration::Ecole => "ecole",
-            Configuration::Banquet => "banquet",
-            Configuration::Cocktail => "cocktail",
-        }
-    }
-
-    pub fn from_key(key: &str) -> Option<Configuration> {
-        Configuration::ALL.into_iter().find(|c| c.key() == key)
-    }
-
-    /// French name for display ("réunion", "U", "théâtre"…).
-    pub fn label(self) -> &'static str {
-        match self {
-            Configuration::Reunion => "réunion",
-            Configuration::U => "U",
-            Configuration::Theatre => "théâtre",
-            Configuration::Cabaret => "cabaret",
-            Configuration::Ecole => "école",
-            Configuration::Banquet => "banquet",
-            Configuration::Cocktail => "cocktail",
-        }
-    }
-}
+/// A room layout (`room_capacities.configuration`): the one list, shared
+/// with the page and the demo data.
+pub use app::room_configurations::Configuration;
 
 /// What the text asks for.
 #[derive(Clone, Debug, Default, PartialEq)]

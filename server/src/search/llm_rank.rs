@@ -6,16 +6,18 @@
 //! error or an unusable answer gets exactly one more call; after that (or
 //! past [`DEADLINE`]) the caller falls back to the deterministic scorer. A
 //! refused request (4xx) is not repeated: the same request would be refused
-//! again. Every call, served or not, is returned for the cost metrics.
+//! again. The offline provider is not asked twice either: it never answers.
+//! Recording the calls is the provider's wrapper's business
+//! ([`crate::llm::Recording`]), not this module's.
 pub mod answer;
 pub mod prompt;
 #[cfg(test)]
 mod proptests;
 
+use super::finalist::{Finalist, Similarity};
 use super::request::SearchRequest;
-use super::scoring::{Finalist, Similarity};
 use crate::db::venue_facts::VenueFacts;
-use crate::llm::{CallRecord, CompletionRequest, LlmError, LlmProvider, Message, Task};
+use crate::llm::{Completion, CompletionRequest, LlmError, LlmProvider, Message, StopReason, Task};
 pub use answer::{Choice, Ranking};
 use std::time::{Duration, Instant};
 
@@ -37,10 +39,12 @@ pub struct Input<'a> {
     pub facts: &'a [VenueFacts],
 }
 
-/// The ranking when one call produced a valid answer, and every call made.
+/// The ranking when one call produced a valid answer.
 pub struct Report {
     pub ranking: Option<Ranking>,
-    pub calls: Vec<CallRecord>,
+    /// False when no model is configured (the offline provider): the
+    /// deterministic ranking is then the expected one, not a fallback.
+    pub asked: bool,
     /// Finalists shown to the model.
     pub shown: usize,
 }
@@ -51,63 +55,58 @@ pub async fn rank(provider: &dyn LlmProvider, input: &Input<'_>) -> Report {
         .iter()
         .map(|f| (f.candidate.code.as_str(), f.candidate.id))
         .collect();
-    let request = CompletionRequest {
+    let mut request = CompletionRequest {
         task: Task::Rank,
         system: prompt::system(),
         messages: vec![Message::user(prompt::user(input, shown))],
         max_tokens: MAX_TOKENS,
         // The same finalists should give the same catalogue.
         temperature: Some(0.0),
+        time_limit: None,
+    };
+    // Recorded with the call when it fails; a cut answer says so.
+    let check = |c: &Completion| match answer::parse(&c.text, &known) {
+        Ok(_) => Ok(()),
+        Err(reason) if c.stop_reason == StopReason::EndTurn => Err(reason),
+        Err(reason) => Err(format!("{reason} (stop reason {:?})", c.stop_reason)),
     };
     let started = Instant::now();
-    let mut calls = Vec::new();
     for attempt in 1..=MAX_CALLS {
-        let t = Instant::now();
-        let remaining = DEADLINE.saturating_sub(started.elapsed());
-        let result = match tokio::time::timeout(remaining, provider.complete(&request)).await {
-            Ok(result) => result,
-            Err(_) => Err(LlmError::Unavailable(format!(
-                "no answer within the ranking deadline of {} s",
-                DEADLINE.as_secs()
-            ))),
-        };
-        let mut record = CallRecord::of(provider, Task::Rank, &result, t.elapsed());
-        let retry = match result {
+        request.time_limit = Some(DEADLINE.saturating_sub(started.elapsed()));
+        let retry = match provider.complete_checked(&request, &check).await {
             Ok(completion) => match answer::parse(&completion.text, &known) {
                 Ok(parsed) => {
                     for note in &parsed.dropped {
                         tracing::warn!(attempt, "LLM ranking: {note}");
                     }
-                    calls.push(record);
                     return Report {
                         ranking: Some(parsed.ranking),
-                        calls,
+                        asked: true,
                         shown: shown.len(),
                     };
                 }
-                Err(reason) => {
-                    tracing::warn!(
-                        attempt,
-                        stop_reason = ?completion.stop_reason,
-                        "LLM ranking answer unusable: {reason}"
-                    );
-                    record.error = Some(format!("unusable ranking answer: {reason}"));
-                    true
-                }
+                // The check accepted this text: parsing it again gives the same.
+                Err(_) => true,
             },
+            Err(LlmError::Offline) => {
+                return Report {
+                    ranking: None,
+                    asked: false,
+                    shown: shown.len(),
+                }
+            }
             Err(e) => {
                 tracing::warn!(attempt, error = %e, "LLM ranking call failed");
                 !matches!(e, LlmError::Rejected(_))
             }
         };
-        calls.push(record);
         if !retry || started.elapsed() >= DEADLINE {
             break;
         }
     }
     Report {
         ranking: None,
-        calls,
+        asked: true,
         shown: shown.len(),
     }
 }

@@ -2,12 +2,15 @@
 //! candidates → ranking into recommended / compatible, with the
 //! candidate-count rules of seed 001 and the fallbacks that keep answering
 //! when the embedding service is down.
-use super::ranking;
+use super::finalist::{Finalist, Similarity};
 use super::request::SearchRequest;
-use super::scoring::{self, Finalist, Similarity};
+use super::scoring;
+use super::stage3;
 use crate::db::venue_search::{self as q, Candidate, HardFilter, Nearby, QueryVector};
 use crate::embeddings::{EmbeddingProvider, InputType};
-use crate::llm::{CallRecord, LlmProvider};
+// Paris centre (Notre-Dame, point zéro): the reference of searches with no area.
+use crate::geo::PARIS_CENTRE;
+use crate::llm::LlmProvider;
 use app::venue_search::{
     MatchedRoom, RejectedPick, SearchResults, SearchStats, SimilarRequest, VenuePick,
 };
@@ -19,8 +22,6 @@ use std::time::Instant;
 pub const SKIP_VECTOR_BELOW: usize = 50;
 pub const FINALISTS: usize = 50;
 pub const MAX_CANDIDATES: usize = 500;
-/// Paris centre (Notre-Dame, point zéro): the reference of searches with no area.
-pub const PARIS_CENTRE: (f64, f64) = (48.853_4, 2.348_8);
 
 pub enum Failure {
     UnknownPool(String),
@@ -39,8 +40,6 @@ pub struct Outcome {
     pub results: SearchResults,
     pub embedding_model: Option<String>,
     pub result_ids: Vec<i64>,
-    /// Stage 3's language-model calls, served or not (tokens, cost, latency).
-    pub llm_calls: Vec<CallRecord>,
     /// Finalists shown to the language model; `None` when it was not asked.
     pub llm_candidates: Option<usize>,
 }
@@ -49,11 +48,12 @@ fn ms(since: Instant) -> f64 {
     since.elapsed().as_secs_f64() * 1000.0
 }
 
-/// `llm`: the stage-3 ranker; `None` ranks deterministically.
+/// `llm`: the stage-3 ranker (the offline provider ranks
+/// deterministically); wrap it in a [`crate::llm::Recording`] to keep its calls.
 pub async fn run(
     db: &PgPool,
     embedder: Option<&dyn EmbeddingProvider>,
-    llm: Option<&dyn LlmProvider>,
+    llm: &dyn LlmProvider,
     req: &SearchRequest,
 ) -> Result<Outcome, Failure> {
     let started = Instant::now();
@@ -160,8 +160,8 @@ pub async fn run(
     sql_ms += ms(t);
     let vector_candidates = (similarity == Similarity::Vector).then_some(finalists.len());
 
-    // Stage 3: the LLM ranks when one is configured; the deterministic
-    // scorer answers otherwise, or when the LLM fails (search::ranking).
+    // Stage 3: the LLM ranks; the deterministic scorer answers when none is
+    // configured or when it fails (search::stage3).
     let t = Instant::now();
     let finalist_ids: Vec<i64> = finalists.iter().map(|(c, _)| c.id).collect();
     let signals = q::signals(db, &finalist_ids).await?;
@@ -178,7 +178,7 @@ pub async fn run(
         })
         .collect();
     let model = embedding_model.clone().unwrap_or_default();
-    let stage3 = ranking::rank(db, llm, req, &scored, similarity, &model).await?;
+    let stage3 = stage3::rank(db, llm, req, &scored, similarity, &model).await?;
     let tiers = stage3.tiers;
     let rank_ms = ms(t);
     results.notices.extend(stage3.notice);
@@ -252,7 +252,6 @@ pub async fn run(
         results,
         embedding_model,
         result_ids,
-        llm_calls: stage3.llm_calls,
         llm_candidates: stage3.llm_candidates,
     })
 }
@@ -428,7 +427,6 @@ async fn direct(
         results,
         embedding_model: None,
         result_ids,
-        llm_calls: Vec::new(),
         llm_candidates: None,
     })
 }

@@ -1,6 +1,6 @@
 //! One French sentence per pick, from the facts that weighed most.
-use super::scoring::Finalist;
-use app::links::in_configuration;
+use super::finalist::Finalist;
+use app::room_configurations::phrase_of;
 
 fn km(d: f64) -> String {
     if d < 1.0 {
@@ -25,13 +25,13 @@ pub fn sentence(
             "salle « {} » : {} places {} pour {p} personnes",
             c.room_name,
             c.capacity,
-            in_configuration(&c.configuration)
+            phrase_of(&c.configuration)
         ),
         None => format!(
             "salle « {} » : jusqu'à {} personnes {}",
             c.room_name,
             c.capacity,
-            in_configuration(&c.configuration)
+            phrase_of(&c.configuration)
         ),
     };
     facts.push(room);

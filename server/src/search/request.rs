@@ -96,7 +96,8 @@ pub fn build(form: &SearchForm) -> Result<SearchRequest, Invalid> {
             Some(_) => {}
             None => {
                 return Err(invalid(format!(
-                    "Configuration inconnue : « {key} » (réunion, U, théâtre, cabaret, école, banquet ou cocktail)."
+                    "Configuration inconnue : « {key} » ({}).",
+                    app::room_configurations::all_labels()
                 )))
             }
         }

@@ -1,26 +1,10 @@
 //! Stage 3 without a language model: a transparent score from the facts we
 //! hold (semantic similarity, capacity fit, distance, history, favourite,
-//! reactivity), tiers that are never padded with weak venues, and a French
-//! sentence built from the facts that weighed most.
-use crate::db::venue_search::{Candidate, Signals};
-
-/// Everything known about one finalist.
-pub struct Finalist<'a> {
-    pub candidate: &'a Candidate,
-    /// Cosine similarity to the query (vector), or a full-text rank.
-    pub similarity: Option<f64>,
-    pub signals: Signals,
-}
-
-/// Where the similarity came from decides how raw values are read.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Similarity {
-    /// Cosine similarity from the embedding model.
-    Vector,
-    /// `ts_rank` values: only their order means something.
-    FullText,
-    None,
-}
+//! reactivity), tiers that are never padded with weak venues, and for each
+//! pick a French sentence (`reasons`) built from the facts that weighed most.
+use super::finalist::{Finalist, Similarity};
+use super::reasons;
+use crate::db::venue_search::Signals;
 
 pub struct Scored {
     pub member_id: i64,
@@ -42,8 +26,8 @@ const RECOMMENDED_FLOOR: f64 = 0.55;
 const COMPATIBLE_FLOOR: f64 = 0.40;
 const PER_TIER: usize = 4;
 
-/// multilingual-e5 similarities crowd into 0.78–0.90 (ENVIRONMENT.md):
-/// this maps that band onto 0–1. Other models get the generic band.
+/// multilingual-e5 similarities crowd into a narrow band, 0.78–0.88: this
+/// maps that band onto 0–1. Other models get a generic band, 0.20–0.60.
 fn absolute_similarity(model: &str, cosine: f64) -> f64 {
     let (low, high) = if model.contains("e5") {
         (0.78, 0.88)
@@ -169,10 +153,10 @@ pub fn rank(
             continue;
         };
         if tiers.recommended.len() < PER_TIER && s.score >= RECOMMENDED_FLOOR {
-            s.reason = super::reasons::sentence(f, participants, sem, true);
+            s.reason = reasons::sentence(f, participants, sem, true);
             tiers.recommended.push(s);
         } else if tiers.compatible.len() < PER_TIER && s.score >= COMPATIBLE_FLOOR {
-            s.reason = super::reasons::sentence(f, participants, sem, false);
+            s.reason = reasons::sentence(f, participants, sem, false);
             tiers.compatible.push(s);
         } else {
             tiers.rejected += 1;

@@ -87,9 +87,7 @@ impl FakeAnthropic {
 
     /// The provider the configuration builds.
     pub fn provider(&self, timeout_ms: &str) -> Arc<dyn server::llm::LlmProvider> {
-        server::llm::from_settings(&self.config(timeout_ms).llm)
-            .expect("client")
-            .expect("a provider")
+        server::llm::from_settings(&self.config(timeout_ms).llm).expect("client")
     }
 
     pub fn seen(&self) -> Vec<Seen> {

@@ -1,6 +1,6 @@
 //! The test cases of `venue_embeddings.rs` (helpers and the fake server there).
 use super::*;
-use server::venues::embedding_text::venue_texts;
+use server::venue_embeddings::embedding_text::venue_texts;
 use tokio::sync::watch;
 
 #[sqlx::test(migrations = "../migrations")]
@@ -116,7 +116,7 @@ async fn the_job_embeds_changed_venues_and_never_re_embeds_unchanged_text(db: Pg
         let key = venue_embed::dedupe_key(id);
         server::jobs::enqueue(
             &db,
-            kinds::VENUE_EMBED,
+            venue_embed::KIND,
             &venue_embed::payload(id),
             Some(&key),
         )
@@ -206,7 +206,7 @@ async fn jobs_of_deleted_venues_complete_and_a_refused_text_fails_alone(db: PgPo
     let key = venue_embed::dedupe_key(42);
     server::jobs::enqueue(
         &db,
-        kinds::VENUE_EMBED,
+        venue_embed::KIND,
         &venue_embed::payload(42),
         Some(&key),
     )

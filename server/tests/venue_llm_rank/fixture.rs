@@ -3,10 +3,12 @@
 use super::support::anthropic::listed_codes;
 use app::venue_search::{SearchForm, SearchResults, VenuePick};
 use serde_json::{json, Value};
-use server::llm::LlmProvider;
-use server::search::pipeline::{self, Outcome};
+use server::db::llm_calls::CallContext;
+use server::llm::{CallRecord, LlmProvider, Recording};
+use server::search::pipeline;
 use server::search::request;
 use sqlx::PgPool;
+use std::sync::Arc;
 
 pub const POOL: &str = "llm-test";
 
@@ -80,10 +82,23 @@ pub fn form() -> SearchForm {
     }
 }
 
-pub async fn run(db: &PgPool, llm: Option<&dyn LlmProvider>) -> Outcome {
+/// What one search through the pipeline gave, and the model calls it made.
+pub struct Ran {
+    pub results: SearchResults,
+    pub llm_candidates: Option<usize>,
+    pub llm_calls: Vec<CallRecord>,
+}
+
+/// The pipeline with `llm` wrapped in a recording, as the search service does.
+pub async fn run(db: &PgPool, llm: Arc<dyn LlmProvider>) -> Ran {
     let req = request::build(&form()).unwrap();
-    match pipeline::run(db, None, llm, &req).await {
-        Ok(outcome) => outcome,
+    let llm = Recording::new(llm, db.clone(), CallContext::default());
+    match pipeline::run(db, None, &llm, &req).await {
+        Ok(outcome) => Ran {
+            results: outcome.results,
+            llm_candidates: outcome.llm_candidates,
+            llm_calls: llm.calls().into_iter().map(|c| c.record).collect(),
+        },
         Err(_) => panic!("the search failed"),
     }
 }

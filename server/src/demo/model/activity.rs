@@ -1,7 +1,7 @@
 //! The team's activity: requests, their e-mails, catalogues and picks,
 //! availability checks, response signals and training sessions.
 
-use super::{Config, Stamp};
+use super::{Configuration, Stamp};
 
 /// Where a request looks for venues: postal codes, or a centre and a radius.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,7 +26,7 @@ pub struct Request {
     pub participants: i32,
     pub budget_eur: Option<i32>,
     pub budget_note: Option<String>,
-    pub configurations: Vec<Config>,
+    pub configurations: Vec<Configuration>,
     /// Free wording of the zone ("Paris 8e", "autour de Versailles").
     pub area_label: String,
     pub area: Area,

@@ -3,9 +3,9 @@
 
 use crate::demo::dice::{self, Dice};
 use crate::demo::french::slug;
-use crate::demo::model::{Config, Stamp, BASE};
+use crate::demo::model::{Configuration, Stamp, BASE};
 use crate::demo::tags::TAGS;
-use Config::*;
+use Configuration::*;
 
 pub struct EventType {
     /// `requests.event_type` (free, lower-case).
@@ -17,7 +17,7 @@ pub struct EventType {
     /// Fewest participants such an event plausibly has.
     pub min: i32,
     /// Layouts it uses, most typical first.
-    pub configs: &'static [Config],
+    pub configs: &'static [Configuration],
     /// Relative frequency per pool (`POOLS` order).
     pub pools: [u32; 5],
     /// Description templates: {n} participants, {cfg} layouts, {wish} wishes.
@@ -106,7 +106,7 @@ pub fn description(
     rng: &mut Dice,
     event: &EventType,
     n: i32,
-    configs: &[Config],
+    configs: &[Configuration],
     wished: &[&str],
 ) -> String {
     let cfg = configs

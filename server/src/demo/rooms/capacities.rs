@@ -3,10 +3,10 @@
 
 use super::Category;
 use crate::demo::dice::{self, Dice};
-use crate::demo::model::Config;
+use crate::demo::model::Configuration;
 
-/// Capacities of a room from its standing figure, in `Config::ALL` order.
-pub fn capacities(rng: &mut Dice, category: Category, standing: i32) -> Vec<(Config, i32)> {
+/// Capacities of a room from its standing figure, in `Configuration::ALL` order.
+pub fn capacities(rng: &mut Dice, category: Category, standing: i32) -> Vec<(Configuration, i32)> {
     let s = f64::from(standing);
     let cocktail = standing;
     let theatre = (s * dice::uniform(rng, 0.65, 0.85)).round() as i32;
@@ -39,7 +39,7 @@ pub fn capacities(rng: &mut Dice, category: Category, standing: i32) -> Vec<(Con
     };
     let primary = odds.iter().position(|p| *p >= 1.0).unwrap_or(6);
     let mut result = Vec::new();
-    for (i, config) in Config::ALL.iter().enumerate() {
+    for (i, config) in Configuration::ALL.iter().enumerate() {
         let wanted = i == primary || dice::chance(rng, odds[i]);
         // Below 6 guests a layout is not worth announcing, except the room's main one.
         if wanted && (full[i] >= 6 || (i == primary && full[i] >= 4)) {
@@ -47,7 +47,7 @@ pub fn capacities(rng: &mut Dice, category: Category, standing: i32) -> Vec<(Con
         }
     }
     if result.is_empty() {
-        result.push((Config::ALL[primary], full[primary].max(4)));
+        result.push((Configuration::ALL[primary], full[primary].max(4)));
     }
     result
 }

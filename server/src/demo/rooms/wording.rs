@@ -5,7 +5,7 @@ use super::Category;
 use crate::demo::dice::{self, Dice};
 use crate::demo::features::{Feature, Wording};
 use crate::demo::french::a;
-use crate::demo::model::Config;
+use crate::demo::model::Configuration;
 use crate::demo::sketch::Sketch;
 
 pub fn describe(
@@ -13,7 +13,7 @@ pub fn describe(
     sketch: &Sketch,
     category: Category,
     area: i32,
-    caps: &[(Config, i32)],
+    caps: &[(Configuration, i32)],
 ) -> String {
     let implicit = |f: Feature| sketch.wording(f) == Some(Wording::Implicit);
     let view = *dice::pick(rng, sketch.place.views);
@@ -156,7 +156,7 @@ pub fn describe(
         Category::Auditorium => {
             let seats = caps
                 .iter()
-                .find(|(c, _)| *c == Config::Theatre)
+                .find(|(c, _)| *c == Configuration::Theatre)
                 .map_or(0, |(_, n)| *n);
             format!("Auditorium de {seats} fauteuils avec régie et cabine de traduction")
         }

@@ -144,6 +144,7 @@ mod tests {
             messages: vec![Message::user("bonjour")],
             max_tokens: 100,
             temperature: Some(0.0),
+            time_limit: None,
         };
         let json = serde_json::to_value(WireRequest::new("claude-haiku-4-5", &request))
             .unwrap_or_default();

@@ -10,7 +10,7 @@
 use super::Input;
 use crate::db::venue_facts::VenueFacts;
 use crate::llm::external;
-use crate::search::scoring::{Finalist, Similarity};
+use crate::search::finalist::{Finalist, Similarity};
 use std::fmt::Write;
 
 /// Seed 001: the model never sees more than 50 sheets.
@@ -90,7 +90,7 @@ fn request_summary(out: &mut String, input: &Input<'_>) {
     } else {
         req.configurations
             .iter()
-            .map(|c| app::links::configuration_label(c.key()))
+            .map(|c| c.label())
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -143,12 +143,12 @@ fn venue_sheet(
             Some(p) => format!(
                 "salle retenue : {} places ({}) pour {p} personnes",
                 c.capacity,
-                app::links::configuration_label(&c.configuration)
+                app::room_configurations::label_of(&c.configuration)
             ),
             None => format!(
                 "salle retenue : {} places ({})",
                 c.capacity,
-                app::links::configuration_label(&c.configuration)
+                app::room_configurations::label_of(&c.configuration)
             ),
         },
     ];

@@ -1,11 +1,13 @@
-//! Stage 3: the language model ranks when one is configured; the
-//! deterministic scorer answers otherwise, and whenever the model gave no
+//! Stage 3 of the search: the finalists become 4 recommended + 4 compatible.
+//! The language model ranks; the deterministic scorer answers when no model
+//! is configured (the offline provider), and whenever the model gave no
 //! usable answer, labelled as such so the team knows which ranking it reads.
+use super::finalist::{Finalist, Similarity};
 use super::llm_rank::{self, Choice, Ranking};
 use super::request::SearchRequest;
-use super::scoring::{self, Finalist, Scored, Similarity, Tiers};
+use super::scoring::{self, Scored, Tiers};
 use crate::db::venue_facts;
-use crate::llm::{CallRecord, LlmProvider};
+use crate::llm::LlmProvider;
 use sqlx::PgPool;
 
 /// Shown when the model was asked but its ranking could not be used.
@@ -16,8 +18,6 @@ pub struct Stage3 {
     /// `llm` or `deterministic` (`search_runs.ranking_source`).
     pub source: &'static str,
     pub notice: Option<String>,
-    /// Every model call, served or not, for the cost metrics.
-    pub llm_calls: Vec<CallRecord>,
     /// Finalists shown to the model; `None` when it was not asked.
     pub llm_candidates: Option<usize>,
 }
@@ -26,23 +26,23 @@ pub struct Stage3 {
 /// read similarities.
 pub async fn rank(
     db: &PgPool,
-    llm: Option<&dyn LlmProvider>,
+    llm: &dyn LlmProvider,
     req: &SearchRequest,
     finalists: &[Finalist<'_>],
     similarity: Similarity,
     model: &str,
 ) -> sqlx::Result<Stage3> {
     let deterministic = || scoring::rank(finalists, req.participants, similarity, model);
-    // No finalist, nothing to ask: the deterministic path says so.
-    let Some(provider) = llm.filter(|_| !finalists.is_empty()) else {
-        return Ok(Stage3 {
-            tiers: deterministic(),
-            source: "deterministic",
-            notice: None,
-            llm_calls: Vec::new(),
-            llm_candidates: None,
-        });
+    let unasked = || Stage3 {
+        tiers: deterministic(),
+        source: "deterministic",
+        notice: None,
+        llm_candidates: None,
     };
+    // No finalist, nothing to ask.
+    if finalists.is_empty() {
+        return Ok(unasked());
+    }
     let ids: Vec<i64> = finalists.iter().map(|f| f.candidate.id).collect();
     let facts = venue_facts::for_members(db, &ids).await?;
     let input = llm_rank::Input {
@@ -51,7 +51,10 @@ pub async fn rank(
         similarity,
         facts: &facts,
     };
-    let report = llm_rank::rank(provider, &input).await;
+    let report = llm_rank::rank(llm, &input).await;
+    if !report.asked {
+        return Ok(unasked());
+    }
     let (tiers, source, notice) = match report.ranking {
         Some(ranking) => {
             let scores = scoring::scores(finalists, req.participants, similarity, model);
@@ -67,7 +70,6 @@ pub async fn rank(
         tiers,
         source,
         notice,
-        llm_calls: report.calls,
         llm_candidates: Some(report.shown),
     })
 }

@@ -8,9 +8,9 @@
 //! not embed the same venues again), and venues whose job a worker is running
 //! are left to it.
 use super::embed::{embed_members, job_outcome, BatchError};
+use super::job::{dedupe_key, BATCH_SIZE};
 use crate::db::member_embeddings;
 use crate::embeddings::{EmbeddingError, EmbeddingProvider};
-use crate::jobs::venue_embed::{dedupe_key, BATCH_SIZE};
 use crate::jobs::{record, worker_id};
 use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressStyle};

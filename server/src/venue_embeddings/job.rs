@@ -1,12 +1,16 @@
-//! `venue.embed`: re-embeds venues whose text changed (enqueued by the
-//! triggers of migration 0010), up to 48 per provider call.
-use super::{kinds, Job, JobHandler, Outcome};
+//! The `venue.embed` job: re-embeds venues whose text changed (enqueued by
+//! the triggers of migration 0010), up to 48 per provider call.
+use super::embed::{embed_members, job_outcome, BatchError, BatchReport};
 use crate::db::jobs::FailMode;
 use crate::embeddings::EmbeddingProvider;
-use crate::venues::embed::{embed_members, job_outcome, BatchError, BatchReport};
+use crate::jobs::{Job, JobHandler, Outcome};
 use sqlx::PgPool;
 use std::collections::BTreeMap;
 use std::sync::Arc;
+
+/// The job kind: re-embed one venue, payload `{"member_id": 42}`, key
+/// `venue.embed:42` (the triggers of migration 0010 write the same).
+pub const KIND: &str = "venue.embed";
 
 /// Venues per batch: one provider call, one upsert, one commit.
 pub const BATCH_SIZE: i64 = 48;
@@ -29,7 +33,7 @@ pub fn payload(member_id: i64) -> serde_json::Value {
 
 /// The dedupe key of a `venue.embed` job (the triggers build the same).
 pub fn dedupe_key(member_id: i64) -> String {
-    format!("{}:{member_id}", kinds::VENUE_EMBED)
+    format!("{KIND}:{member_id}")
 }
 
 fn member_id_of(job: &Job) -> Option<i64> {
@@ -68,7 +72,7 @@ pub async fn run_batch(
 #[async_trait::async_trait]
 impl JobHandler for VenueEmbed {
     fn kind(&self) -> &'static str {
-        kinds::VENUE_EMBED
+        KIND
     }
 
     fn batch_size(&self) -> i64 {

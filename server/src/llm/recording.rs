@@ -1,0 +1,116 @@
+//! The wrapper that records calls: around any provider, each call it
+//! passes on becomes one `llm_calls` row (task, model, tokens, cost,
+//! latency, status) the moment it ends, so no caller writes metrics itself
+//! and none can forget to.
+//!
+//! One `Recording` per unit of work (a search, later a chat turn): it
+//! carries who the calls serve ([`CallContext`]) and keeps the calls it
+//! recorded, in order, for the caller's own totals and for links known only
+//! afterwards (the search's `search_runs` row is written after its calls).
+//! A call the caller abandons (its future dropped) is not recorded: bound
+//! calls with [`CompletionRequest::time_limit`] instead.
+use super::{CallRecord, Check, Completion, CompletionRequest, LlmError, LlmProvider};
+use crate::db::llm_calls::{self, CallContext};
+use sqlx::PgPool;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Instant;
+
+/// One call as recorded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordedCall {
+    /// The `llm_calls` row; `None` when writing it failed (logged, and the
+    /// call's answer still served).
+    pub id: Option<i64>,
+    pub record: CallRecord,
+}
+
+pub struct Recording {
+    inner: Arc<dyn LlmProvider>,
+    db: PgPool,
+    context: CallContext,
+    calls: Mutex<Vec<RecordedCall>>,
+}
+
+impl Recording {
+    pub fn new(inner: Arc<dyn LlmProvider>, db: PgPool, context: CallContext) -> Self {
+        Recording {
+            inner,
+            db,
+            context,
+            calls: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Every call recorded so far, first first.
+    pub fn calls(&self) -> Vec<RecordedCall> {
+        self.log().clone()
+    }
+
+    fn log(&self) -> MutexGuard<'_, Vec<RecordedCall>> {
+        // A panic elsewhere while holding the lock leaves a usable Vec.
+        self.calls.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    async fn call(
+        &self,
+        request: &CompletionRequest,
+        check: Option<Check<'_>>,
+    ) -> Result<Completion, LlmError> {
+        let started = Instant::now();
+        let result = self.inner.complete(request).await;
+        if matches!(result, Err(LlmError::Offline)) {
+            // Nothing was called: nothing to record.
+            return result;
+        }
+        let mut record = CallRecord::of(
+            self.inner.as_ref(),
+            request.task,
+            &result,
+            started.elapsed(),
+        );
+        let result = match (result, check) {
+            (Ok(completion), Some(check)) => match check(&completion) {
+                Ok(()) => Ok(completion),
+                Err(reason) => {
+                    // The tokens were spent: the row keeps them and their cost.
+                    let error = LlmError::Unusable(reason);
+                    record.error = Some(error.to_string());
+                    Err(error)
+                }
+            },
+            (result, _) => result,
+        };
+        let id = match llm_calls::insert(&self.db, &record, self.context).await {
+            Ok(id) => Some(id),
+            Err(e) => {
+                tracing::warn!(error = %e, task = request.task.label(), "cannot record an LLM call");
+                None
+            }
+        };
+        self.log().push(RecordedCall { id, record });
+        result
+    }
+}
+
+#[async_trait::async_trait]
+impl LlmProvider for Recording {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+
+    fn model(&self) -> &str {
+        self.inner.model()
+    }
+
+    async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError> {
+        self.call(request, None).await
+    }
+
+    async fn complete_checked(
+        &self,
+        request: &CompletionRequest,
+        check: Check<'_>,
+    ) -> Result<Completion, LlmError> {
+        self.call(request, Some(check)).await
+    }
+}
