@@ -16,7 +16,7 @@ use super::canary::DimensionCanary;
 use super::{EmbeddingError, EmbeddingProvider, InputType};
 use crate::config::{redact_url, EmbeddingPipeline, InputTypeStyle, PipelineSettings};
 use crate::outbound::{self, RetryPolicy};
-use lane::Lane;
+use lane::{Connections, Lane};
 use reqwest::header::{HeaderValue, AUTHORIZATION};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -55,6 +55,10 @@ pub struct OpenAiEmbeddings {
     pipeline: EmbeddingPipeline,
     documents: Lane,
     queries: Lane,
+    /// The document server with the query lane's timeout and retries, and
+    /// its own slot: where queries go when nothing listens on the query
+    /// lane, without waiting for this process's document batches.
+    queries_on_documents: Lane,
     /// The query lane's fall-back to the document lane is logged once.
     fell_back: AtomicBool,
     model: String,
@@ -65,7 +69,6 @@ pub struct OpenAiEmbeddings {
     /// `Bearer <key>`, marked sensitive; the bare key is kept only to scrub
     /// it from error bodies that echo it back.
     auth: Option<(HeaderValue, String)>,
-    http: reqwest::Client,
     canary: DimensionCanary,
 }
 
@@ -111,19 +114,33 @@ impl OpenAiEmbeddings {
                 Some((value, key.clone()))
             }
         };
-        // Timeouts are per request: each lane has its own.
-        let http = reqwest::Client::builder()
-            .build()
-            .map_err(|e| build_error(e.to_string()))?;
+        let lane = |name, url: &str, timeout, retry, connections| {
+            Lane::new(name, url, timeout, retry, connections)
+                .map_err(|e| build_error(e.to_string()))
+        };
         Ok(OpenAiEmbeddings {
             pipeline,
-            documents: Lane::new("documents", &settings.base_url, timeout, DOCUMENT_RETRY),
-            queries: Lane::new(
+            documents: lane(
+                "documents",
+                &settings.base_url,
+                timeout,
+                DOCUMENT_RETRY,
+                Connections::Reused,
+            )?,
+            queries: lane(
                 "queries",
                 &settings.query_url,
                 settings.query_timeout,
                 QUERY_RETRY,
-            ),
+                Connections::FreshOverHttp,
+            )?,
+            queries_on_documents: lane(
+                "queries (document server)",
+                &settings.base_url,
+                settings.query_timeout,
+                QUERY_RETRY,
+                Connections::FreshOverHttp,
+            )?,
             fell_back: AtomicBool::new(false),
             model: settings.model.clone(),
             dimensions: settings.dimensions,
@@ -131,7 +148,6 @@ impl OpenAiEmbeddings {
             send_dimensions: settings.send_dimensions,
             batch_size: settings.batch_size.max(1),
             auth,
-            http,
             canary: DimensionCanary::new(pipeline, settings),
         })
     }
@@ -162,12 +178,8 @@ impl OpenAiEmbeddings {
                     );
                 }
                 // Bounded like a query: a busy document lane must not keep a person waiting.
-                self.on_lane(
-                    &self.documents.for_queries(&self.queries),
-                    &body,
-                    texts.len(),
-                )
-                .await
+                self.on_lane(&self.queries_on_documents, &body, texts.len())
+                    .await
             }
             done => done,
         }
@@ -223,7 +235,7 @@ impl OpenAiEmbeddings {
         expected: usize,
     ) -> Result<Vec<Vec<f32>>, Failure> {
         let _slot = lane.slot.lock().await;
-        let mut request = self.http.post(&lane.url).timeout(lane.timeout).json(body);
+        let mut request = lane.http.post(&lane.url).timeout(lane.timeout).json(body);
         if let Some((header, _)) = &self.auth {
             request = request.header(AUTHORIZATION, header.clone());
         }

