@@ -210,3 +210,30 @@ async fn refused_sign_ins_cannot_flood_the_audit_log(db: PgPool) {
         .unwrap();
     assert!(longest < 400, "details stay short: {longest}");
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_burst_of_parallel_guesses_cannot_all_slip_through(db: PgPool) {
+    seed_demo(&db).await;
+    let app = std::sync::Arc::new(TestApp::start_with(db, BEHIND_PROXY).await);
+    let guesses: Vec<_> = (0..30)
+        .map(|n| {
+            let app = app.clone();
+            tokio::spawn(async move {
+                let email = format!("g{n}@reciprok.fr");
+                attempt(&app, "203.0.113.7", &email, WRONG).await.status
+            })
+        })
+        .collect();
+    let mut checked = 0;
+    for guess in guesses {
+        match guess.await.unwrap() {
+            StatusCode::UNAUTHORIZED => checked += 1,
+            StatusCode::TOO_MANY_REQUESTS => {}
+            other => panic!("{other}"),
+        }
+    }
+    assert_eq!(
+        checked, 10,
+        "no more passwords checked than the limit allows"
+    );
+}

@@ -2,7 +2,10 @@
 //!
 //! Only failures count: a wrong password, an unknown account, a refused link.
 //! Successful sign-ins and valid links never spend anything, so a busy team
-//! behind one address is never throttled by its own work.
+//! behind one address is never throttled by its own work. (An attempt is
+//! counted when it is let through and taken back when it succeeds, so that
+//! parallel guesses cannot all slip through while their passwords are being
+//! checked.)
 //!
 //! Addresses are counted per block ([`address_block`]: IPv4 /32, IPv6 /64),
 //! because one IPv6 host usually owns a whole /64. Sign-in has three counters:
@@ -76,49 +79,58 @@ impl Default for RateLimits {
 
 impl RateLimits {
     /// Whether a sign-in from `ip` for `email` (normalised) may be checked.
-    /// Spends nothing: only [`Self::sign_in_failed`] counts.
-    pub fn check_sign_in(&self, ip: IpAddr, email: &str) -> Result<(), Throttled> {
-        self.check_sign_in_at(ip, email, Instant::now())
+    /// When it may, the attempt is counted as a failure at once, so a burst
+    /// of parallel guesses cannot all pass while their passwords are being
+    /// checked; [`Self::sign_in_succeeded`] takes it back. A refused attempt
+    /// spends nothing.
+    pub fn try_sign_in(&self, ip: IpAddr, email: &str) -> Result<(), Throttled> {
+        self.try_sign_in_at(ip, email, Instant::now())
     }
 
-    fn check_sign_in_at(&self, ip: IpAddr, email: &str, now: Instant) -> Result<(), Throttled> {
+    fn try_sign_in_at(&self, ip: IpAddr, email: &str, now: Instant) -> Result<(), Throttled> {
         let block = address_block(ip);
         if self.sign_in_by_block.is_full(&block, now) {
             return Err(Throttled::Address);
         }
-        let attacked = self.sign_in_by_email.is_full(email, now);
-        let took_part = || {
-            self.sign_in_by_pair
-                .is_full(&(email.to_string(), block), now)
-        };
-        if attacked && took_part() {
+        let pair = (email.to_string(), block);
+        if self.sign_in_by_email.is_full(email, now) && self.sign_in_by_pair.is_full(&pair, now) {
             return Err(Throttled::Account);
         }
+        self.sign_in_by_block.add(block, now);
+        self.sign_in_by_email.add(email.to_string(), now);
+        self.sign_in_by_pair.add(pair, now);
         Ok(())
     }
 
-    /// A sign-in from `ip` for `email` (normalised) was checked and failed.
-    pub fn sign_in_failed(&self, ip: IpAddr, email: &str) {
-        self.sign_in_failed_at(ip, email, Instant::now());
+    /// The attempt [`Self::try_sign_in`] let through succeeded (or failed on
+    /// our side): it was not a failure after all.
+    pub fn sign_in_succeeded(&self, ip: IpAddr, email: &str) {
+        self.sign_in_succeeded_at(ip, email, Instant::now());
     }
 
-    fn sign_in_failed_at(&self, ip: IpAddr, email: &str, now: Instant) {
+    fn sign_in_succeeded_at(&self, ip: IpAddr, email: &str, now: Instant) {
         let block = address_block(ip);
-        self.sign_in_by_block.add(block, now);
-        self.sign_in_by_email.add(email.to_string(), now);
-        self.sign_in_by_pair.add((email.to_string(), block), now);
+        self.sign_in_by_block.remove(&block, now);
+        self.sign_in_by_email.remove(email, now);
+        self.sign_in_by_pair
+            .remove(&(email.to_string(), block), now);
     }
 
-    /// Whether `ip` may try a magic link now (spends nothing).
-    pub fn check_link(&self, ip: IpAddr) -> bool {
-        !self
-            .links_by_block
-            .is_full(&address_block(ip), Instant::now())
+    /// Whether `ip` may try a magic link now. Like sign-in, a request let
+    /// through is counted at once and taken back by [`Self::link_valid`].
+    pub fn try_link(&self, ip: IpAddr) -> bool {
+        let (block, now) = (address_block(ip), Instant::now());
+        if self.links_by_block.is_full(&block, now) {
+            return false;
+        }
+        self.links_by_block.add(block, now);
+        true
     }
 
-    /// A magic link tried from `ip` was refused.
-    pub fn link_refused(&self, ip: IpAddr) {
-        self.links_by_block.add(address_block(ip), Instant::now());
+    /// The link request [`Self::try_link`] let through was not refused.
+    pub fn link_valid(&self, ip: IpAddr) {
+        self.links_by_block
+            .remove(&address_block(ip), Instant::now());
     }
 }
 

@@ -73,8 +73,9 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
         return refuse(json, AppError::WrongCredentials, "identifiants", next);
     }
     // Only failures are counted, and the account's counter only once the
-    // address has passed (see `auth::rate_limit`).
-    if let Err(why) = state.rate_limits.check_sign_in(ip, &email) {
+    // address has passed (see `auth::rate_limit`). From here the attempt
+    // counts as a failure until it succeeds.
+    if let Err(why) = state.rate_limits.try_sign_in(ip, &email) {
         let details = match why {
             Throttled::Address => serde_json::json!({ "reason": "address" }),
             Throttled::Account => serde_json::json!({ "reason": "account", "email": email }),
@@ -94,7 +95,10 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
 
     let found = match crate::db::users::credentials_by_email(&state.db, &email).await {
         Ok(found) => found,
-        Err(e) => return failed(json, crate::db::app_error(e)),
+        Err(e) => {
+            state.rate_limits.sign_in_succeeded(ip, &email);
+            return failed(json, crate::db::app_error(e));
+        }
     };
     // Verify even when the account is unknown: same work, same answer.
     let stored = found
@@ -105,7 +109,6 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
     let user = match found {
         Some(c) if valid && !c.disabled => c.user,
         _ => {
-            state.rate_limits.sign_in_failed(ip, &email);
             let event = Event::new(Actor::Anonymous, "auth.sign_in_failed").from_ip(ip);
             audit::record_capped(
                 &state.db,
@@ -119,6 +122,7 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
         }
     };
 
+    state.rate_limits.sign_in_succeeded(ip, &email);
     // Rotation: whatever session the browser had ends here.
     if let Some(old) = sessions::token_from(&headers, &state.config.auth) {
         let _ = crate::db::sessions::delete(&state.db, &tokens::hash(&old)).await;

@@ -54,6 +54,24 @@ impl<K: Hash + Eq> Buckets<K> {
         *at = ((*at).max(now) + self.interval).min(now + self.tolerance + self.interval);
     }
 
+    /// Takes back one failure of `key` (an attempt counted in advance that
+    /// turned out to succeed).
+    pub fn remove<Q>(&self, key: &Q, now: Instant)
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        let mut map = self.drained_at.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(at) = map.get_mut(key) {
+            match at.checked_sub(self.interval).filter(|t| *t > now) {
+                Some(earlier) => *at = earlier,
+                None => {
+                    map.remove(key);
+                }
+            }
+        }
+    }
+
     #[cfg(test)]
     pub fn len(&self) -> usize {
         self.drained_at.lock().map(|m| m.len()).unwrap_or_default()
