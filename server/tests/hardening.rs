@@ -199,6 +199,19 @@ async fn a_search_opened_from_another_site_is_held_not_run(db: PgPool) {
         "nothing ran, nothing written"
     );
 
+    // With JavaScript, « Lancer la recherche » calls the server function: a
+    // same-origin POST, which runs.
+    let run = app
+        .post_form(
+            "/api/venues/search",
+            &[("form[pool]", &pool), ("form[text]", "rooftop festif")],
+            Some(&session),
+        )
+        .await;
+    assert_eq!(run.status, StatusCode::OK, "{}", run.body);
+    assert_eq!(run.json()["held"], false);
+    assert_eq!(app.count(RUNS).await, before + 1);
+
     for headers in [
         &[("sec-fetch-site", "same-origin")][..],
         &[("sec-fetch-site", "none")],
@@ -211,5 +224,5 @@ async fn a_search_opened_from_another_site_is_held_not_run(db: PgPool) {
         );
         assert!(!reply.body.contains("search-held"));
     }
-    assert_eq!(app.count(RUNS).await, before + 3);
+    assert_eq!(app.count(RUNS).await, before + 4);
 }
