@@ -83,11 +83,12 @@ async fn pages_carry_the_security_headers_and_their_scripts_the_nonce(db: PgPool
 async fn over_https_the_cookie_is_host_prefixed_and_hsts_is_sent(db: PgPool) {
     seed_demo(&db).await;
     let app = TestApp::start_with(db, &[("MAXY_PUBLIC_URL", "https://maxy.example.org")]).await;
+    // The browser is on the public URL: that is the Origin it sends.
     let reply = app
-        .post_form(
+        .post_raw(
             "/connexion",
             &[("email", TEAM), ("password", PASSWORD)],
-            None,
+            &[("origin", "https://maxy.example.org")],
         )
         .await;
     assert_eq!(reply.status, StatusCode::SEE_OTHER);
