@@ -6,6 +6,7 @@ use crate::auth::magic_links::{self, Purpose};
 use crate::auth::tokens::SigningKey;
 use crate::db::app_error;
 use crate::db::links_view::{self, EventRow};
+use app::auth::ClientAddr;
 use app::errors::AppError;
 use app::links::{
     AvailabilityAnswer, CataloguePick, LinkViews, OrganizerCatalogue, VenueAvailability,
@@ -30,13 +31,8 @@ const VIEW_ROWS: Cap = Cap::per(1, Duration::from_secs(10 * 60));
 /// The address of the request being served (set by the HTTP layer).
 fn client_addr() -> Option<IpAddr> {
     leptos::prelude::use_context::<axum::http::request::Parts>()
-        .and_then(|parts| {
-            parts
-                .extensions
-                .get::<crate::http::client_addr::ClientAddr>()
-                .copied()
-        })
-        .map(|crate::http::client_addr::ClientAddr(ip)| ip)
+        .and_then(|parts| parts.extensions.get::<ClientAddr>().copied())
+        .map(|ClientAddr(ip)| ip)
 }
 
 fn dates(event: &EventRow) -> Option<String> {

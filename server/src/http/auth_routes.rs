@@ -96,6 +96,7 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
     let found = match crate::db::users::credentials_by_email(&state.db, &email).await {
         Ok(found) => found,
         Err(e) => {
+            // Our failure, not the caller's: the attempt is taken back.
             state.rate_limits.sign_in_succeeded(ip, &email);
             return failed(json, crate::db::app_error(e));
         }

@@ -7,6 +7,7 @@
 //! configured proxy cannot choose its address by sending the header.
 use crate::config::AuthSettings;
 use crate::state::AppState;
+use app::auth::ClientAddr;
 use axum::body::Body;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::HeaderMap;
@@ -14,11 +15,8 @@ use axum::middleware::Next;
 use axum::response::Response;
 use std::net::{IpAddr, SocketAddr};
 
-/// The address rate limits and the audit log use for this request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClientAddr(pub IpAddr);
-
-/// Puts the request's [`ClientAddr`] in its extensions.
+/// Puts the request's [`ClientAddr`] (the address rate limits and the audit
+/// log use) in its extensions.
 pub async fn resolve(
     State(state): State<AppState>,
     mut request: Request<Body>,
