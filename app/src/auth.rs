@@ -57,6 +57,19 @@ impl SessionUser {
     }
 }
 
+/// The client's address as the server decided it (the socket's peer, or what
+/// trusted proxies say), in the request's extensions: for the audit log and
+/// rate limits of whatever serves the request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClientAddr(pub std::net::IpAddr);
+
+/// Marks a page request that came from another site (`Sec-Fetch-Site:
+/// cross-site`, or an `Origin`/`Referer` from elsewhere). The server puts it in
+/// the request's extensions; a page opened this way runs no costly work on
+/// its own, since any site can make a signed-in browser open any URL of ours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CrossSiteNavigation;
+
 /// The caller, or `None` when nobody is signed in. Public by design: it only
 /// ever describes the caller to themselves.
 #[server(endpoint = "session/user")]

@@ -51,6 +51,20 @@ pub struct SearchResults {
     /// A similar past request whose catalogue could be reused.
     pub similar_request: Option<SimilarRequest>,
     pub stats: SearchStats,
+    /// The search was not run: the page was opened from another site, and a
+    /// search costs model calls and writes metrics. The form is filled in;
+    /// the user runs it with one click.
+    pub held: bool,
+}
+
+impl SearchResults {
+    /// The answer to a search held back (see [`SearchResults::held`]).
+    pub fn held() -> Self {
+        SearchResults {
+            held: true,
+            ..SearchResults::default()
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -122,10 +136,15 @@ pub async fn list_pools() -> Result<Vec<PoolOption>, AppError> {
     crate::services::service::<dyn VenueSearch>()?.pools().await
 }
 
-/// Runs the three-stage search (team only).
+/// Runs the three-stage search (team only). A page opened from another site
+/// gets [`SearchResults::held`] instead: a link elsewhere must not spend the
+/// team's model budget with a signed-in member's session.
 #[server(endpoint = "venues/search")]
 pub async fn search_venues(form: SearchForm) -> Result<SearchResults, AppError> {
     let user = crate::auth::access::require_team()?;
+    if crate::auth::access::is_cross_site_navigation() {
+        return Ok(SearchResults::held());
+    }
     crate::services::service::<dyn VenueSearch>()?
         .search(user.id, form)
         .await

@@ -2,7 +2,7 @@
 //! command line (the first admin of a new install starts here).
 use crate::audit::{self, Actor, Event};
 use crate::auth::magic_links::{self, Purpose};
-use crate::auth::{password, tokens::SigningKey};
+use crate::auth::{email, password, tokens::SigningKey};
 use crate::cli::{LinkCommand, UserCommand};
 use crate::config::Config;
 use anyhow::{bail, Context};
@@ -22,28 +22,47 @@ pub async fn user(config: &Config, command: UserCommand) -> anyhow::Result<()> {
         } => {
             let role = Role::parse(&role)
                 .with_context(|| format!("--role must be team or admin, not {role:?}"))?;
-            if !email.contains('@') || email.trim().is_empty() {
+            let email = email::normalize(&email);
+            if !email.contains('@') || email.is_empty() {
                 bail!("--email must be an e-mail address");
+            }
+            if !email::is_storable(&email) {
+                // Sign-in compares addresses exactly: only plain ASCII ones
+                // lower-case the same way everywhere.
+                bail!("--email must be a plain ASCII e-mail address without spaces, at most {} characters", email::MAX_CHARS);
             }
             if name.trim().is_empty() {
                 bail!("--name must not be empty");
             }
             let (secret, generated) = read_or_generate(password_stdin)?;
             let hash = password::hash_async(secret.clone()).await?;
+            let mut tx = db.begin().await?;
             let (id, created) =
-                crate::db::users::upsert(&db, &email, name.trim(), role, &profiles, &hash).await?;
-            let action = if created {
-                "user.created"
+                crate::db::users::upsert(&mut *tx, &email, name.trim(), role, &profiles, &hash)
+                    .await?;
+            // A new password (and perhaps a new role) for an existing user:
+            // whoever held one of their sessions signed in under the old ones.
+            let ended = if created {
+                0
             } else {
-                "user.updated"
+                crate::db::sessions::delete_all_for_user(&mut *tx, id).await?
             };
-            audit::record(&db, Event::new(Actor::System, action).on("user", id)).await;
-            println!(
-                "{} {} ({})",
-                if created { "created" } else { "updated" },
-                email.trim().to_lowercase(),
-                role.as_str()
-            );
+            tx.commit().await?;
+            let event = if created {
+                Event::new(Actor::System, "user.created")
+            } else {
+                Event::new(Actor::System, "user.updated")
+                    .details(serde_json::json!({ "sessions_ended": ended }))
+            };
+            audit::record(&db, event.on("user", id)).await;
+            if created {
+                println!("created {email} ({})", role.as_str());
+            } else {
+                println!(
+                    "updated {email} ({}); {ended} session(s) ended",
+                    role.as_str()
+                );
+            }
             if generated {
                 println!("password: {secret}");
             }
@@ -52,10 +71,11 @@ pub async fn user(config: &Config, command: UserCommand) -> anyhow::Result<()> {
             email,
             password_stdin,
         } => {
+            let email = email::normalize(&email);
             let (secret, generated) = read_or_generate(password_stdin)?;
             let hash = password::hash_async(secret.clone()).await?;
             let Some(id) = crate::db::users::set_password(&db, &email, &hash).await? else {
-                bail!("no user has the e-mail {}", email.trim().to_lowercase());
+                bail!("no user has the e-mail {email}");
             };
             let ended = crate::db::sessions::delete_all_for_user(&db, id).await?;
             audit::record(
@@ -63,10 +83,7 @@ pub async fn user(config: &Config, command: UserCommand) -> anyhow::Result<()> {
                 Event::new(Actor::System, "user.password_reset").on("user", id),
             )
             .await;
-            println!(
-                "password reset for {}; {ended} session(s) ended",
-                email.trim().to_lowercase()
-            );
+            println!("password reset for {email}; {ended} session(s) ended");
             if generated {
                 println!("password: {secret}");
             }

@@ -2,7 +2,13 @@
 //! the admin console (`app::admin::AuditLog`).
 //!
 //! Recording never fails the action it describes: a write error is logged
-//! (once, server side) and the action goes on.
+//! (once, server side) and the action goes on. Rows that an outsider can
+//! cause are capped per key and window ([`throttle`]) and every text in their
+//! details is cut to [`MAX_DETAIL_CHARS`], so the log cannot be flooded.
+pub mod throttle;
+
+pub use throttle::{AuditThrottle, Cap};
+
 use crate::db::audit_log::{self, NewEntry};
 use app::admin::{AuditEvent, AuditLog};
 use app::errors::AppError;
@@ -57,7 +63,47 @@ impl<'a> Event<'a> {
     }
 }
 
-pub async fn record(db: impl sqlx::PgExecutor<'_>, event: Event<'_>) {
+/// The longest text kept in an entry's details (longer ones are cut).
+pub const MAX_DETAIL_CHARS: usize = 256;
+
+/// Cuts every string of `value` to [`MAX_DETAIL_CHARS`] characters.
+fn cap_texts(value: &mut Value) {
+    match value {
+        Value::String(s) => {
+            if let Some((end, _)) = s.char_indices().nth(MAX_DETAIL_CHARS) {
+                s.truncate(end);
+                s.push('…');
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(cap_texts),
+        Value::Object(map) => map.values_mut().for_each(cap_texts),
+        _ => {}
+    }
+}
+
+/// Records `event` unless `throttle` says its key has written enough rows in
+/// this window; the row that is written says how many were left out.
+pub async fn record_capped(
+    db: impl sqlx::PgExecutor<'_>,
+    throttle: &AuditThrottle,
+    key: &str,
+    cap: Cap,
+    mut event: Event<'_>,
+) {
+    let Some(suppressed) = throttle.admit(event.action, key, cap) else {
+        return;
+    };
+    if suppressed > 0 {
+        if let Value::Object(map) = &mut event.details {
+            map.insert("suppressed".into(), suppressed.into());
+        }
+    }
+    record(db, event).await;
+}
+
+/// Appends `event` to the log (its texts capped); a failure is only logged.
+pub async fn record(db: impl sqlx::PgExecutor<'_>, mut event: Event<'_>) {
+    cap_texts(&mut event.details);
     let (actor_id, actor_kind) = match event.actor {
         Actor::User(id) => (Some(id), "user"),
         Actor::MagicLink => (None, "magic_link"),
@@ -105,5 +151,29 @@ impl AuditLog for AuditReader {
                 }),
             })
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_texts_in_details_are_cut() {
+        let mut details = serde_json::json!({
+            "email": "x".repeat(600),
+            "nested": ["é".repeat(300), 3],
+            "short": "ok",
+        });
+        cap_texts(&mut details);
+        assert_eq!(
+            details["email"].as_str().map(|s| s.chars().count()),
+            Some(257)
+        );
+        assert_eq!(
+            details["nested"][0].as_str().map(|s| s.chars().count()),
+            Some(257)
+        );
+        assert_eq!(details["short"], "ok");
     }
 }

@@ -7,11 +7,14 @@
 //! extractors of [`extract`] (server routes) and the page guard, all from the
 //! same role rule and the same page table.
 pub mod auth_routes;
+pub mod client_addr;
 pub mod csrf;
 pub mod errors;
 pub mod extract;
+pub mod headers;
 mod health;
 pub mod middleware;
+pub mod navigation;
 pub mod paths;
 mod request_id;
 pub mod route_table;
@@ -33,9 +36,10 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 
 /// Builds the whole router; tests call it directly.
 ///
-/// A request crosses, in order: request id + tracing, error logging, path
-/// check, CSRF check, magic-link rate limit, authentication (session
-/// cookie), page and server-function guard, then its handler.
+/// A request crosses, in order: request id + tracing, security headers (CSP
+/// nonce), error logging, path check, client address, CSRF check, cross-site
+/// marker, magic-link rate limit, authentication (session cookie), page and
+/// server-function guard, then its handler.
 pub fn router(state: AppState) -> Router {
     let routes = generate_route_list(App);
     let leptos_options = state.leptos_options.clone();
@@ -45,17 +49,29 @@ pub fn router(state: AppState) -> Router {
         .leptos_routes_with_context(
             &state,
             routes,
-            move || services.provide(),
+            move || {
+                services.provide();
+                headers::provide_request_nonce();
+            },
             move || shell(leptos_options.clone()),
         )
-        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
+        .fallback(leptos_axum::file_and_error_handler_with_context::<
+            AppState,
+            _,
+        >(headers::provide_request_nonce, shell))
         .layer(from_fn(middleware::guard))
         .layer(from_fn_with_state(state.clone(), middleware::authenticate))
         .layer(from_fn_with_state(state.clone(), middleware::limit_links))
+        .layer(from_fn_with_state(
+            state.clone(),
+            navigation::mark_cross_site,
+        ))
         .layer(from_fn_with_state(state.clone(), csrf::require_same_origin))
+        .layer(from_fn_with_state(state.clone(), client_addr::resolve))
         .layer(from_fn(paths::refuse_unnormalised))
         .layer(from_fn(errors::log_errors))
         .layer(DefaultBodyLimit::max(BODY_LIMIT));
+    let router = headers::with_security_headers(router, &state.config.auth);
     request_id::with_request_ids(router).with_state(state)
 }
 

@@ -4,7 +4,7 @@
 //! trait) and its construction in [`Services::new`] (the compiler asks for
 //! it); providing it to pages and server functions follows from the list.
 //! `AppState` holds a `Services` and the router provides it on every request.
-use crate::audit::AuditReader;
+use crate::audit::{AuditReader, AuditThrottle};
 use crate::auth::tokens::SigningKey;
 use crate::embeddings::EmbeddingProvider;
 use crate::link_views::LinkViewsService;
@@ -50,6 +50,8 @@ services! {
 pub struct Dependencies {
     pub db: PgPool,
     pub signing_key: SigningKey,
+    /// Caps the audit rows outsiders can cause (shared with the sign-in routes).
+    pub audit_throttle: Arc<AuditThrottle>,
     /// The venue pipeline's embedder; `None` searches without vectors.
     pub venue_embedder: Option<Arc<dyn EmbeddingProvider>>,
     /// The language model (the offline provider when none is configured).
@@ -61,6 +63,7 @@ impl Services {
         let Dependencies {
             db,
             signing_key,
+            audit_throttle,
             venue_embedder,
             llm,
         } = deps;
@@ -68,6 +71,7 @@ impl Services {
             link_views: Arc::new(LinkViewsService {
                 db: db.clone(),
                 key: signing_key,
+                audit_throttle,
             }),
             audit_log: Arc::new(AuditReader { db: db.clone() }),
             venue_search: Arc::new(SearchService {

@@ -1,4 +1,5 @@
 //! What every request handler can reach.
+use crate::audit::AuditThrottle;
 use crate::auth::rate_limit::RateLimits;
 use crate::auth::tokens::SigningKey;
 use crate::config::Config;
@@ -19,6 +20,8 @@ pub struct AppState {
     pub embedding_health: EmbeddingHealth,
     pub signing_key: SigningKey,
     pub rate_limits: RateLimits,
+    /// Caps the audit rows outsiders can cause (refused sign-ins, link views).
+    pub audit_throttle: Arc<AuditThrottle>,
     /// The services server functions call (provided to them as context).
     pub services: Services,
 }
@@ -34,9 +37,11 @@ impl AppState {
         venue_embedder: Option<Arc<dyn EmbeddingProvider>>,
         llm: Arc<dyn LlmProvider>,
     ) -> Self {
+        let audit_throttle = Arc::new(AuditThrottle::default());
         let services = Services::new(Dependencies {
             db: db.clone(),
             signing_key: signing_key.clone(),
+            audit_throttle: audit_throttle.clone(),
             venue_embedder,
             llm,
         });
@@ -47,6 +52,7 @@ impl AppState {
             embedding_health,
             signing_key,
             rate_limits: RateLimits::default(),
+            audit_throttle,
             services,
         }
     }

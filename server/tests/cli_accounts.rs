@@ -6,7 +6,7 @@ use reqwest::StatusCode;
 use sqlx::PgPool;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
-use support::app::{seed_demo, TestApp};
+use support::app::{seed_demo, TestApp, ADMIN, PASSWORD, TEAM};
 
 fn maxy(db_url: &str, args: &[&str], stdin: Option<&str>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_maxy"))
@@ -131,6 +131,18 @@ async fn bad_arguments_are_one_clear_line_and_write_nothing(db: PgPool) {
             "at least 12 characters",
         ),
         (
+            vec![
+                "user",
+                "create",
+                "--email",
+                "admİn@example.org",
+                "--name",
+                "X",
+            ],
+            None,
+            "--email must be a plain ASCII e-mail address",
+        ),
+        (
             vec!["user", "reset-password", "--email", "ghost@example.org"],
             None,
             "no user has the e-mail",
@@ -157,6 +169,55 @@ async fn bad_arguments_are_one_clear_line_and_write_nothing(db: PgPool) {
         .await
         .unwrap();
     assert_eq!(users, 0);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn creating_an_existing_user_again_ends_their_sessions(db: PgPool) {
+    seed_demo(&db).await;
+    let url = support::url_of(&db).await;
+    let app = TestApp::start(db.clone()).await;
+    let session = app.sign_in(TEAM, PASSWORD).await;
+    let other = app.sign_in(ADMIN, PASSWORD).await;
+    let password = "another long password";
+    let out = maxy(
+        &url,
+        &[
+            "user",
+            "create",
+            "--email",
+            " Camille.Martin@Reciprok.fr",
+            "--name",
+            "Camille Martin",
+            "--role",
+            "admin",
+            "--password-stdin",
+        ],
+        Some(password),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("updated camille.martin@reciprok.fr (admin); 1 session(s) ended"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(
+        app.get("/chat", Some(&session)).await.status,
+        StatusCode::SEE_OTHER,
+        "a session opened under the old password and role is over"
+    );
+    assert_eq!(app.get("/chat", Some(&other)).await.status, StatusCode::OK);
+    let audited: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM audit_log WHERE action = 'user.updated' AND details->>'sessions_ended' = '1'",
+    )
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    assert_eq!(audited, 1);
+    let fresh = app.sign_in(TEAM, password).await;
+    assert_eq!(
+        app.get("/console", Some(&fresh)).await.status,
+        StatusCode::OK
+    );
 }
 
 #[sqlx::test(migrations = "../migrations")]

@@ -3,7 +3,7 @@
 //!
 //! Refusals are [`AppError`]s (401 `SignInRequired`, 403 `Forbidden`): the
 //! reason is never more precise than the caller is entitled to know.
-use super::{Role, SessionUser};
+use super::{CrossSiteNavigation, Role, SessionUser};
 use crate::errors::AppError;
 use leptos::prelude::*;
 
@@ -11,6 +11,13 @@ use leptos::prelude::*;
 pub fn caller() -> Option<SessionUser> {
     use_context::<http::request::Parts>()
         .and_then(|parts| parts.extensions.get::<SessionUser>().cloned())
+}
+
+/// Whether the page being rendered was opened from another site. Always
+/// `false` for server-function calls, which are same-origin by the CSRF check.
+pub fn is_cross_site_navigation() -> bool {
+    use_context::<http::request::Parts>()
+        .is_some_and(|parts| parts.extensions.get::<CrossSiteNavigation>().is_some())
 }
 
 /// The caller's role must include `needed`.

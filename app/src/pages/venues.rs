@@ -1,12 +1,13 @@
 //! « Lieux »: the team's venue search. The form is a plain GET form, so a
 //! search is a shareable URL (`/lieux?pool=…&q=…`) and works without
-//! JavaScript; results come from the `search_venues` server function.
+//! JavaScript; results come from the `search_venues` server function, which
+//! holds the search back when the page was opened from another site.
 use crate::room_configurations::{phrase_of, Configuration};
 use crate::venue_search::{
     list_pools, search_venues, SearchForm, SearchResults, SearchStats, VenuePick,
 };
 use leptos::prelude::*;
-use leptos_router::hooks::use_query_map;
+use leptos_router::hooks::{use_location, use_query_map};
 
 use super::PageHeader;
 
@@ -48,6 +49,7 @@ pub fn VenuesPage() -> impl IntoView {
         <SearchFormView form=form pools=pools />
         <Suspense fallback=|| view! { <p class="mt-6 text-sm text-slate-500">"Recherche…"</p> }>
             {move || results.get().flatten().map(|r| match r {
+                Ok(r) if r.held => view! { <HeldSearch on_run=move || results.refetch() /> }.into_any(),
                 Ok(r) => view! { <ResultsView results=r /> }.into_any(),
                 Err(e) => view! { <p role="alert" class="mt-6 rounded-md bg-red-50 px-4 py-3 text-sm text-red-700">{e.to_string()}</p> }.into_any(),
             })}
@@ -118,6 +120,26 @@ fn SearchFormView(
             </div>
             <button type="submit" class="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700">"Rechercher"</button>
         </form>
+    }
+}
+
+/// A search opened from another site: not run until the user says so. The
+/// link reloads the same URL, which is then a same-origin navigation (without
+/// JavaScript); with it, the click runs the search in place.
+#[component]
+fn HeldSearch(on_run: impl Fn() + Send + Sync + 'static) -> impl IntoView {
+    let location = use_location();
+    let href = move || format!("{}{}", location.pathname.get(), location.search.get());
+    view! {
+        <div role="status" class="mt-6 rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="search-held">
+            <p>"Cette recherche vient d'un lien extérieur : elle n'a pas été lancée. Vérifiez les critères ci-dessus."</p>
+            <a href=href data-testid="run-search"
+                class="mt-2 inline-block rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700"
+                on:click=move |ev| {
+                    ev.prevent_default();
+                    on_run();
+                }>"Lancer la recherche"</a>
+        </div>
     }
 }
 

@@ -1,80 +1,138 @@
-//! Per-key rate limits (GCRA, `governor`) for sign-in and magic links.
+//! Failure-based rate limits for sign-in and magic links.
+//!
+//! Only failures count: a wrong password, an unknown account, a refused link.
+//! Successful sign-ins and valid links never spend anything, so a busy team
+//! behind one address is never throttled by its own work. (An attempt is
+//! counted when it is let through and taken back when it succeeds, so that
+//! parallel guesses cannot all slip through while their passwords are being
+//! checked.)
+//!
+//! Addresses are counted per block ([`address_block`]: IPv4 /32, IPv6 /64),
+//! because one IPv6 host usually owns a whole /64. Sign-in has three counters:
+//! - per address block: too many failures from one block refuse its attempts
+//!   before anything else is looked at (the e-mail's counter is not touched);
+//! - per e-mail: too many failures on one account mark it *under attack*;
+//! - per (e-mail, block): while an account is under attack, only blocks that
+//!   have failed on it recently are refused. A correct password from a fresh
+//!   address still gets in, so an attacker cannot lock a user out; a
+//!   distributed attacker gets one guess per block per [`PAIR_MEMORY`].
 //!
 //! Limits live in memory: each server process counts on its own, which still
-//! bounds guessing to (processes × quota). Keys are client addresses and, for
-//! sign-in, the e-mail tried, so a distributed attack on one account is
-//! slowed too.
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+//! bounds guessing to (processes × quota).
+mod bucket;
+
+use bucket::Buckets;
 use std::net::IpAddr;
-use std::num::NonZeroU32;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Failed sign-ins one address block may make per minute.
+pub const SIGN_IN_FAILURES_PER_BLOCK: u32 = 10;
+/// Failed sign-ins on one account per minute before it counts as attacked.
+pub const SIGN_IN_FAILURES_PER_EMAIL: u32 = 5;
+/// Refused magic links one address block may try per minute.
+pub const LINK_FAILURES_PER_BLOCK: u32 = 20;
+/// How long a block that failed on an attacked account stays refused on it.
+pub const PAIR_MEMORY: Duration = Duration::from_secs(15 * 60);
+
+const MINUTE: Duration = Duration::from_secs(60);
+
+/// The key of an address: IPv4 as is, IPv6 cut to its /64.
+pub fn address_block(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) => {
+            let bits = u128::from(v6) & !(u128::MAX >> 64);
+            IpAddr::V6(bits.into())
+        }
+        v4 => v4,
+    }
+}
+
+/// Why a sign-in attempt is refused before the password is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Throttled {
+    /// Too many failures from this address block.
+    Address,
+    /// The account is under attack and this block took part.
+    Account,
+}
 
 #[derive(Clone)]
 pub struct RateLimits {
-    sign_in_by_ip: Arc<DefaultKeyedRateLimiter<IpAddr>>,
-    sign_in_by_email: Arc<DefaultKeyedRateLimiter<String>>,
-    links_by_ip: Arc<DefaultKeyedRateLimiter<IpAddr>>,
+    sign_in_by_block: Arc<Buckets<IpAddr>>,
+    sign_in_by_email: Arc<Buckets<String>>,
+    sign_in_by_pair: Arc<Buckets<(String, IpAddr)>>,
+    links_by_block: Arc<Buckets<IpAddr>>,
 }
-
-fn per_minute(n: u32) -> Quota {
-    Quota::per_minute(NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN))
-}
-
-/// Forget idle keys now and then so the maps stay small.
-const SWEEP_ABOVE: usize = 10_000;
 
 impl Default for RateLimits {
     fn default() -> Self {
         RateLimits {
-            sign_in_by_ip: Arc::new(RateLimiter::keyed(per_minute(10))),
-            sign_in_by_email: Arc::new(RateLimiter::keyed(per_minute(5))),
-            links_by_ip: Arc::new(RateLimiter::keyed(per_minute(60))),
+            sign_in_by_block: Arc::new(Buckets::new(SIGN_IN_FAILURES_PER_BLOCK, MINUTE)),
+            sign_in_by_email: Arc::new(Buckets::new(SIGN_IN_FAILURES_PER_EMAIL, MINUTE)),
+            // One failure fills it; it drains in PAIR_MEMORY.
+            sign_in_by_pair: Arc::new(Buckets::new(1, PAIR_MEMORY)),
+            links_by_block: Arc::new(Buckets::new(LINK_FAILURES_PER_BLOCK, MINUTE)),
         }
     }
 }
 
 impl RateLimits {
-    /// One sign-in attempt from `ip` for `email`: `false` when over the limit.
-    pub fn allow_sign_in(&self, ip: IpAddr, email: &str) -> bool {
-        sweep(&self.sign_in_by_ip);
-        sweep(&self.sign_in_by_email);
-        let by_ip = self.sign_in_by_ip.check_key(&ip).is_ok();
-        let by_email = self
-            .sign_in_by_email
-            .check_key(&email.trim().to_lowercase())
-            .is_ok();
-        by_ip && by_email
+    /// Whether a sign-in from `ip` for `email` (normalised) may be checked.
+    /// When it may, the attempt is counted as a failure at once, so a burst
+    /// of parallel guesses cannot all pass while their passwords are being
+    /// checked; [`Self::sign_in_succeeded`] takes it back. A refused attempt
+    /// spends nothing.
+    pub fn try_sign_in(&self, ip: IpAddr, email: &str) -> Result<(), Throttled> {
+        self.try_sign_in_at(ip, email, Instant::now())
     }
 
-    /// One magic-link request from `ip`.
-    pub fn allow_link(&self, ip: IpAddr) -> bool {
-        sweep(&self.links_by_ip);
-        self.links_by_ip.check_key(&ip).is_ok()
+    fn try_sign_in_at(&self, ip: IpAddr, email: &str, now: Instant) -> Result<(), Throttled> {
+        let block = address_block(ip);
+        if self.sign_in_by_block.is_full(&block, now) {
+            return Err(Throttled::Address);
+        }
+        let pair = (email.to_string(), block);
+        if self.sign_in_by_email.is_full(email, now) && self.sign_in_by_pair.is_full(&pair, now) {
+            return Err(Throttled::Account);
+        }
+        self.sign_in_by_block.add(block, now);
+        self.sign_in_by_email.add(email.to_string(), now);
+        self.sign_in_by_pair.add(pair, now);
+        Ok(())
     }
-}
 
-fn sweep<K: std::hash::Hash + Eq + Clone>(limiter: &DefaultKeyedRateLimiter<K>) {
-    if limiter.len() > SWEEP_ABOVE {
-        limiter.retain_recent();
+    /// The attempt [`Self::try_sign_in`] let through succeeded (or failed on
+    /// our side): it was not a failure after all.
+    pub fn sign_in_succeeded(&self, ip: IpAddr, email: &str) {
+        self.sign_in_succeeded_at(ip, email, Instant::now());
+    }
+
+    fn sign_in_succeeded_at(&self, ip: IpAddr, email: &str, now: Instant) {
+        let block = address_block(ip);
+        self.sign_in_by_block.remove(&block, now);
+        self.sign_in_by_email.remove(email, now);
+        self.sign_in_by_pair
+            .remove(&(email.to_string(), block), now);
+    }
+
+    /// Whether `ip` may try a magic link now. Like sign-in, a request let
+    /// through is counted at once and taken back by [`Self::link_valid`].
+    pub fn try_link(&self, ip: IpAddr) -> bool {
+        let (block, now) = (address_block(ip), Instant::now());
+        if self.links_by_block.is_full(&block, now) {
+            return false;
+        }
+        self.links_by_block.add(block, now);
+        true
+    }
+
+    /// The link request [`Self::try_link`] let through was not refused.
+    pub fn link_valid(&self, ip: IpAddr) {
+        self.links_by_block
+            .remove(&address_block(ip), Instant::now());
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_sixth_attempt_on_one_account_is_refused() {
-        let limits = RateLimits::default();
-        let ip: IpAddr = [127, 0, 0, 1].into();
-        for _ in 0..5 {
-            assert!(limits.allow_sign_in(ip, "Camille@Example.org"));
-        }
-        assert!(
-            !limits.allow_sign_in(ip, "camille@example.org"),
-            "case does not dodge the limit"
-        );
-        let other: IpAddr = [127, 0, 0, 2].into();
-        assert!(limits.allow_sign_in(other, "someone.else@example.org"));
-    }
-}
+mod tests;

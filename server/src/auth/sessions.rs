@@ -5,26 +5,44 @@ use crate::config::AuthSettings;
 use axum::http::{header, HeaderMap};
 use cookie::{Cookie, SameSite};
 
+/// The cookie's name over plain http (local use).
 pub const COOKIE_NAME: &str = "maxy_session";
+/// Its name over https: browsers keep a `__Host-` cookie only when it is
+/// `Secure`, has `Path=/` and no `Domain`, so neither a sibling sub-domain nor
+/// a plain-http page can plant or overwrite it.
+pub const SECURE_COOKIE_NAME: &str = "__Host-maxy_session";
 
-/// The session token the browser sent, if any.
-pub fn token_from(headers: &HeaderMap) -> Option<String> {
+/// The name the session cookie has under `settings`.
+pub fn cookie_name(settings: &AuthSettings) -> &'static str {
+    if settings.secure_cookies() {
+        SECURE_COOKIE_NAME
+    } else {
+        COOKIE_NAME
+    }
+}
+
+/// The session token the browser sent, if any. Only the cookie name in use is
+/// read: over https, a plain `maxy_session` is ignored.
+pub fn token_from(headers: &HeaderMap, settings: &AuthSettings) -> Option<String> {
+    let name = cookie_name(settings);
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| Cookie::split_parse(v).filter_map(Result::ok))
-        .find(|c| c.name() == COOKIE_NAME)
+        .find(|c| c.name() == name)
         .map(|c| c.value().to_string())
         .filter(|v| !v.is_empty() && v.len() <= 64)
 }
 
 /// `Set-Cookie` for a new session: HttpOnly, SameSite=Lax, Secure behind TLS.
+/// It lives as long as the session's absolute lifetime; the idle expiry is
+/// the server's to decide (it slides with use).
 pub fn set_cookie(token: &str, settings: &AuthSettings) -> String {
     let max_age = cookie::time::Duration::seconds(
-        i64::try_from(settings.session_ttl.as_secs()).unwrap_or(i64::MAX),
+        i64::try_from(settings.session_max_age.as_secs()).unwrap_or(i64::MAX),
     );
-    Cookie::build((COOKIE_NAME, token.to_string()))
+    Cookie::build((cookie_name(settings), token.to_string()))
         .path("/")
         .http_only(true)
         .same_site(SameSite::Lax)
@@ -36,7 +54,7 @@ pub fn set_cookie(token: &str, settings: &AuthSettings) -> String {
 
 /// `Set-Cookie` that removes the session cookie.
 pub fn clear_cookie(settings: &AuthSettings) -> String {
-    Cookie::build((COOKIE_NAME, ""))
+    Cookie::build((cookie_name(settings), ""))
         .path("/")
         .http_only(true)
         .same_site(SameSite::Lax)
@@ -68,17 +86,57 @@ pub async fn start(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Env;
     use axum::http::HeaderValue;
+
+    fn settings(public_url: &str) -> AuthSettings {
+        AuthSettings::from_source(&Env::from_pairs([("MAXY_PUBLIC_URL", public_url)])).unwrap()
+    }
 
     #[test]
     fn the_session_token_is_found_among_other_cookies() {
+        let http = settings("http://127.0.0.1:3000");
         let mut headers = HeaderMap::new();
         headers.insert(
             header::COOKIE,
             HeaderValue::from_static("a=1; maxy_session=tok-123; b=2"),
         );
-        assert_eq!(token_from(&headers).as_deref(), Some("tok-123"));
+        assert_eq!(token_from(&headers, &http).as_deref(), Some("tok-123"));
         headers.insert(header::COOKIE, HeaderValue::from_static("maxy_session="));
-        assert_eq!(token_from(&headers), None);
+        assert_eq!(token_from(&headers, &http), None);
+    }
+
+    #[test]
+    fn over_https_only_the_host_prefixed_cookie_counts() {
+        let https = settings("https://maxy.example.org");
+        let cookie = set_cookie("tok-1", &https);
+        assert!(cookie.starts_with("__Host-maxy_session=tok-1;"), "{cookie}");
+        assert!(
+            cookie.contains("Secure") && cookie.contains("Path=/"),
+            "{cookie}"
+        );
+        assert!(!cookie.contains("Domain"), "{cookie}");
+        assert!(clear_cookie(&https).starts_with("__Host-maxy_session=;"));
+
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::COOKIE,
+            HeaderValue::from_static("maxy_session=planted"),
+        );
+        assert_eq!(token_from(&headers, &https), None, "a planted cookie");
+        headers.insert(
+            header::COOKIE,
+            HeaderValue::from_static("maxy_session=planted; __Host-maxy_session=mine"),
+        );
+        assert_eq!(token_from(&headers, &https).as_deref(), Some("mine"));
+    }
+
+    #[test]
+    fn the_cookie_lives_as_long_as_the_absolute_lifetime() {
+        let cookie = set_cookie("t", &settings("http://127.0.0.1:3000"));
+        assert!(
+            cookie.contains(&format!("Max-Age={}", 30 * 86_400)),
+            "{cookie}"
+        );
     }
 }

@@ -1,5 +1,7 @@
 //! Sign-in, sessions and magic links.
 use super::{ConfigError, Env};
+use ipnet::IpNet;
+use std::net::IpAddr;
 use std::time::Duration;
 
 #[derive(Clone)]
@@ -9,8 +11,14 @@ pub struct AuthSettings {
     /// The address users reach the app at, e.g. `https://maxy.example.org`:
     /// cookies get `Secure` when it is https, and links are built on it.
     pub public_url: Option<String>,
+    /// A session ends after this long without use (sliding).
     pub session_ttl: Duration,
+    /// A session ends this long after sign-in, used or not.
+    pub session_max_age: Duration,
     pub link_ttl: Duration,
+    /// Peers whose `X-Forwarded-For` is believed (reverse proxies, load
+    /// balancers). Empty: the socket's peer is the client.
+    pub trusted_proxies: Vec<IpNet>,
 }
 
 impl std::fmt::Debug for AuthSettings {
@@ -19,7 +27,9 @@ impl std::fmt::Debug for AuthSettings {
             .field("secret_key", &self.secret_key.as_ref().map(|_| "***"))
             .field("public_url", &self.public_url)
             .field("session_ttl", &self.session_ttl)
+            .field("session_max_age", &self.session_max_age)
             .field("link_ttl", &self.link_ttl)
+            .field("trusted_proxies", &self.trusted_proxies)
             .finish()
     }
 }
@@ -48,13 +58,25 @@ impl AuthSettings {
             ),
             None => None,
         };
+        let ttl_hours: u64 = env.number("MAXY_SESSION_TTL_HOURS", 168, 1..=8760)?;
+        let max_days: u64 = env.number("MAXY_SESSION_MAX_DAYS", 30, 1..=365)?;
+        if max_days * 24 < ttl_hours {
+            return Err(ConfigError::Invalid {
+                var: "MAXY_SESSION_MAX_DAYS".into(),
+                expected: format!(
+                    "at least MAXY_SESSION_TTL_HOURS ({ttl_hours} h = {} days, rounded up)",
+                    ttl_hours.div_ceil(24)
+                ),
+                got: max_days.to_string(),
+            });
+        }
         Ok(AuthSettings {
             secret_key,
             public_url,
-            session_ttl: Duration::from_secs(
-                3600 * env.number("MAXY_SESSION_TTL_HOURS", 168, 1..=8760)?,
-            ),
+            session_ttl: Duration::from_secs(3600 * ttl_hours),
+            session_max_age: Duration::from_secs(86_400 * max_days),
             link_ttl: Duration::from_secs(86_400 * env.number("MAXY_LINK_TTL_DAYS", 30, 1..=365)?),
+            trusted_proxies: trusted_proxies(env)?,
         })
     }
 
@@ -64,4 +86,34 @@ impl AuthSettings {
             .as_deref()
             .is_some_and(|u| u.starts_with("https://"))
     }
+
+    /// Whether `peer` is one of the configured proxies.
+    pub fn is_trusted_proxy(&self, peer: IpAddr) -> bool {
+        let peer = peer.to_canonical();
+        self.trusted_proxies.iter().any(|net| net.contains(&peer))
+    }
 }
+
+/// `MAXY_TRUSTED_PROXIES`: addresses or CIDR blocks, separated by commas.
+fn trusted_proxies(env: &Env) -> Result<Vec<IpNet>, ConfigError> {
+    const VAR: &str = "MAXY_TRUSTED_PROXIES";
+    let Some(list) = env.raw(VAR)? else {
+        return Ok(Vec::new());
+    };
+    list.split(',')
+        .map(str::trim)
+        .map(|item| {
+            item.parse::<IpNet>()
+                .or_else(|_| item.parse::<IpAddr>().map(IpNet::from))
+                .map(|net| net.trunc())
+                .map_err(|_| ConfigError::Invalid {
+                    var: VAR.into(),
+                    expected: "addresses or CIDR blocks separated by commas, like 127.0.0.1,10.0.0.0/8,::1".into(),
+                    got: item.into(),
+                })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -38,6 +38,8 @@ fn every_bad_value_names_its_variable() {
         ("MAXY_PUBLIC_URL", "maxy.example.org"),
         ("MAXY_SESSION_TTL_HOURS", "0"),
         ("MAXY_LINK_TTL_DAYS", "forever"),
+        ("MAXY_SESSION_MAX_DAYS", "0"),
+        ("MAXY_TRUSTED_PROXIES", "the proxy"),
     ];
     for (var, value) in cases {
         let err = config(&[(var, value)]).err();

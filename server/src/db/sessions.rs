@@ -23,27 +23,33 @@ pub async fn create(
     Ok(())
 }
 
-/// The live session's user (not expired, user not disabled). Slides the
-/// expiry forward, at most once an hour, so active users stay signed in.
+/// The live session's user (not expired, not older than `max_age`, user not
+/// disabled). Slides the expiry forward, at most once an hour, so active users
+/// stay signed in — but never past `max_age` after sign-in.
 pub async fn user_for(
     db: impl PgExecutor<'_>,
     token_hash: &[u8],
     ttl: Duration,
+    max_age: Duration,
 ) -> sqlx::Result<Option<SessionUser>> {
     // A data-modifying CTE always runs, referenced or not.
     let row = sqlx::query!(
         r#"WITH live AS (
              UPDATE user_sessions s
                 SET last_seen_at = now(),
-                    expires_at = GREATEST(s.expires_at, now() + make_interval(secs => $2))
+                    expires_at = LEAST(GREATEST(s.expires_at, now() + make_interval(secs => $2)),
+                                       s.created_at + make_interval(secs => $3))
               WHERE s.token_hash = $1 AND s.expires_at > now()
                 AND s.last_seen_at < now() - interval '1 hour'
               RETURNING s.user_id)
            SELECT u.id, u.email, u.display_name, u.role, u.profiles
              FROM user_sessions s JOIN users u ON u.id = s.user_id
-            WHERE s.token_hash = $1 AND s.expires_at > now() AND u.disabled_at IS NULL"#,
+            WHERE s.token_hash = $1 AND s.expires_at > now()
+              AND s.created_at > now() - make_interval(secs => $3)
+              AND u.disabled_at IS NULL"#,
         token_hash,
-        ttl.as_secs_f64()
+        ttl.as_secs_f64(),
+        max_age.as_secs_f64()
     )
     .fetch_optional(db)
     .await?;

@@ -27,13 +27,15 @@ fn session_user(
     }
 }
 
+/// The account of `email`, which must already be normalised
+/// (`auth::email::normalize`): the comparison is exact.
 pub async fn credentials_by_email(
     db: impl PgExecutor<'_>,
     email: &str,
 ) -> sqlx::Result<Option<Credentials>> {
     let row = sqlx::query!(
         r#"SELECT id, email, display_name, role, profiles, password_hash, disabled_at IS NOT NULL AS "disabled!"
-           FROM users WHERE email = lower(btrim($1))"#,
+           FROM users WHERE email = $1"#,
         email
     )
     .fetch_optional(db)
@@ -55,7 +57,8 @@ pub async fn record_sign_in(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Resu
     Ok(())
 }
 
-/// Creates a user, or updates name, role, profiles and password of an existing one.
+/// Creates a user, or updates name, role, profiles and password of an existing
+/// one; `email` must already be normalised.
 pub async fn upsert(
     db: impl PgExecutor<'_>,
     email: &str,
@@ -66,7 +69,7 @@ pub async fn upsert(
 ) -> sqlx::Result<(i64, bool)> {
     let row = sqlx::query!(
         r#"INSERT INTO users (email, display_name, role, profiles, password_hash)
-           VALUES (lower(btrim($1)), $2, $3, $4, $5)
+           VALUES ($1, $2, $3, $4, $5)
            ON CONFLICT (email) DO UPDATE
               SET display_name = EXCLUDED.display_name, role = EXCLUDED.role,
                   profiles = EXCLUDED.profiles, password_hash = EXCLUDED.password_hash,
@@ -83,14 +86,15 @@ pub async fn upsert(
     Ok((row.id, row.created))
 }
 
-/// Sets the password of an existing user; `None` when there is no such user.
+/// Sets the password of an existing user (`email` normalised); `None` when
+/// there is no such user.
 pub async fn set_password(
     db: impl PgExecutor<'_>,
     email: &str,
     password_hash: &str,
 ) -> sqlx::Result<Option<i64>> {
     sqlx::query_scalar!(
-        "UPDATE users SET password_hash = $2 WHERE email = lower(btrim($1)) RETURNING id",
+        "UPDATE users SET password_hash = $2 WHERE email = $1 RETURNING id",
         email,
         password_hash
     )

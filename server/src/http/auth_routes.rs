@@ -6,7 +6,9 @@ use super::errors;
 use super::extract::TeamUser;
 use super::middleware::{client_ip, url_encode};
 use super::route_table::RouteTable;
-use crate::audit::{self, Actor, Event};
+use crate::audit::{self, Actor, Cap, Event};
+use crate::auth::email;
+use crate::auth::rate_limit::{address_block, Throttled, SIGN_IN_FAILURES_PER_BLOCK};
 use crate::auth::{password, sessions, tokens};
 use crate::state::AppState;
 use app::errors::AppError;
@@ -18,6 +20,7 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::{Form, Json};
 use serde::Deserialize;
+use std::time::Duration;
 
 /// The sign-in form is two short fields: a few kilobytes is plenty, and a
 /// larger body is refused (413) before any work.
@@ -39,8 +42,15 @@ pub struct SignInForm {
     suivant: String,
 }
 
-/// Emails and passwords longer than this are refused before any work.
+/// Fields longer than this (in bytes) are refused before any work; e-mails
+/// are also refused past `email::MAX_CHARS`.
 const MAX_FIELD: usize = 512;
+
+/// Audit rows of refused sign-ins per address block: one throttled attempt a
+/// minute (the rest are counted in its `suppressed`), and as many failures as
+/// the rate limit lets through.
+const THROTTLED_ROWS: Cap = Cap::per(1, Duration::from_secs(60));
+const FAILED_ROWS: Cap = Cap::per(SIGN_IN_FAILURES_PER_BLOCK, Duration::from_secs(60));
 
 async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Response {
     let ip = client_ip(&request);
@@ -55,21 +65,41 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
     } else {
         "/"
     };
-    if form.email.len() > MAX_FIELD || form.password.len() > MAX_FIELD {
+    let email = email::normalize(&form.email);
+    if form.email.len() > MAX_FIELD
+        || email.chars().count() > email::MAX_CHARS
+        || form.password.len() > MAX_FIELD
+    {
         return refuse(json, AppError::WrongCredentials, "identifiants", next);
     }
-    if !state.rate_limits.allow_sign_in(ip, &form.email) {
-        audit::record(
+    // Only failures are counted, and the account's counter only once the
+    // address has passed (see `auth::rate_limit`). From here the attempt
+    // counts as a failure until it succeeds.
+    if let Err(why) = state.rate_limits.try_sign_in(ip, &email) {
+        let details = match why {
+            Throttled::Address => serde_json::json!({ "reason": "address" }),
+            Throttled::Account => serde_json::json!({ "reason": "account", "email": email }),
+        };
+        let event = Event::new(Actor::Anonymous, "auth.sign_in_throttled").from_ip(ip);
+        let key = address_block(ip).to_string();
+        audit::record_capped(
             &state.db,
-            Event::new(Actor::Anonymous, "auth.sign_in_throttled").from_ip(ip),
+            &state.audit_throttle,
+            &key,
+            THROTTLED_ROWS,
+            event.details(details),
         )
         .await;
         return refuse(json, AppError::TooManyRequests, "trop", next);
     }
 
-    let found = match crate::db::users::credentials_by_email(&state.db, &form.email).await {
+    let found = match crate::db::users::credentials_by_email(&state.db, &email).await {
         Ok(found) => found,
-        Err(e) => return failed(json, crate::db::app_error(e)),
+        Err(e) => {
+            // Our failure, not the caller's: the attempt is taken back.
+            state.rate_limits.sign_in_succeeded(ip, &email);
+            return failed(json, crate::db::app_error(e));
+        }
     };
     // Verify even when the account is unknown: same work, same answer.
     let stored = found
@@ -81,17 +111,21 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
         Some(c) if valid && !c.disabled => c.user,
         _ => {
             let event = Event::new(Actor::Anonymous, "auth.sign_in_failed").from_ip(ip);
-            audit::record(
+            audit::record_capped(
                 &state.db,
-                event.details(serde_json::json!({ "email": form.email.trim().to_lowercase() })),
+                &state.audit_throttle,
+                &address_block(ip).to_string(),
+                FAILED_ROWS,
+                event.details(serde_json::json!({ "email": email })),
             )
             .await;
             return refuse(json, AppError::WrongCredentials, "identifiants", next);
         }
     };
 
+    state.rate_limits.sign_in_succeeded(ip, &email);
     // Rotation: whatever session the browser had ends here.
-    if let Some(old) = sessions::token_from(&headers) {
+    if let Some(old) = sessions::token_from(&headers, &state.config.auth) {
         let _ = crate::db::sessions::delete(&state.db, &tokens::hash(&old)).await;
     }
     let user_agent = headers
@@ -126,7 +160,7 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
 
 async fn sign_out(State(state): State<AppState>, request: Request<Body>) -> Response {
     let ip = client_ip(&request);
-    if let Some(token) = sessions::token_from(request.headers()) {
+    if let Some(token) = sessions::token_from(request.headers(), &state.config.auth) {
         if let Ok(Some(user_id)) =
             crate::db::sessions::delete(&state.db, &tokens::hash(&token)).await
         {

@@ -8,14 +8,14 @@ use app::auth::SessionUser;
 use app::errors::AppError;
 use app::routes::{page_access, server_fn_access, Access};
 use axum::body::Body;
-use axum::extract::{ConnectInfo, Request, State};
-use axum::http::Method;
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 
 /// Paths that never need to know the caller (no session lookup).
-fn is_static(path: &str) -> bool {
+pub fn is_static(path: &str) -> bool {
     path.starts_with("/pkg/")
         || matches!(
             path,
@@ -33,9 +33,11 @@ pub async fn authenticate(
     next: Next,
 ) -> Response {
     if !is_static(request.uri().path()) {
-        if let Some(token) = sessions::token_from(request.headers()) {
-            let ttl = state.config.auth.session_ttl;
-            match crate::db::sessions::user_for(&state.db, &tokens::hash(&token), ttl).await {
+        let auth = &state.config.auth;
+        if let Some(token) = sessions::token_from(request.headers(), auth) {
+            let (ttl, max_age) = (auth.session_ttl, auth.session_max_age);
+            let hash = tokens::hash(&token);
+            match crate::db::sessions::user_for(&state.db, &hash, ttl, max_age).await {
                 Ok(Some(user)) => {
                     request.extensions_mut().insert(user);
                 }
@@ -98,8 +100,12 @@ fn refusal(path: &str, error: AppError) -> Response {
     }
 }
 
-/// Magic-link pages and their data calls are rate-limited per client address:
-/// tokens cannot be guessed, but they should not even be tried at speed.
+/// Magic-link pages and their data calls are rate-limited per client address
+/// block, on refusals only: tokens cannot be guessed, but they should not even
+/// be tried at speed, while organizers and venues opening valid links (all
+/// behind the same proxy, perhaps) are never held back. A refused link is a
+/// 404 (`AppError::InvalidLink`): a request is counted when let through and
+/// taken back unless it ends in a 404.
 pub async fn limit_links(
     State(state): State<AppState>,
     request: Request<Body>,
@@ -108,19 +114,28 @@ pub async fn limit_links(
     let path = request.uri().path();
     let is_link =
         path.starts_with("/c/") || path.starts_with("/v/") || path.starts_with("/api/links/");
-    if is_link && !state.rate_limits.allow_link(client_ip(&request)) {
-        return refusal(path, AppError::TooManyRequests);
+    if !is_link {
+        return next.run(request).await;
     }
-    next.run(request).await
+    let ip = client_ip(&request);
+    if !state.rate_limits.try_link(ip) {
+        let mut refused = refusal(path, AppError::TooManyRequests);
+        refused
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("60"));
+        return refused;
+    }
+    let response = next.run(request).await;
+    if response.status() != StatusCode::NOT_FOUND {
+        state.rate_limits.link_valid(ip);
+    }
+    response
 }
 
-/// The client's address as the socket saw it (no proxy headers are trusted).
+/// The client's address: the socket's peer, or what trusted proxies say
+/// (see [`super::client_addr`]).
 pub fn client_ip(request: &Request<Body>) -> IpAddr {
-    request
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|ConnectInfo(addr)| addr.ip())
-        .unwrap_or(IpAddr::from([0, 0, 0, 0]))
+    super::client_addr::of(request)
 }
 
 /// Percent-encodes everything but unreserved characters and `/`.

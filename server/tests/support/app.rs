@@ -9,6 +9,8 @@ pub struct TestApp {
     pub addr: SocketAddr,
     pub db: PgPool,
     client: reqwest::Client,
+    /// The session cookie's name (`__Host-` prefixed when the public URL is https).
+    cookie_name: &'static str,
 }
 
 /// What a call returned, with the body read.
@@ -44,9 +46,17 @@ impl Reply {
             .iter()
             .filter_map(|v| v.to_str().ok())
             .find_map(|c| {
+                let c = c.strip_prefix("__Host-").unwrap_or(c);
                 let value = c.strip_prefix("maxy_session=")?.split(';').next()?;
                 Some(value.to_string()).filter(|v| !v.is_empty())
             })
+    }
+
+    pub fn header(&self, name: &str) -> &str {
+        self.headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
     }
 
     pub fn json(&self) -> serde_json::Value {
@@ -63,6 +73,7 @@ impl TestApp {
     pub async fn start_with(db: PgPool, settings: &[(&str, &str)]) -> TestApp {
         let embeddings = super::fake_embedding_server().await;
         let state = super::app_state_with(db.clone(), embeddings, settings);
+        let cookie_name = server::auth::sessions::cookie_name(&state.config.auth);
         let app = server::http::router(state);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
@@ -79,7 +90,12 @@ impl TestApp {
             .redirect(redirect::Policy::none())
             .build()
             .expect("client");
-        TestApp { addr, db, client }
+        TestApp {
+            addr,
+            db,
+            client,
+            cookie_name,
+        }
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -91,21 +107,31 @@ impl TestApp {
         if let Some(token) = session {
             headers.insert(
                 COOKIE,
-                HeaderValue::from_str(&format!("maxy_session={token}")).expect("cookie"),
+                HeaderValue::from_str(&format!("{}={token}", self.cookie_name)).expect("cookie"),
             );
         }
         headers
     }
 
     pub async fn get(&self, path: &str, session: Option<&str>) -> Reply {
-        let response = self
+        self.get_with(path, session, &[]).await
+    }
+
+    /// A GET with extra headers (`Sec-Fetch-Site`, `Referer`…).
+    pub async fn get_with(
+        &self,
+        path: &str,
+        session: Option<&str>,
+        extra: &[(&str, &str)],
+    ) -> Reply {
+        let mut request = self
             .client
             .get(self.url(path))
-            .headers(self.headers(session))
-            .send()
-            .await
-            .expect("get");
-        Reply::from(response).await
+            .headers(self.headers(session));
+        for (k, v) in extra {
+            request = request.header(*k, *v);
+        }
+        Reply::from(request.send().await.expect("get")).await
     }
 
     /// A same-origin form post, as our own pages send it.
