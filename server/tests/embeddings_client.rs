@@ -10,13 +10,14 @@ mod lanes;
 mod local_model;
 mod support;
 
-use fake::{capture_logs, texts, Fake, Reply};
+use fake::{texts, Fake, Reply};
 use serde_json::{json, Value};
 use server::config::{EmbeddingPipeline, EmbeddingSettings, Env, InputTypeStyle, PipelineSettings};
 use server::embeddings::{
     Embedders, EmbeddingError, EmbeddingProvider, InputType, OpenAiEmbeddings,
 };
 use std::time::{Duration, Instant};
+use support::logs::capture_logs;
 
 #[tokio::test]
 async fn a_hundred_texts_go_in_batches_of_48_48_4_in_order() {

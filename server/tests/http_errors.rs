@@ -6,38 +6,15 @@ mod support;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
 use sqlx::PgPool;
-use std::io::Write;
-use std::sync::{Arc, Mutex};
 use support::app::{seed_demo, TestApp, PASSWORD, TEAM};
-use tower::ServiceExt;
+use support::logs::Captured;
 
 const SESSIONS: &str = "SELECT count(*) FROM user_sessions";
 
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 async fn send(app: &axum::Router, request: Request<Body>) -> (StatusCode, String) {
-    let response = app.clone().oneshot(request).await.expect("response");
-    let status = response.status();
-    let body = response
-        .into_body()
-        .collect()
-        .await
-        .expect("body")
-        .to_bytes();
-    (status, String::from_utf8_lossy(&body).into_owned())
+    let (status, _, body) = support::send(app, request).await;
+    (status, body)
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -47,13 +24,7 @@ async fn a_database_outage_is_a_503_logged_once_never_signed_out(db: PgPool) {
     db.close().await;
 
     let logs = Captured::default();
-    let writer = logs.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::INFO)
-        .with_writer(move || writer.clone())
-        .with_ansi(false)
-        .finish();
-    let _guard = tracing::subscriber::set_default(subscriber);
+    let _guard = logs.start(tracing::Level::INFO);
 
     // A page: a French error page, not a redirect to the sign-in form.
     let (status, body) = send(
@@ -90,7 +61,7 @@ async fn a_database_outage_is_a_503_logged_once_never_signed_out(db: PgPool) {
         "Le service est momentanément indisponible. Réessayez dans un instant."
     );
 
-    let logs = String::from_utf8_lossy(&logs.0.lock().unwrap()).into_owned();
+    let logs = logs.text();
     let failures: Vec<&str> = logs
         .lines()
         .filter(|l| l.contains("request failed"))
@@ -228,13 +199,7 @@ async fn a_server_function_failure_is_a_generic_500_with_its_cause_logged_once(d
         .unwrap();
 
     let logs = Captured::default();
-    let writer = logs.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::INFO)
-        .with_writer(move || writer.clone())
-        .with_ansi(false)
-        .finish();
-    let _guard = tracing::subscriber::set_default(subscriber);
+    let _guard = logs.start(tracing::Level::INFO);
 
     let (status, body) = send(
         &app,
@@ -252,7 +217,7 @@ async fn a_server_function_failure_is_a_generic_500_with_its_cause_logged_once(d
         r#"{"error":"internal","message":"Une erreur est survenue. Réessayez dans un instant."}"#
     );
 
-    let logs = String::from_utf8_lossy(&logs.0.lock().unwrap()).into_owned();
+    let logs = logs.text();
     let failures: Vec<&str> = logs
         .lines()
         .filter(|l| l.contains("request failed"))

@@ -6,15 +6,12 @@ mod support;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
 use server::auth::magic_links::{issue, Purpose};
 use server::auth::tokens::SigningKey;
 use sqlx::PgPool;
-use std::io::Write;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use support::app::{seed_demo, TestApp, ADMIN, PASSWORD, TEAM};
-use tower::ServiceExt;
+use support::logs::Captured;
 
 const SESSIONS: &str = "SELECT count(*) FROM user_sessions";
 
@@ -67,46 +64,9 @@ async fn sign_in_never_sends_the_user_off_site(db: PgPool) {
     assert!(!page.body.contains("evil.example"), "{}", page.body);
 }
 
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Captured {
-    /// Logs of this thread (the test's single-threaded runtime) from now on.
-    fn start(&self) -> tracing::subscriber::DefaultGuard {
-        let writer = self.clone();
-        let subscriber = tracing_subscriber::fmt()
-            .with_max_level(tracing::Level::TRACE)
-            .with_writer(move || writer.clone())
-            .with_ansi(false)
-            .finish();
-        tracing::subscriber::set_default(subscriber)
-    }
-
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
-    }
-}
-
 async fn send(app: &axum::Router, request: Request<Body>) -> (StatusCode, String) {
-    let response = app.clone().oneshot(request).await.expect("response");
-    let status = response.status();
-    let body = response
-        .into_body()
-        .collect()
-        .await
-        .expect("body")
-        .to_bytes();
-    (status, String::from_utf8_lossy(&body).into_owned())
+    let (status, _, body) = support::send(app, request).await;
+    (status, body)
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -136,7 +96,7 @@ async fn paths_that_dodge_the_guard_are_refused_and_tokens_stay_out_of_the_logs(
         support::fake_embedding_server().await,
     ));
     let logs = Captured::default();
-    let _guard = logs.start();
+    let _guard = logs.start(tracing::Level::TRACE);
 
     for path in [
         "/./console".to_string(),
@@ -176,7 +136,7 @@ async fn paths_that_dodge_the_guard_are_refused_and_tokens_stay_out_of_the_logs(
 async fn the_csrf_refusal_log_line_redacts_link_tokens(db: PgPool) {
     let app = server::http::router(support::app_state(db, support::closed_port().await));
     let logs = Captured::default();
-    let _guard = logs.start();
+    let _guard = logs.start(tracing::Level::TRACE);
     let token = "Zk3v0pS9yQ2x8Lw1aB4cD5eF6gH7iJ8kL9mN0oP1qR2.c2lnbmF0dXJl";
     let (status, _) = send(
         &app,

@@ -5,9 +5,7 @@ mod support;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
 use sqlx::PgPool;
-use tower::ServiceExt;
 
 async fn get(app: axum::Router, uri: &str) -> (StatusCode, axum::http::HeaderMap, String) {
     get_with(app, Request::get(uri).body(Body::empty()).expect("request")).await
@@ -17,20 +15,7 @@ async fn get_with(
     app: axum::Router,
     request: Request<Body>,
 ) -> (StatusCode, axum::http::HeaderMap, String) {
-    let response = app.oneshot(request).await.expect("response");
-    let status = response.status();
-    let headers = response.headers().clone();
-    let bytes = response
-        .into_body()
-        .collect()
-        .await
-        .expect("body")
-        .to_bytes();
-    (
-        status,
-        headers,
-        String::from_utf8_lossy(&bytes).into_owned(),
-    )
+    support::send(&app, request).await
 }
 
 #[sqlx::test(migrations = "../migrations")]

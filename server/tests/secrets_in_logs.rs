@@ -6,33 +6,14 @@ mod support;
 use server::auth::magic_links::{issue, Purpose};
 use server::auth::tokens::SigningKey;
 use sqlx::PgPool;
-use std::io::Write;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use support::app::{seed_demo, TestApp, ADMIN, PASSWORD};
-
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
+use support::logs::Captured;
 
 #[sqlx::test(migrations = "../migrations")]
 async fn no_secret_is_ever_logged(db: PgPool) {
     let captured = Captured::default();
-    let writer = captured.clone();
-    tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::TRACE)
-        .with_writer(move || writer.clone())
-        .with_ansi(false)
-        .init();
+    captured.start_globally(tracing::Level::TRACE);
 
     seed_demo(&db).await;
     let catalogue: i64 =
@@ -67,7 +48,7 @@ async fn no_secret_is_ever_logged(db: PgPool) {
         .await;
     app.post_form("/deconnexion", &[], Some(&session)).await;
 
-    let logs = String::from_utf8_lossy(&captured.0.lock().unwrap()).into_owned();
+    let logs = captured.text();
     assert!(logs.contains("request"), "the capture works: {logs}");
     assert!(logs.contains("/c/…"), "link paths are logged, redacted");
     for secret in [

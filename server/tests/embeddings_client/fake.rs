@@ -129,30 +129,3 @@ async fn answer(State(fake): State<Fake>, headers: HeaderMap, Json(body): Json<V
 pub fn texts(n: usize) -> Vec<String> {
     (0..n).map(|i| format!("texte {i}")).collect()
 }
-
-/// Runs `f` with this thread's log lines captured (tests run on one thread).
-pub async fn capture_logs<F: std::future::Future<Output = ()>>(f: F) -> String {
-    #[derive(Clone, Default)]
-    struct Sink(Arc<Mutex<Vec<u8>>>);
-    impl std::io::Write for Sink {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let sink = Sink::default();
-    let writer = sink.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::INFO)
-        .with_writer(move || writer.clone())
-        .with_ansi(false)
-        .finish();
-    let guard = tracing::subscriber::set_default(subscriber);
-    f.await;
-    drop(guard);
-    let logs = String::from_utf8_lossy(&sink.0.lock().unwrap()).into_owned();
-    logs
-}

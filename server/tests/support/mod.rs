@@ -4,6 +4,7 @@
 
 pub mod anthropic;
 pub mod app;
+pub mod logs;
 
 use axum::routing::post;
 use axum::{Json, Router};
@@ -103,4 +104,23 @@ pub async fn url_of(db: &PgPool) -> String {
         .rsplit_once('/')
         .expect("a database URL ends with /name");
     format!("{server}/{name}")
+}
+
+/// Sends one request through `app` in process; status, headers and body text.
+pub async fn send(
+    app: &Router,
+    request: axum::http::Request<axum::body::Body>,
+) -> (axum::http::StatusCode, axum::http::HeaderMap, String) {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let response = app.clone().oneshot(request).await.expect("response");
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response
+        .into_body()
+        .collect()
+        .await
+        .expect("body")
+        .to_bytes();
+    (status, headers, String::from_utf8_lossy(&body).into_owned())
 }
