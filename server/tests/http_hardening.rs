@@ -6,11 +6,8 @@ mod support;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use server::auth::magic_links::{issue, Purpose};
-use server::auth::tokens::SigningKey;
 use sqlx::PgPool;
-use std::time::Duration;
-use support::app::{seed_demo, TestApp, ADMIN, PASSWORD, TEAM};
+use support::app::{catalogue_link, seed_demo, TestApp, ADMIN, PASSWORD, TEAM};
 use support::logs::Captured;
 
 const SESSIONS: &str = "SELECT count(*) FROM user_sessions";
@@ -72,23 +69,7 @@ async fn send(app: &axum::Router, request: Request<Body>) -> (StatusCode, String
 #[sqlx::test(migrations = "../migrations")]
 async fn paths_that_dodge_the_guard_are_refused_and_tokens_stay_out_of_the_logs(db: PgPool) {
     seed_demo(&db).await;
-    let catalogue: i64 = sqlx::query_scalar(
-        "SELECT id FROM catalogues WHERE status = 'sent' AND kind = 'standard' LIMIT 1",
-    )
-    .fetch_one(&db)
-    .await
-    .unwrap();
-    let key = SigningKey::new(support::SECRET_KEY.as_bytes().to_vec());
-    let link = issue(
-        &db,
-        &key,
-        Purpose::Catalogue,
-        catalogue,
-        Duration::from_secs(3600),
-        None,
-    )
-    .await
-    .unwrap();
+    let link = catalogue_link(&db).await;
     let uses = "SELECT coalesce(sum(use_count), 0)::bigint FROM magic_links";
     let used_before: i64 = sqlx::query_scalar(uses).fetch_one(&db).await.unwrap();
     let app = server::http::router(support::app_state(

@@ -6,27 +6,10 @@
 mod support;
 
 use reqwest::StatusCode;
-use server::auth::magic_links::{issue, Purpose};
-use server::auth::tokens::SigningKey;
 use sqlx::PgPool;
-use std::time::Duration;
-use support::app::{seed_demo, TestApp};
+use support::app::{catalogue_link, seed_demo, TestApp};
 
-const WEEK: Duration = Duration::from_secs(7 * 86_400);
 const USED: &str = "SELECT count(*) FROM audit_log WHERE action = 'magic_link.used'";
-
-async fn catalogue_link(db: &PgPool) -> server::auth::magic_links::IssuedLink {
-    let catalogue: i64 = sqlx::query_scalar(
-        "SELECT id FROM catalogues WHERE status = 'sent' AND kind = 'standard' ORDER BY id LIMIT 1",
-    )
-    .fetch_one(db)
-    .await
-    .unwrap();
-    let key = SigningKey::new(support::SECRET_KEY.as_bytes().to_vec());
-    issue(db, &key, Purpose::Catalogue, catalogue, WEEK, None)
-        .await
-        .unwrap()
-}
 
 #[sqlx::test(migrations = "../migrations")]
 async fn opening_a_link_is_audited_once_per_address_and_window(db: PgPool) {

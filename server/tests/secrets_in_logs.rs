@@ -3,11 +3,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 mod support;
 
-use server::auth::magic_links::{issue, Purpose};
-use server::auth::tokens::SigningKey;
 use sqlx::PgPool;
-use std::time::Duration;
-use support::app::{seed_demo, TestApp, ADMIN, PASSWORD};
+use support::app::{catalogue_link, seed_demo, TestApp, ADMIN, PASSWORD};
 use support::logs::Captured;
 
 #[sqlx::test(migrations = "../migrations")]
@@ -16,22 +13,7 @@ async fn no_secret_is_ever_logged(db: PgPool) {
     captured.start_globally(tracing::Level::TRACE);
 
     seed_demo(&db).await;
-    let catalogue: i64 =
-        sqlx::query_scalar("SELECT id FROM catalogues WHERE status = 'sent' LIMIT 1")
-            .fetch_one(&db)
-            .await
-            .unwrap();
-    let key = SigningKey::new(support::SECRET_KEY.as_bytes().to_vec());
-    let link = issue(
-        &db,
-        &key,
-        Purpose::Catalogue,
-        catalogue,
-        Duration::from_secs(3600),
-        None,
-    )
-    .await
-    .unwrap();
+    let link = catalogue_link(&db).await;
     let app = TestApp::start(db).await;
 
     let wrong_password = "a-wrong-password-9f3k";

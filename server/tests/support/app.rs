@@ -198,6 +198,22 @@ impl TestApp {
 }
 
 /// Demo data (with its demo accounts) in the test database.
+/// A week-long organizer link to the first sent catalogue of the demo data.
+pub async fn catalogue_link(db: &PgPool) -> server::auth::magic_links::IssuedLink {
+    use server::auth::magic_links::{issue, Purpose};
+    let catalogue: i64 = sqlx::query_scalar(
+        "SELECT id FROM catalogues WHERE status = 'sent' AND kind = 'standard' ORDER BY id LIMIT 1",
+    )
+    .fetch_one(db)
+    .await
+    .expect("a sent catalogue");
+    let key = server::auth::tokens::SigningKey::new(super::SECRET_KEY.as_bytes().to_vec());
+    let week = std::time::Duration::from_secs(7 * 86_400);
+    issue(db, &key, Purpose::Catalogue, catalogue, week, None)
+        .await
+        .expect("link")
+}
+
 pub async fn seed_demo(db: &PgPool) {
     let options = server::demo::SeedOptions {
         seed: 7,
