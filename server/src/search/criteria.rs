@@ -18,6 +18,7 @@
 mod codes;
 mod configurations;
 mod distance;
+mod fuzzy;
 mod guards;
 mod near;
 mod numbers;
@@ -55,21 +56,34 @@ pub use app::room_configurations::Configuration;
 /// What the text asks for.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Criteria {
-    /// Capacity need: the largest head count mentioned (the top of a range).
+    /// The capacity every matched room must reach (a hard filter): an
+    /// explicit head count, or the lower bound of a range ("80 à 120").
     pub participants: Option<u32>,
-    /// Bottom of "entre 80 et 120 personnes", when a range was given.
-    pub participants_min: Option<u32>,
+    /// Top of a range ("entre 80 et 120 personnes" → 120): informs the fit
+    /// of a room, never filters.
+    pub participants_max: Option<u32>,
+    /// A vague amount ("une trentaine", "quelques dizaines"): a fit
+    /// preference, never a filter.
+    pub participants_about: Option<u32>,
     /// Accepted layouts, in the order mentioned (any of them will do).
     pub configurations: Vec<Configuration>,
     /// Postal codes, in the order mentioned.
     pub postal_codes: Vec<String>,
-    /// A point and a radius to search around.
+    /// Postal codes the text names that no place has ("75999"): the
+    /// caller says so rather than searching elsewhere.
+    pub unknown_postal_codes: Vec<String>,
+    /// A point to search around, with or without a radius.
     pub near: Option<Near>,
     /// Venues asked for by code ("#102").
     pub member_codes: Vec<String>,
     /// "N'importe où en Île-de-France" and no narrower place: the caller
     /// should ask to narrow the area.
     pub broad_area: bool,
+    /// What the organizer means to spend: a soft criterion for the ranking.
+    pub budget: Option<Budget>,
+    /// A negative amount in the text ("-20 personnes"), as written: the
+    /// caller refuses it as the form refuses a negative field.
+    pub negative_amount: Option<String>,
     /// Everything that is not a hard criterion, for the vector ranking.
     pub semantic_query: String,
     /// What was understood, in French, for display.
@@ -88,14 +102,28 @@ impl Criteria {
     }
 }
 
-/// A point and a radius.
+/// A point to search around.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Near {
     /// The place's name ("Gare de Lyon").
     pub label: String,
     pub lat: f64,
     pub lng: f64,
-    pub radius_km: f64,
+    /// `Some`: a hard radius ("à 1 km de"). `None`: a proximity without a
+    /// distance ("près de la gare du Nord"): results are ranked nearest
+    /// first but nothing is excluded (ADR 0010).
+    pub radius_km: Option<f64>,
+}
+
+/// A budget, in whole euros: what was said, and the per-person figure
+/// the ranking compares with venue prices.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Budget {
+    /// The whole event ("budget 20 k€").
+    pub total_eur: Option<u32>,
+    /// Per person: said ("60 €/pers") or the total divided by the head
+    /// count ("20 k€ pour 100 personnes" → 200).
+    pub per_person_eur: Option<u32>,
 }
 
 /// Extracts the hard criteria of `text` and keeps the rest as the
@@ -205,15 +233,15 @@ fn describe(c: &Criteria, extra: Vec<String>) -> Vec<String> {
         }
     }
     if let Some(near) = &c.near {
-        notes.push(format!(
-            "{} km autour {}",
-            format_km(near.radius_km),
-            of(&near.label)
-        ));
+        notes.push(match near.radius_km {
+            Some(km) => format!("{} km autour {}", format_km(km), of(&near.label)),
+            None => format!("près {} (classés par distance)", of(&near.label)),
+        });
     }
-    match (c.participants_min, c.participants) {
-        (Some(min), Some(max)) => notes.push(format!("{min} à {max} personnes")),
-        (None, Some(n)) => notes.push(format!("{n} personne{}", if n > 1 { "s" } else { "" })),
+    match (c.participants, c.participants_max, c.participants_about) {
+        (Some(min), Some(max), _) => notes.push(format!("{min} à {max} personnes")),
+        (Some(n), None, _) => notes.push(format!("{n} personne{}", if n > 1 { "s" } else { "" })),
+        (None, _, Some(n)) => notes.push(format!("environ {n} personnes (indicatif)")),
         _ => {}
     }
     if !c.configurations.is_empty() {

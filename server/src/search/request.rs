@@ -53,7 +53,7 @@ impl SearchRequest {
     pub fn radius_metres(&self) -> Option<(f64, f64, f64)> {
         self.near
             .as_ref()
-            .map(|n| (n.lat, n.lng, n.radius_km * 1000.0))
+            .and_then(|n| Some((n.lat, n.lng, n.radius_km? * 1000.0)))
     }
 }
 
@@ -134,12 +134,12 @@ pub fn build(form: &SearchForm) -> Result<SearchRequest, Invalid> {
                 label: format!("{lat:.4}, {lng:.4}"),
                 lat,
                 lng,
-                radius_km,
+                radius_km: Some(radius_km),
             })
         }
     };
-    if let Some(n) = &near {
-        if !(n.radius_km > 0.0 && n.radius_km <= MAX_RADIUS_KM) {
+    if let Some(radius_km) = near.as_ref().and_then(|n| n.radius_km) {
+        if !(radius_km > 0.0 && radius_km <= MAX_RADIUS_KM) {
             return Err(invalid(format!(
                 "Le rayon doit être compris entre 0 et {MAX_RADIUS_KM} km."
             )));

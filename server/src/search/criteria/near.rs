@@ -89,7 +89,7 @@ fn take(scan: &mut Scan, found: &mut Criteria, notes: &mut Vec<String>, hit: Hit
         label,
         lat,
         lng,
-        radius_km: radius_km.max(0.1),
+        radius_km: Some(radius_km.max(0.1)),
     });
     hit.end
 }

@@ -111,8 +111,14 @@ pub fn extract(scan: &mut Scan, found: &mut Criteria) {
         previous = Some(m);
     }
     if let Some((max, min)) = best {
-        found.participants = Some(max);
-        found.participants_min = min;
+        // A range filters on its lower bound; its top only informs the fit.
+        match min {
+            Some(min) => {
+                found.participants = Some(min);
+                found.participants_max = Some(max);
+            }
+            None => found.participants = Some(max),
+        }
     }
 }
 

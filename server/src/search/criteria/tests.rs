@@ -37,7 +37,7 @@ fn head_counts_in_every_usual_form() {
 }
 
 #[test]
-fn ranges_keep_the_top_as_need_and_the_bottom_apart() {
+fn ranges_filter_on_the_bottom_and_keep_the_top_for_the_fit() {
     for text in [
         "entre 80 et 120 personnes",
         "de 80 à 120 personnes",
@@ -46,7 +46,7 @@ fn ranges_keep_the_top_as_need_and_the_bottom_apart() {
     ] {
         let c = extract(text);
         assert_eq!(
-            (c.participants_min, c.participants),
+            (c.participants, c.participants_max),
             (Some(80), Some(120)),
             "{text}"
         );

@@ -49,7 +49,7 @@ fn demo_requests_read_back() {
                     got == want
                 }
                 Area::Radius { lat, lng, km } => c.near.as_ref().is_some_and(|n| {
-                    (n.radius_km - km).abs() < 0.01
+                    n.radius_km.is_some_and(|r| (r - km).abs() < 0.01)
                         && geo::distance_km((n.lat, n.lng), (*lat, *lng)) < 0.5
                 }),
             };

@@ -83,7 +83,11 @@ fn communes_by_name() {
 
 #[test]
 fn around_a_point() {
-    let near = |text: &str| extract(text).near.map(|n| (n.label, n.radius_km));
+    let near = |text: &str| {
+        extract(text)
+            .near
+            .map(|n| (n.label, n.radius_km.unwrap_or(0.0)))
+    };
     assert_eq!(
         near("à moins de 5 km de la gare de Lyon"),
         Some(("Gare de Lyon".into(), 5.0))

@@ -7,7 +7,7 @@ use super::{extract, Configuration};
 struct Case {
     text: &'static str,
     people: Option<u32>,
-    min: Option<u32>,
+    max: Option<u32>,
     layouts: &'static [&'static str],
     codes: &'static [&'static str],
     near: Option<(&'static str, f64)>,
@@ -32,8 +32,8 @@ impl Case {
     }
     fn range(self, min: u32, max: u32) -> Self {
         Case {
-            people: Some(max),
-            min: Some(min),
+            people: Some(min),
+            max: Some(max),
             ..self
         }
     }
@@ -73,7 +73,10 @@ impl Case {
             .iter()
             .map(|l| Configuration::key(*l))
             .collect();
-        let near = c.near.as_ref().map(|n| (n.label.as_str(), n.radius_km));
+        let near = c
+            .near
+            .as_ref()
+            .map(|n| (n.label.as_str(), n.radius_km.unwrap_or(0.0)));
         let mut diffs = Vec::new();
         let mut diff = |what: &str, got: String, want: String| {
             if got != want {
@@ -86,9 +89,9 @@ impl Case {
             format!("{:?}", self.people),
         );
         diff(
-            "min",
-            format!("{:?}", c.participants_min),
-            format!("{:?}", self.min),
+            "max",
+            format!("{:?}", c.participants_max),
+            format!("{:?}", self.max),
         );
         diff(
             "layouts",

@@ -100,16 +100,17 @@ fn request_summary(out: &mut String, input: &Input<'_>) {
         area.push(format!("codes postaux {}", req.postal_codes.join(", ")));
     }
     if let Some(n) = &req.near {
-        area.push(format!(
-            "à moins de {} de {}",
-            km(n.radius_km),
-            external::escape(&n.label)
-        ));
+        let label = external::escape(&n.label);
+        area.push(match n.radius_km {
+            Some(r) => format!("à moins de {} de {label}", km(r)),
+            None => format!("près de {label} (les plus proches d'abord)"),
+        });
     }
     let area = if area.is_empty() {
         "non précisée (distances mesurées depuis Paris-centre)".to_string()
     } else {
-        area.join(" ou ")
+        // Every area condition holds at once (stage 1 ANDs them).
+        area.join(" et ")
     };
     let _ = writeln!(out, "- Zone : {area}");
     let query = req.semantic_query.trim();
