@@ -15,9 +15,11 @@
 //! most to the least specific pattern, so "à 3 km de Bercy" is a radius
 //! before "3" could be read as a head count.
 
+mod budget;
 mod codes;
 mod configurations;
 mod distance;
+mod email;
 mod fuzzy;
 mod guards;
 mod near;
@@ -26,12 +28,16 @@ mod participants;
 mod places;
 mod scan;
 mod semantic;
+mod tables;
 mod tokens;
+mod when;
 
 #[cfg(test)]
 mod proptests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_amounts;
 #[cfg(test)]
 mod tests_demo;
 #[cfg(test)]
@@ -153,12 +159,23 @@ fn hard(text: &str) -> (Scan<'_>, Criteria, Vec<String>) {
     let mut scan = Scan::new(text);
     let mut criteria = Criteria::default();
     let mut notes = Vec::new();
+    // Headers, greetings and signatures of an e-mail are nobody's words.
+    let subjects = email::extract(&mut scan);
     codes::extract(&mut scan, &mut criteria);
     near::extract(&mut scan, &mut criteria, &mut notes);
+    // Money, then dates, hours and durations: none of their numbers may be
+    // read as a head count or an arrondissement.
+    budget::extract(&mut scan, &mut criteria);
+    when::extract(&mut scan);
     let broad = places::extract_broad(&mut scan);
     places::extract(&mut scan, &mut criteria);
     participants::extract(&mut scan, &mut criteria);
     configurations::extract(&mut scan, &mut criteria);
+    budget::complete(&mut criteria);
+    // The subject gave its criteria; the rest of it repeats the message.
+    for subject in subjects {
+        scan.consume(subject);
+    }
     criteria.broad_area = broad
         && criteria.postal_codes.is_empty()
         && criteria.near.is_none()
@@ -248,6 +265,9 @@ fn describe(c: &Criteria, extra: Vec<String>) -> Vec<String> {
         let labels: Vec<&str> = c.configurations.iter().map(|l| l.label()).collect();
         notes.push(labels.join(" ou "));
     }
+    if let Some(budget) = &c.budget {
+        notes.push(budget_note(budget));
+    }
     if !c.member_codes.is_empty() {
         notes.push(format!("lieux demandés : {}", c.member_codes.join(", ")));
     }
@@ -256,4 +276,33 @@ fn describe(c: &Criteria, extra: Vec<String>) -> Vec<String> {
     }
     notes.extend(extra);
     notes
+}
+
+/// "budget ≈ 200 €/pers (20 000 € au total)", "budget 60 €/pers",
+/// "budget 15 000 € au total".
+fn budget_note(b: &Budget) -> String {
+    match (b.total_eur, b.per_person_eur) {
+        (Some(total), Some(each)) => format!(
+            "budget ≈ {} €/pers ({} € au total)",
+            format_thousands(each),
+            format_thousands(total)
+        ),
+        (None, Some(each)) => format!("budget {} €/pers", format_thousands(each)),
+        (Some(total), None) => format!("budget {} € au total", format_thousands(total)),
+        (None, None) => "budget".to_string(),
+    }
+}
+
+/// "20 000": thousands grouped by a narrow no-break space, as French
+/// typography writes them (and so a line never breaks inside).
+fn format_thousands(n: u32) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k) % 3 == 0 {
+            out.push('\u{202f}');
+        }
+        out.push(c);
+    }
+    out
 }

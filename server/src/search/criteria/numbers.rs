@@ -131,16 +131,23 @@ pub fn approximation(noun: &str) -> Option<u32> {
     })
 }
 
-/// "une centaine", "deux centaines", "un millier" at `i`: (value, tokens
-/// taken). The "de" that may follow is not taken.
+/// "une centaine", "deux centaines", "un millier", "une petite centaine",
+/// "quelques dizaines" (30), "plusieurs centaines" (300) at `i`: (value,
+/// tokens taken). The "de" that may follow is not taken.
 pub fn approximate(scan: &Scan, i: usize) -> Option<(u32, usize)> {
-    let (count, skip) = match scan.word(i)? {
+    let (count, mut skip) = match scan.word(i)? {
         "un" | "une" | "la" | "quelque" => (1, 1),
+        // "Quelques" and "plusieurs" are read as about three.
+        "quelques" | "plusieurs" => (3, 1),
         w => match word_value(w) {
             Some(n) if (2..=9).contains(&n) => (n, 1),
             _ => (1, 0),
         },
     };
+    // "une petite centaine", "une bonne trentaine": the same order of size.
+    if skip == 1 && scan.is_any(i + 1, &["petite", "bonne", "grosse", "petit", "bon", "gros"]) {
+        skip += 1;
+    }
     let each = approximation(scan.word(i + skip)?)?;
     Some((count * each, skip + 1))
 }
@@ -225,6 +232,11 @@ mod tests {
         assert_eq!(with("2025 200", |s| digits(s, 0)), Some((2025, 1)));
         assert_eq!(with("8 ou 17", |s| digits(s, 0)), Some((8, 1)));
         assert_eq!(with("99999999999", |s| digits(s, 0)), None);
+        // No-break and narrow no-break spaces group thousands as French
+        // typography writes them.
+        assert_eq!(with("1\u{a0}200 personnes", |s| digits(s, 0)), Some((1200, 2)));
+        assert_eq!(with("1\u{202f}200", |s| digits(s, 0)), Some((1200, 2)));
+        assert_eq!(with("15\u{202f}000\u{202f}000", |s| digits(s, 0)), Some((15_000_000, 3)));
     }
 
     #[test]
@@ -258,6 +270,11 @@ mod tests {
         assert_eq!(a("une cinquantaine"), Some((50, 2)));
         assert_eq!(a("un millier"), Some((1000, 2)));
         assert_eq!(a("une salle"), None);
+        assert_eq!(a("une petite centaine"), Some((100, 3)));
+        assert_eq!(a("une bonne trentaine"), Some((30, 3)));
+        assert_eq!(a("quelques dizaines"), Some((30, 2)));
+        assert_eq!(a("plusieurs centaines"), Some((300, 2)));
+        assert_eq!(a("une petite salle"), None);
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! How many people: "100 personnes", "150 pers.", "pour 80", "80 invités",
-//! "une centaine", "entre 80 et 120 personnes", "200 pax", "cent
-//! cinquante convives" — and not "2 jours", "80 €/pers", "le 12 juin",
-//! "à 10 minutes", "1er étage" or "75 m²".
+//! "entre 80 et 120 personnes", "200 pax", "cent cinquante convives", "3
+//! tables de 8" — and not "2 jours", "80 €/pers", "le 12 juin", "à 10
+//! minutes", "1er étage" or "75 m²". A vague amount ("une centaine") only
+//! informs the fit; a negative one is reported for the caller to refuse.
 
 use super::scan::Scan;
 use super::Criteria;
-use super::{configurations, numbers};
+use super::{configurations, fuzzy, numbers, tables};
+use std::ops::Range;
 
 /// Nouns that count people.
 #[rustfmt::skip]
@@ -14,12 +16,16 @@ const PEOPLE: &[&str] = &[
     "convive", "convives", "couvert", "couverts", "collaborateur", "collaborateurs", "salarie",
     "salaries", "employe", "employes", "adulte", "adultes", "enfant", "enfants", "gens", "places",
     "people", "guests", "persons", "membres", "delegues", "congressistes", "visiteurs",
-    "spectateurs", "clients", "etudiants", "cadres", "managers", "personnalites",
+    "spectateurs", "clients", "etudiants", "cadres", "managers", "personnalites", "invitees",
+    "participantes", "collaboratrices", "salariees", "employees", "attendees", "delegates",
+    "person", "guest", "ppl", "adherents", "benevoles", "stagiaires", "apprenants", "eleves",
+    "partenaires", "commerciaux", "agents", "medecins", "experts", "dirigeants", "chercheurs",
 ];
 
-/// True when `word` (folded) counts people.
+/// True when `word` (folded) counts people, small typos included
+/// ("personnnes", "particpants").
 pub fn is_people_unit(word: &str) -> bool {
-    PEOPLE.contains(&word)
+    fuzzy::closest(word, PEOPLE).is_some()
 }
 
 /// Words before a number that make it a head count without a unit.
@@ -30,8 +36,13 @@ const CONTEXTS: &[&str] = &[
     "nombre de personnes", "nb de personnes", "nb personnes", "nb de participants", "participants",
     "personnes", "nombre d invites", "pour un groupe de", "pour un groupe d", "participants :",
     "personnes :", "jauge :", "effectif :", "nombre de participants :", "nombre de personnes :",
-    "nb de personnes :", "nb personnes :", "pax :", "invites :",
+    "nb de personnes :", "nb personnes :", "pax :", "invites :", "for", "for about",
+    "nombre de pax", "nombre de convives", "nb pax", "nb de pax", "nombre d invites :",
 ];
+
+/// Qualifiers that make a bare number a head count by themselves
+/// ("environ 80", "~80"), the way a context does.
+const ALONE_QUALIFIERS: &[&str] = &["environ", "env", "~", "approximativement", "a peu pres"];
 
 /// Qualifiers between the context and the number, taken with it.
 #[rustfmt::skip]
@@ -74,6 +85,7 @@ fn follows(scan: &Scan, p: usize) -> bool {
 }
 
 /// One head count found in the text.
+#[derive(Default)]
 struct Mention {
     start: usize,
     end: usize,
@@ -81,6 +93,13 @@ struct Mention {
     min: Option<u32>,
     /// True for "adultes" and "enfants": parts of one group that add up.
     part: bool,
+    /// "Une trentaine": a fit preference, never a filter.
+    vague: bool,
+    /// "-20 personnes": refused by the caller.
+    negative: bool,
+    /// Tokens inside the mention left to another reader ("10 tables
+    /// rondes de 10" leaves "tables rondes" to the layouts).
+    keep: Range<usize>,
 }
 
 /// Takes every head count; the largest is the capacity need, except that
@@ -94,7 +113,27 @@ pub fn extract(scan: &mut Scan, found: &mut Criteria) {
             i += 1;
             continue;
         };
-        scan.consume(m.start..m.end);
+        if m.negative {
+            // The phrase as written, from its minus sign: "-20 personnes".
+            let from = scan.tokens.get(m.start).map(|t| t.start);
+            let to = m.end.checked_sub(1).and_then(|e| scan.tokens.get(e)).map(|t| t.end);
+            if let (Some(from), Some(to), None) = (from, to, &found.negative_amount) {
+                found.negative_amount = scan.text.get(from..to).map(str::to_string);
+            }
+        }
+        scan.consume(m.start..m.keep.start.max(m.start));
+        scan.consume(m.keep.end.max(m.start)..m.end);
+        if m.negative {
+            i = m.end;
+            continue;
+        }
+        if m.vague {
+            if found.participants_about.is_none_or(|n| m.max > n) {
+                found.participants_about = Some(m.max);
+            }
+            i = m.end;
+            continue;
+        }
         if let Some(p) = previous
             .as_ref()
             .filter(|p| p.part && m.part && m.start == p.end + 1)
@@ -152,14 +191,30 @@ fn mention_at(scan: &Scan, i: usize) -> Option<Mention> {
     // Where the mention starts (context and qualifiers included), and
     // whether a context word makes a bare number a head count.
     let lead = |at: usize| {
+        let q = scan.longest_before(at, QUALIFIERS);
+        let c = scan.longest_before(at - q, CONTEXTS);
+        if q > 0 && c > 0 {
+            return (at - q - c, true);
+        }
         let direct = scan.longest_before(at, CONTEXTS);
         if direct > 0 {
             return (at - direct, true);
         }
-        let q = scan.longest_before(at, QUALIFIERS);
-        let c = scan.longest_before(at - q, CONTEXTS);
-        (at - q - c, c > 0)
+        let alone = scan.longest_before(at, ALONE_QUALIFIERS);
+        if alone > 0 {
+            return (at - alone, true);
+        }
+        (at - q, false)
     };
+    if let Some(tables) = tables::at(scan, i) {
+        return Some(Mention {
+            start: lead(i).0,
+            end: tables.end + unit_at(scan, tables.end).unwrap_or(0),
+            max: tables.people,
+            keep: tables.keep,
+            ..Mention::default()
+        });
+    }
     if let Some((value, n)) = numbers::approximate(scan, i) {
         let mut end = i + n;
         if scan.is_any(end, &["de", "d"]) {
@@ -168,15 +223,21 @@ fn mention_at(scan: &Scan, i: usize) -> Option<Mention> {
         } else if let Some(u) = unit_at(scan, end) {
             end += u;
         }
+        // "moins d'une centaine", "plus d'une trentaine".
         let (start, _) = lead(i);
         return Some(Mention {
             start,
             end,
             max: value,
-            min: None,
-            part: false,
+            vague: true,
+            ..Mention::default()
         });
     }
+    // "-20 personnes": a minus sign that starts the number, not a range.
+    let negative = i > 0
+        && scan.glued(i)
+        && scan.is_any(i - 1, &["-", "−", "–"])
+        && (i == 1 || !scan.glued(i - 1));
     let in_words = numbers::digits(scan, i).is_none();
     let (first, taken) =
         numbers::digits(scan, i).or_else(|| numbers::words(scan, i).filter(|&(v, _)| v >= 2))?;
@@ -194,11 +255,13 @@ fn mention_at(scan: &Scan, i: usize) -> Option<Mention> {
     if let Some(u) = unit_at(scan, end) {
         let part = is_part(scan, end);
         return (max > 0).then_some(Mention {
-            start: lead(i).0,
+            start: if negative { i - 1 } else { lead(i).0 },
             end: end + u,
             max,
             min,
             part,
+            negative,
+            ..Mention::default()
         });
     }
     // Numbers in words need their noun ("cinquante personnes"), and "pour
@@ -216,10 +279,11 @@ fn mention_at(scan: &Scan, i: usize) -> Option<Mention> {
     let year = taken == 1 && scan.digit_count(i) == Some(4) && (1900..=2100).contains(&first);
     let counted = (has_context && follows(scan, end) || layout_next) && !year && max > 0;
     counted.then_some(Mention {
-        start,
+        start: if negative { i - 1 } else { start },
         end,
         max,
         min,
-        part: false,
+        negative,
+        ..Mention::default()
     })
 }

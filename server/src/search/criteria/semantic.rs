@@ -28,14 +28,25 @@ const FILLERS: &[&str] = &[
     "quelques", "plusieurs", "lieu", "lieux", "endroit", "endroits", "quel", "quelle", "quels",
     "quelles", "recherche lieu", "recherche d un lieu", "demande", "nouvelle demande", "je veux",
     "nous voulons", "on veut", "il faut", "a la recherche", "a la recherche d",
-    "a la recherche de", "en recherche de", "idees", "idee",
+    "a la recherche de", "en recherche de", "idees", "idee", "on a", "nous avons", "j ai",
+    "on aurait", "nous aurions", "nous organisons", "on organise", "j organise",
+    "nous organiserons", "pour un client", "pour une cliente", "pour notre client",
+    "pour notre cliente", "pour un de nos clients", "pour le compte d un client",
+    "pour le compte de notre client", "nous serons", "on sera", "nous serions", "on serait",
+    "ce serait", "ca serait", "l idee", "l idee serait", "please", "pls", "svp :", "stp :",
+    "je vous contacte", "je me permets de vous contacter", "je reviens vers vous",
+    "je vous ecris", "voici", "ci dessous", "pouvez vous nous proposer",
+    "pourriez vous nous proposer", "pourrais tu nous proposer", "tu peux nous proposer",
+    "merci de nous proposer", "merci de me proposer", "merci de proposer", "du coup", "alors",
 ];
 
 /// Politeness at the end of the text.
 #[rustfmt::skip]
 const CLOSINGS: &[&str] = &[
     "merci", "svp", "stp", "s il vous plait", "s il te plait", "merci d avance", "d avance merci",
-    "merci beaucoup", "please",
+    "merci beaucoup", "please", "pls", "pour un client", "pour une cliente", "pour notre client",
+    "pour notre cliente", "merci pour votre aide", "merci de votre aide", "merci pour ton aide",
+    "merci par avance", "si possible merci",
 ];
 
 /// Articles, conjunctions and "de" (a complement of a removed noun:
@@ -118,11 +129,27 @@ pub fn query(scan: &Scan, joiner: Joiner) -> String {
     out
 }
 
-/// Maximal ranges of free tokens.
+/// Punctuation that ends a clause when a space follows: each clause is
+/// trimmed on its own, so "…lumineux. Il faudrait un parking" loses its
+/// "Il faudrait" too.
+const CLAUSE_ENDS: &[&str] = &[".", "!", "?", ";", ",", ":", "…"];
+
+/// Ranges of free tokens, cut at clause ends and line breaks.
 fn runs(scan: &Scan) -> Vec<Range<usize>> {
     let mut runs = Vec::new();
     let mut start = None;
     for i in 0..=scan.len() {
+        let line_break = i > 0
+            && scan
+                .tokens
+                .get(i - 1)
+                .zip(scan.tokens.get(i))
+                .and_then(|(a, b)| scan.text.get(a.end..b.start))
+                .is_some_and(|gap| gap.contains('\n'));
+        if let (Some(s), true) = (start, line_break) {
+            runs.push(s..i);
+            start = None;
+        }
         match (scan.is_free(i), start) {
             (true, None) => start = Some(i),
             (false, Some(s)) => {
@@ -130,6 +157,13 @@ fn runs(scan: &Scan) -> Vec<Range<usize>> {
                 start = None;
             }
             _ => {}
+        }
+        let clause_end = scan.is_free(i)
+            && scan.is_any(i, CLAUSE_ENDS)
+            && !scan.glued(i + 1);
+        if let (Some(s), true) = (start, clause_end) {
+            runs.push(s..i + 1);
+            start = None;
         }
     }
     runs

@@ -1,0 +1,36 @@
+//! When the event takes place and how long it lasts: dates ("le 12 juin",
+//! "12/06/2027", "mi-septembre", "un jeudi"), hours ("18h30", "de 9h à
+//! 18h") and durations ("2 jours", "sur deux jours", "une demi-journée").
+//! None of them is a criterion of the venue search: they are taken so
+//! that they are neither head counts nor part of the description.
+
+mod dates;
+mod durations;
+mod hours;
+
+use super::scan::Scan;
+
+/// Takes every date, hour and duration. Hours before durations, so
+/// "18h" is a time of day and "48 h" a duration.
+pub fn extract(scan: &mut Scan) {
+    let mut i = 0;
+    while i < scan.len() {
+        let found = dates::at(scan, i)
+            .or_else(|| hours::at(scan, i))
+            .or_else(|| durations::at(scan, i));
+        match found {
+            Some(range) if range.end > i => {
+                scan.consume(range.clone());
+                i = range.end;
+            }
+            _ => i += 1,
+        }
+    }
+}
+
+/// True when `i` holds a free number of at most two digits between `low`
+/// and `high`: a day, a month, an hour.
+fn small_number(scan: &Scan, i: usize, low: u32, high: u32) -> Option<u32> {
+    scan.number(i)
+        .filter(|n| (low..=high).contains(n) && scan.digit_count(i).is_some_and(|d| d <= 2))
+}
