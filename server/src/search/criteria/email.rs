@@ -78,7 +78,7 @@ pub fn extract(scan: &mut Scan) -> Vec<Range<usize>> {
             scan.consume(line);
         } else if let Some(end) = greeting(scan, &line) {
             scan.consume(line.start..end);
-        } else if let Some(n) = signature(scan, &lines, k - 1) {
+        } else if let Some(n) = signature(scan, &lines, k - 1, line.start) {
             for taken in lines.iter().skip(k - 1).take(n) {
                 scan.consume(taken.clone());
             }
@@ -180,8 +180,9 @@ fn greeting(scan: &Scan, line: &Range<usize>) -> Option<usize> {
 /// At line `k`, a closing formula ("Cordialement, Marie") followed by at
 /// most a few short lines up to the end or a forwarded message: how many
 /// lines the signature takes.
-fn signature(scan: &Scan, lines: &[Range<usize>], k: usize) -> Option<usize> {
-    let line = lines.get(k)?;
+/// `start` skips the quoting marks of the line.
+fn signature(scan: &Scan, lines: &[Range<usize>], k: usize, start: usize) -> Option<usize> {
+    let line = start..lines.get(k)?.end;
     let (_, n) = scan.longest(line.start, CLOSINGS)?;
     // The formula, its punctuation and a name: "Merci, Marie" closes, "Merci
     // de me proposer trois lieux" asks.

@@ -161,6 +161,20 @@ pub fn extract(scan: &mut Scan, found: &mut Criteria) {
     }
 }
 
+/// Parts of a programme a group sits in ("80 en plénière").
+#[rustfmt::skip]
+const SESSIONS: &[&str] = &[
+    "pleniere", "atelier", "ateliers", "sous commission", "sous commissions", "commission",
+    "sous groupe", "sous groupes", "breakout", "conference", "seance", "session", "salle",
+    "cocktail", "diner", "dejeuner", "repas", "soiree",
+];
+
+/// True when "en" and a part of the programme follow `p`: "80 en
+/// plénière puis 40 en atelier" counts people.
+fn in_session(scan: &Scan, p: usize) -> bool {
+    scan.is(p, "en") && scan.longest(p + 1, SESSIONS).is_some()
+}
+
 /// True when the noun at `p` counts part of a group ("adultes", "enfants").
 fn is_part(scan: &Scan, p: usize) -> bool {
     scan.is_any(p, &["adulte", "adultes", "enfant", "enfants"])
@@ -239,6 +253,8 @@ fn mention_at(scan: &Scan, i: usize) -> Option<Mention> {
         && scan.is_any(i - 1, &["-", "−", "–"])
         && (i == 1 || !scan.glued(i - 1));
     let in_words = numbers::digits(scan, i).is_none();
+    // "entre 80 et 120" is a range of people by itself.
+    let between = i > 0 && scan.is(i - 1, "entre");
     let (first, taken) =
         numbers::digits(scan, i).or_else(|| numbers::words(scan, i).filter(|&(v, _)| v >= 2))?;
     let mut end = i + taken;
@@ -247,7 +263,9 @@ fn mention_at(scan: &Scan, i: usize) -> Option<Mention> {
     if let Some((_, sep)) = scan.longest(end, &["a", "-", "/", "ou", "et", "au"]) {
         if let Some((second, t)) = numbers::cardinal(scan, end + sep).filter(|&(v, _)| v > first) {
             let range_end = end + sep + t;
-            if unit_at(scan, range_end).is_some() || lead(i).1 && follows(scan, range_end) {
+            if unit_at(scan, range_end).is_some()
+                || (lead(i).1 || between) && follows(scan, range_end)
+            {
                 (max, min, end) = (second, Some(first), range_end);
             }
         }
@@ -275,8 +293,9 @@ fn mention_at(scan: &Scan, i: usize) -> Option<Mention> {
     let (start, has_context) = lead(i);
     // "… et 120 en dîner assis", "80 debout": a number that takes a layout
     // is a head count.
-    let layout_next = configurations::follows_layout(scan, end);
+    let layout_next = configurations::follows_layout(scan, end) || in_session(scan, end);
     let year = taken == 1 && scan.digit_count(i) == Some(4) && (1900..=2100).contains(&first);
+    let has_context = has_context || between && min.is_some();
     let counted = (has_context && follows(scan, end) || layout_next) && !year && max > 0;
     counted.then_some(Mention {
         start: if negative { i - 1 } else { start },
