@@ -8,6 +8,7 @@
 //! closes the message (or what precedes a forwarded one).
 
 use super::scan::Scan;
+use super::tokens::Kind;
 use std::ops::Range;
 
 /// Header names, folded, before a colon.
@@ -151,20 +152,13 @@ fn is_marker(scan: &Scan, line: &Range<usize>) -> bool {
 fn greeting(scan: &Scan, line: &Range<usize>) -> Option<usize> {
     let (_, n) = scan.longest(line.start, GREETINGS)?;
     let mut end = line.start + n;
-    // A name of one to three capitalized words ("Bonjour Marie-Hélène").
-    let capitalized = |i: usize| {
-        scan.tokens.get(i).is_some_and(|t| {
-            scan.text
-                .get(t.start..t.end)
-                .and_then(|s| s.chars().next())
-                .is_some_and(char::is_uppercase)
-        })
-    };
+    // A name of one to three words closed by a comma ("Bonjour Marie-Hélène,"):
+    // case is no clue, the same text in capitals must read the same.
     let mut name = end;
-    while name < line.end && name - end < 3 && capitalized(name) {
+    while name < line.end && name - end < 3 && scan.kind(name) == Some(Kind::Word) {
         name += 1;
     }
-    if name == line.end || scan.is_any(name, &[",", "!", "."]) {
+    if scan.is_any(name, &[",", "!"]) {
         end = name;
     }
     if scan.is_any(end, &[",", "!", "."]) {

@@ -21,6 +21,11 @@ const VOCAB: &[&str] = &[
     "réunion", "d'", "demi", "h", "30", "20", "300", "1900", "2026", "075", "008", "#157",
     "Neuilly", "sur", "Marne", "plus", "au", "Centre", "région", "parisienne", "Sceaux",
     "crème", "Chantilly", "porte", "bois", "Roissy", "aéroport", "mètres", "m", "2",
+    "1\u{202f}200", "1\u{a0}200", "budget", "k€", "20k€", "€/pers", "par", "personne", "pp",
+    "HT", "18h30", "9h", "19:30", "12/06", "12/06/2027", "2027", "jeudi", "soir", "mi-juin",
+    "tables", "table", "rondes", "trentaine", "quelques", "dizaines", "plusieurs", "petite",
+    "-20", "-", "pax", "guests", "personnnes", "semaines", "demi-journée", "De", "Objet",
+    "Cordialement,\n", "\n", ">", "Bonjour", "a", "écrit", "stp", "on", "il", "faudrait",
 ];
 
 fn vocab_text() -> impl Strategy<Value = String> {
@@ -44,6 +49,8 @@ fn plain(text: &str) -> String {
 fn comparable(c: &Criteria) -> (Criteria, String) {
     let hard = Criteria {
         semantic_query: String::new(),
+        // Kept as written, so its case and accents are the text's.
+        negative_amount: c.negative_amount.as_deref().map(geo::fold),
         ..c.clone()
     };
     (hard, geo::fold(&c.semantic_query))
@@ -117,6 +124,20 @@ fn realistic() -> impl Strategy<Value = (String, u32, Option<u8>)> {
         "style école",
     ]);
     let separator = select(vec![" ", ", "]);
+    // Numbers that are no head count, and money, around the head count.
+    let when = select(vec![
+        "",
+        "le 12 juin",
+        "18h30",
+        "sur deux jours",
+        "jeudi soir",
+        "de 9h à 18h",
+        "en 2027",
+        "le 03/10",
+    ]);
+    let money = select(vec!["", "budget 20 k€", "60 €/pers", "enveloppe de 15\u{202f}000 € HT"]);
+    // A plain space would be ambiguous after "Paris" ("Paris 1 000").
+    let grouping = select(vec!["\u{a0}", "\u{202f}"]);
     (
         opener,
         subject,
@@ -125,11 +146,18 @@ fn realistic() -> impl Strategy<Value = (String, u32, Option<u8>)> {
         prop::option::of(place),
         layout,
         separator,
+        (when, money, grouping),
         any::<u64>(),
     )
         .prop_map(
-            |(opener, subject, wish, (n, people), place, layout, separator, order)| {
-                let people = people.replace("{}", &n.to_string());
+            |(opener, subject, wish, (n, people), place, layout, separator, (when, money, grouping), order)| {
+                // "1 200" with a space, a no-break or a narrow no-break space.
+                let written = if n >= 1000 {
+                    format!("{}{grouping}{:03}", n / 1000, n % 1000)
+                } else {
+                    n.to_string()
+                };
+                let people = people.replace("{}", &written);
                 let place_text = place.map(|(k, form)| {
                     if form.contains("{:02}") {
                         format!("750{k:02}")
@@ -137,7 +165,7 @@ fn realistic() -> impl Strategy<Value = (String, u32, Option<u8>)> {
                         form.replace("{}", &k.to_string())
                     }
                 });
-                let mut parts: Vec<String> = [people, layout.to_string(), wish.to_string()]
+                let mut parts: Vec<String> = [people, layout.to_string(), wish.to_string(), when.to_string(), money.to_string()]
                     .into_iter()
                     .chain(place_text)
                     .filter(|p| !p.is_empty())

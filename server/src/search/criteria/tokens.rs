@@ -34,17 +34,25 @@ pub struct Token {
 
 /// Tokenizes `text`. Hyphens and apostrophes inside names are separators
 /// ("Saint-Denis" → "saint" "denis", "l'Est" → "l" "est"); a hyphen next to
-/// a digit stays a symbol so "80-120" reads as a range.
+/// a digit stays a symbol so "80-120" reads as a range. A no-break space
+/// between digits groups thousands ("1 200" → one number 1200), as French
+/// typography writes them; a plain space is left to the number reader.
 pub fn tokenize(text: &str) -> Vec<Token> {
     let mut tokens: Vec<Token> = Vec::new();
     // True when the next token starts right after the previous one.
     let mut glued = false;
+    // True right after a no-break space inside a number.
+    let mut grouping = false;
     let mut chars = text.char_indices().peekable();
     let mut previous: Option<char> = None;
     while let Some((at, c)) = chars.next() {
         let next = chars.peek().map(|&(_, n)| n);
         let end = at + c.len_utf8();
-        if is_combining_mark(c) {
+        let digit_around = previous.is_some_and(|p| p.is_ascii_digit())
+            && next.is_some_and(|n| n.is_ascii_digit());
+        if is_thousands_space(c) && digit_around && glued {
+            grouping = true;
+        } else if is_combining_mark(c) {
             // Part of the previous letter: extends its span.
             if let Some(last) = tokens.last_mut().filter(|t| t.end == at) {
                 last.end = end;
@@ -56,8 +64,9 @@ pub fn tokenize(text: &str) -> Vec<Token> {
             // too. A hyphen elsewhere is a symbol ("80-120").
             glued = false;
         } else if c.is_alphanumeric() {
-            push_alphanumeric(&mut tokens, c, at, end, glued);
+            push_alphanumeric(&mut tokens, c, at, end, glued, grouping);
             glued = true;
+            grouping = false;
         } else {
             let mut folded = String::new();
             fold_char_into(c, &mut folded);
@@ -77,6 +86,11 @@ pub fn tokenize(text: &str) -> Vec<Token> {
     tokens
 }
 
+/// No-break (U+00A0), narrow no-break (U+202F) and thin (U+2009) spaces.
+fn is_thousands_space(c: char) -> bool {
+    matches!(c, '\u{a0}' | '\u{202f}' | '\u{2009}')
+}
+
 fn is_hyphen(c: char) -> bool {
     matches!(c, '-' | '\u{2010}' | '\u{2011}')
 }
@@ -86,8 +100,16 @@ fn is_letter(c: Option<char>) -> bool {
 }
 
 /// Adds the folded `c` to the last token when it is of the same kind and
-/// touches it, or starts a new token.
-fn push_alphanumeric(tokens: &mut Vec<Token>, c: char, start: usize, end: usize, glued: bool) {
+/// touches it (or is a digit group after a no-break space), or starts a
+/// new token.
+fn push_alphanumeric(
+    tokens: &mut Vec<Token>,
+    c: char,
+    start: usize,
+    end: usize,
+    glued: bool,
+    grouping: bool,
+) {
     let mut folded = String::new();
     fold_char_into(c, &mut folded);
     let kind = if !folded.is_empty() && folded.bytes().all(|b| b.is_ascii_digit()) {
@@ -96,7 +118,7 @@ fn push_alphanumeric(tokens: &mut Vec<Token>, c: char, start: usize, end: usize,
         Kind::Word
     };
     match tokens.last_mut() {
-        Some(last) if glued && last.end == start && last.kind == kind => {
+        Some(last) if glued && (last.end == start || grouping) && last.kind == kind => {
             last.text.push_str(&folded);
             last.end = end;
         }
@@ -154,5 +176,19 @@ mod tests {
         assert_eq!(words, ["creteil", "🎉", "75", "m", "2"]);
         assert!(tokenize("").is_empty());
         assert!(tokenize(" \t\n ").is_empty());
+    }
+
+    #[test]
+    fn no_break_spaces_group_thousands() {
+        for text in ["1\u{a0}200 pax", "1\u{202f}200 pax"] {
+            let tokens = tokenize(text);
+            assert_eq!(tokens[0].text, "1200", "{text:?}");
+            assert_eq!(&text[tokens[0].start..tokens[0].end], &text[..text.len() - 4]);
+            assert_eq!(tokens[1].text, "pax");
+        }
+        // A plain space stays a separator; a no-break space elsewhere too.
+        assert_eq!(tokenize("1 200").len(), 2);
+        assert_eq!(tokenize("80\u{a0}personnes").len(), 2);
+        assert_eq!(tokenize("le\u{a0}12").len(), 2);
     }
 }
