@@ -26,7 +26,7 @@ const BETWEEN: &[&str] = &[
 /// Qualifiers right before an amount, taken with it ("environ 80 €").
 #[rustfmt::skip]
 const QUALIFIERS: &[&str] = &[
-    "environ", "env", "~", "max", "maximum", "maxi", "jusqu a", "jusqu", "pas plus de",
+    "environ", "env", "env .", "~", "max", "maximum", "maxi", "jusqu a", "jusqu", "pas plus de",
     "moins de", "autour de", "de l ordre de", "a peu pres", "approximativement", "entre",
     "au maximum", "au plus",
 ];
@@ -45,7 +45,8 @@ const PER_WHOM: &[&str] = &["p", "pp", "tete", "head", "personne", "pers", "pax"
 #[rustfmt::skip]
 const TAIL: &[&str] = &[
     "ht", "ttc", "hors taxes", "hors taxe", "toutes taxes comprises", "tout compris", "tt compris",
-    "net", "nets",
+    "net", "nets", "hors boissons", "boissons comprises", "boissons incluses", "hors location",
+    "location comprise", "traiteur compris", "hors traiteur", "max", "maximum", "environ",
 ];
 
 /// An amount of money said in the text.

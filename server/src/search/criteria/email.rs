@@ -8,6 +8,7 @@
 //! closes the message (or what precedes a forwarded one).
 
 use super::scan::Scan;
+use super::participants::is_people_unit;
 use super::tokens::Kind;
 use std::ops::Range;
 
@@ -38,21 +39,30 @@ const GREETINGS: &[&str] = &[
     "madame", "monsieur", "madame monsieur", "dear", "rebonjour", "re bonjour",
 ];
 
-/// Closing formulas that start a signature.
+/// Closing formulas that only ever close: a signature of a few lines
+/// (name, title, company, phone) may follow.
 #[rustfmt::skip]
 const CLOSINGS: &[&str] = &[
     "cordialement", "bien cordialement", "tres cordialement", "bien a vous", "bien a toi",
-    "belle journee", "bonne journee", "bonne soiree", "belle soiree", "belle fin de journee",
-    "merci d avance", "merci par avance", "d avance merci", "merci", "merci beaucoup",
-    "merci encore", "a bientot", "sinceres salutations", "salutations", "amicalement", "bises",
-    "best regards", "regards", "kind regards", "best", "thanks", "cdlt", "bav", "au plaisir",
-    "a tres vite", "belle semaine", "bonne semaine",
+    "sinceres salutations", "salutations", "amicalement", "bises", "best regards", "regards",
+    "kind regards", "cdlt", "bav", "salutations distinguees",
 ];
 
-/// Most lines a signature runs after its closing formula.
-const SIGNATURE_LINES: usize = 6;
-/// Most tokens on a signature line ("Chef de projet événementiel – ACME").
-const SIGNATURE_TOKENS: usize = 12;
+/// Closings that may also start a sentence ("Merci\nNous serons 80"):
+/// only a name may follow them.
+#[rustfmt::skip]
+const WEAK_CLOSINGS: &[&str] = &[
+    "belle journee", "bonne journee", "bonne soiree", "belle soiree", "belle fin de journee",
+    "merci d avance", "merci par avance", "d avance merci", "merci", "merci beaucoup",
+    "merci encore", "a bientot", "best", "thanks", "au plaisir", "a tres vite", "belle semaine",
+    "bonne semaine",
+];
+
+/// Most lines a signature runs after its closing formula, and tokens on
+/// each ("Chef de projet événementiel – ACME"); after a weak closing, a
+/// name only.
+const SIGNATURE: (usize, usize) = (6, 12);
+const NAME_ONLY: (usize, usize) = (1, 4);
 
 /// Takes the scaffolding; returns the token ranges of subject values, to
 /// be taken once the criteria they hold were read.
@@ -127,6 +137,14 @@ fn subject_value(scan: &Scan, line: &Range<usize>) -> Option<Range<usize>> {
     Some(value.min(line.end)..line.end)
 }
 
+/// True when a line says a head count ("Nous serons 80 personnes"): no
+/// signature line does.
+fn counts_people(scan: &Scan, line: &Range<usize>) -> bool {
+    line.clone().any(|i| {
+        scan.kind(i) == Some(Kind::Number) && scan.word(i + 1).is_some_and(is_people_unit)
+    })
+}
+
 /// Headers, forward markers, "… a écrit :" and rules of dashes.
 fn is_marker(scan: &Scan, line: &Range<usize>) -> bool {
     if is_header(scan, line) {
@@ -177,7 +195,9 @@ fn greeting(scan: &Scan, line: &Range<usize>) -> Option<usize> {
 /// `start` skips the quoting marks of the line.
 fn signature(scan: &Scan, lines: &[Range<usize>], k: usize, start: usize) -> Option<usize> {
     let line = start..lines.get(k)?.end;
-    let (_, n) = scan.longest(line.start, CLOSINGS)?;
+    let strong = scan.longest(line.start, CLOSINGS);
+    let (most_lines, most_tokens) = if strong.is_some() { SIGNATURE } else { NAME_ONLY };
+    let (_, n) = strong.or_else(|| scan.longest(line.start, WEAK_CLOSINGS))?;
     // The formula, its punctuation and a name: "Merci, Marie" closes, "Merci
     // de me proposer trois lieux" asks.
     let rest = (line.start + n..line.end)
@@ -187,18 +207,19 @@ fn signature(scan: &Scan, lines: &[Range<usize>], k: usize, start: usize) -> Opt
         return None;
     }
     let mut taken = 1;
+    let mut written = 0;
     for next in lines.iter().skip(k + 1) {
         if is_marker(scan, next) {
             break;
         }
+        taken += 1;
         if next.is_empty() {
-            taken += 1;
             continue;
         }
-        if taken > SIGNATURE_LINES || next.len() > SIGNATURE_TOKENS {
+        written += 1;
+        if written > most_lines || next.len() > most_tokens || counts_people(scan, next) {
             return None;
         }
-        taken += 1;
     }
     Some(taken)
 }

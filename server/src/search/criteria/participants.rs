@@ -20,6 +20,7 @@ const PEOPLE: &[&str] = &[
     "participantes", "collaboratrices", "salariees", "employees", "attendees", "delegates",
     "person", "guest", "ppl", "adherents", "benevoles", "stagiaires", "apprenants", "eleves",
     "partenaires", "commerciaux", "agents", "medecins", "experts", "dirigeants", "chercheurs",
+    "journalistes", "intervenants", "exposants", "seniors", "jeunes", "familles", "ados",
 ];
 
 /// True when `word` (folded) counts people, small typos included

@@ -16,7 +16,7 @@ const FILLERS: &[&str] = &[
     "merci", "trouve moi", "trouvez moi", "trouve nous", "trouvez nous", "trouver", "trouve",
     "cherche moi", "cherchez moi", "cherche", "je cherche", "on cherche", "nous cherchons",
     "je recherche", "nous recherchons", "on recherche", "recherche", "recherche de", "il me faut",
-    "il nous faut", "il faudrait", "j ai besoin", "nous avons besoin", "on a besoin", "besoin",
+    "il nous faut", "il faudrait", "il nous faudrait", "il me faudrait", "j ai besoin", "nous avons besoin", "on a besoin", "besoin",
     "je voudrais", "nous voudrions", "on voudrait", "je souhaite", "nous souhaitons",
     "je souhaiterais", "nous souhaiterions", "j aimerais", "nous aimerions", "on aimerait",
     "propose moi", "proposez moi", "propose nous", "proposez nous", "donne moi", "donnez moi",
@@ -118,9 +118,12 @@ pub fn query(scan: &Scan, joiner: Joiner) -> String {
             let comma = joiner == Joiner::Commas || punctuated || number_next;
             out.push_str(if comma { ", " } else { " " });
         }
+        // Spaces are tidied, but a no-break space stays: "1 200" must not
+        // become "1 200", which reads as more digits with what follows.
         out.push_str(
             &span(scan, piece.clone())
-                .split_whitespace()
+                .split(|c: char| c.is_whitespace() && !matches!(c, '\u{a0}' | '\u{202f}' | '\u{2009}'))
+                .filter(|w| !w.is_empty())
                 .collect::<Vec<_>>()
                 .join(" "),
         );

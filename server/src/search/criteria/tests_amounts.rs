@@ -269,6 +269,9 @@ fn budgets_total_and_per_person() {
         ("budget 20 k€ pour une centaine de personnes", about(100).total(20_000).each(200)),
         ("budget 24 k€ pour 80 à 120 personnes", range(80, 120).total(24_000).each(200)),
         ("budget 2 jours", nothing()),
+        ("Budget: 45k€ HT pour 300 pax, soit 150 €/pers", people(300).total(45_000).each(150)),
+        ("env. 40 €/tête", nothing().each(40).semantic("")),
+        ("100€ par personne hors boissons", nothing().each(100).semantic("")),
     ]);
     let c = extract("budget 20 k€ pour 100 personnes");
     assert!(
@@ -305,6 +308,22 @@ fn the_description_keeps_descriptive_words_only() {
         (
             "Séminaire de 2 jours et 1 nuit au vert, 40 collaborateurs",
             people(40).semantic("Séminaire au vert"),
+        ),
+        (
+            "Nous organisons notre AG le 14/03 à 9h : 450 participants",
+            people(450).semantic("notre AG"),
+        ),
+        (
+            "Réunion 12 pers. 1/2 journée, vidéoprojecteur",
+            people(12).semantic("vidéoprojecteur"),
+        ),
+        (
+            "Conférence de presse 10h-12h, 30 journalistes",
+            people(30).semantic("Conférence de presse"),
+        ),
+        (
+            "Il nous faudrait un lieu pour les 10 ans de la société, ambiance guinguette",
+            nothing().semantic("pour les 10 ans de la société, ambiance guinguette"),
         ),
     ]);
 }
@@ -343,8 +362,15 @@ fn forwarded_emails_leave_their_scaffolding_out() {
     assert_eq!(c.participants, Some(60));
     assert_eq!(c.semantic_query, "péniche au bord de l'eau");
 
+    // A thank-you that starts a sentence takes nothing after it.
+    assert_eq!(
+        extract("Merci\nNous serons 80 personnes environ").participants,
+        Some(80)
+    );
+
     // A closing word that asks for something is no signature.
     let c = extract("Merci de me proposer un loft pour 40 personnes");
     assert_eq!(c.participants, Some(40));
     assert_eq!(c.semantic_query, "loft");
 }
+

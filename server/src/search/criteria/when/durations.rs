@@ -20,7 +20,8 @@ const UNITS: &[&str] = &[
 #[rustfmt::skip]
 const ALONE: &[&str] = &[
     "demi journee", "journee entiere", "journee complete", "journee continue", "toute la journee",
-    "une journee", "un week end", "un weekend", "une soiree entiere",
+    "une journee", "un week end", "un weekend", "une soiree entiere", "1 / 2 journee",
+    "1 / 2 journees",
 ];
 
 /// Words before a duration that belong to it.

@@ -10,7 +10,7 @@ use std::ops::Range;
 const LEADS: &[&str] = &[
     "a partir de", "a partir d", "a compter de", "aux alentours de", "vers", "des", "jusqu a",
     "jusqu", "avant", "apres", "de", "d", "entre", "horaires", "horaire", "horaires :",
-    "horaire :", "heure", "heure :", "debut a", "fin a",
+    "horaire :", "heure", "heure :", "debut a", "fin a", "a",
 ];
 
 /// Separators of a time span ("9h-18h", "de 9h à 18h").
