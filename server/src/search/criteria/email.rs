@@ -7,8 +7,8 @@
 //! it starts with a header name and a colon, a signature only when it
 //! closes the message (or what precedes a forwarded one).
 
-use super::scan::Scan;
 use super::participants::is_people_unit;
+use super::scan::Scan;
 use super::tokens::Kind;
 use std::ops::Range;
 
@@ -140,9 +140,8 @@ fn subject_value(scan: &Scan, line: &Range<usize>) -> Option<Range<usize>> {
 /// True when a line says a head count ("Nous serons 80 personnes"): no
 /// signature line does.
 fn counts_people(scan: &Scan, line: &Range<usize>) -> bool {
-    line.clone().any(|i| {
-        scan.kind(i) == Some(Kind::Number) && scan.word(i + 1).is_some_and(is_people_unit)
-    })
+    line.clone()
+        .any(|i| scan.kind(i) == Some(Kind::Number) && scan.word(i + 1).is_some_and(is_people_unit))
 }
 
 /// Headers, forward markers, "… a écrit :" and rules of dashes.
@@ -159,9 +158,8 @@ fn is_marker(scan: &Scan, line: &Range<usize>) -> bool {
         .iter()
         .all(|w| matches!(*w, "-" | "_" | "=" | "*" | "–" | "—"))
         && words.len() >= 3;
-    let wrote = folded.ends_with("a ecrit :")
-        || folded.ends_with("a ecrit")
-        || folded.ends_with("wrote :");
+    let wrote =
+        folded.ends_with("a ecrit :") || folded.ends_with("a ecrit") || folded.ends_with("wrote :");
     rule || wrote || MARKERS.iter().any(|m| folded.contains(m))
 }
 
@@ -196,7 +194,11 @@ fn greeting(scan: &Scan, line: &Range<usize>) -> Option<usize> {
 fn signature(scan: &Scan, lines: &[Range<usize>], k: usize, start: usize) -> Option<usize> {
     let line = start..lines.get(k)?.end;
     let strong = scan.longest(line.start, CLOSINGS);
-    let (most_lines, most_tokens) = if strong.is_some() { SIGNATURE } else { NAME_ONLY };
+    let (most_lines, most_tokens) = if strong.is_some() {
+        SIGNATURE
+    } else {
+        NAME_ONLY
+    };
     let (_, n) = strong.or_else(|| scan.longest(line.start, WEAK_CLOSINGS))?;
     // The formula, its punctuation and a name: "Merci, Marie" closes, "Merci
     // de me proposer trois lieux" asks.

@@ -145,7 +145,12 @@ pub fn approximate(scan: &Scan, i: usize) -> Option<(u32, usize)> {
         },
     };
     // "une petite centaine", "une bonne trentaine": the same order of size.
-    if skip == 1 && scan.is_any(i + 1, &["petite", "bonne", "grosse", "petit", "bon", "gros"]) {
+    if skip == 1
+        && scan.is_any(
+            i + 1,
+            &["petite", "bonne", "grosse", "petit", "bon", "gros"],
+        )
+    {
         skip += 1;
     }
     let each = approximation(scan.word(i + skip)?)?;
@@ -234,9 +239,15 @@ mod tests {
         assert_eq!(with("99999999999", |s| digits(s, 0)), None);
         // No-break and narrow no-break spaces group thousands as French
         // typography writes them.
-        assert_eq!(with("1\u{a0}200 personnes", |s| digits(s, 0)), Some((1200, 1)));
+        assert_eq!(
+            with("1\u{a0}200 personnes", |s| digits(s, 0)),
+            Some((1200, 1))
+        );
         assert_eq!(with("1\u{202f}200", |s| digits(s, 0)), Some((1200, 1)));
-        assert_eq!(with("15\u{202f}000\u{202f}000", |s| digits(s, 0)), Some((15_000_000, 1)));
+        assert_eq!(
+            with("15\u{202f}000\u{202f}000", |s| digits(s, 0)),
+            Some((15_000_000, 1))
+        );
     }
 
     #[test]

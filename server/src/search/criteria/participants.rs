@@ -117,7 +117,11 @@ pub fn extract(scan: &mut Scan, found: &mut Criteria) {
         if m.negative {
             // The phrase as written, from its minus sign: "-20 personnes".
             let from = scan.tokens.get(m.start).map(|t| t.start);
-            let to = m.end.checked_sub(1).and_then(|e| scan.tokens.get(e)).map(|t| t.end);
+            let to = m
+                .end
+                .checked_sub(1)
+                .and_then(|e| scan.tokens.get(e))
+                .map(|t| t.end);
             if let (Some(from), Some(to), None) = (from, to, &found.negative_amount) {
                 found.negative_amount = scan.text.get(from..to).map(str::to_string);
             }

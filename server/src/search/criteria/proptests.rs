@@ -135,7 +135,12 @@ fn realistic() -> impl Strategy<Value = (String, u32, Option<u8>)> {
         "en 2027",
         "le 03/10",
     ]);
-    let money = select(vec!["", "budget 20 k€", "60 €/pers", "enveloppe de 15\u{202f}000 € HT"]);
+    let money = select(vec![
+        "",
+        "budget 20 k€",
+        "60 €/pers",
+        "enveloppe de 15\u{202f}000 € HT",
+    ]);
     // A plain space would be ambiguous after "Paris" ("Paris 1 000").
     let grouping = select(vec!["\u{a0}", "\u{202f}"]);
     (
@@ -150,8 +155,18 @@ fn realistic() -> impl Strategy<Value = (String, u32, Option<u8>)> {
         any::<u64>(),
     )
         .prop_map(
-            |(opener, subject, wish, (n, people), place, layout, separator, (when, money, grouping), order)| {
-                // "1 200" with a space, a no-break or a narrow no-break space.
+            |(
+                opener,
+                subject,
+                wish,
+                (n, people),
+                place,
+                layout,
+                separator,
+                (when, money, grouping),
+                order,
+            )| {
+                // "1 200" with a no-break or a narrow no-break space.
                 let written = if n >= 1000 {
                     format!("{}{grouping}{:03}", n / 1000, n % 1000)
                 } else {
@@ -165,11 +180,17 @@ fn realistic() -> impl Strategy<Value = (String, u32, Option<u8>)> {
                         form.replace("{}", &k.to_string())
                     }
                 });
-                let mut parts: Vec<String> = [people, layout.to_string(), wish.to_string(), when.to_string(), money.to_string()]
-                    .into_iter()
-                    .chain(place_text)
-                    .filter(|p| !p.is_empty())
-                    .collect();
+                let mut parts: Vec<String> = [
+                    people,
+                    layout.to_string(),
+                    wish.to_string(),
+                    when.to_string(),
+                    money.to_string(),
+                ]
+                .into_iter()
+                .chain(place_text)
+                .filter(|p| !p.is_empty())
+                .collect();
                 // A deterministic shuffle driven by the generated seed.
                 let len = parts.len();
                 parts.rotate_left(usize::try_from(order % len as u64).unwrap_or(0));

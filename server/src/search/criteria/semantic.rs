@@ -122,7 +122,9 @@ pub fn query(scan: &Scan, joiner: Joiner) -> String {
         // become "1 200", which reads as more digits with what follows.
         out.push_str(
             &span(scan, piece.clone())
-                .split(|c: char| c.is_whitespace() && !matches!(c, '\u{a0}' | '\u{202f}' | '\u{2009}'))
+                .split(|c: char| {
+                    c.is_whitespace() && !matches!(c, '\u{a0}' | '\u{202f}' | '\u{2009}')
+                })
                 .filter(|w| !w.is_empty())
                 .collect::<Vec<_>>()
                 .join(" "),
@@ -161,9 +163,7 @@ fn runs(scan: &Scan) -> Vec<Range<usize>> {
             }
             _ => {}
         }
-        let clause_end = scan.is_free(i)
-            && scan.is_any(i, CLAUSE_ENDS)
-            && !scan.glued(i + 1);
+        let clause_end = scan.is_free(i) && scan.is_any(i, CLAUSE_ENDS) && !scan.glued(i + 1);
         if let (Some(s), true) = (start, clause_end) {
             runs.push(s..i + 1);
             start = None;

@@ -23,7 +23,10 @@ fn head_counts_in_every_usual_form() {
     assert_eq!(people("pour 80"), Some(80));
     assert_eq!(people("80 invités"), Some(80));
     assert_eq!(extract("une centaine").participants_about, Some(100));
-    assert_eq!(extract("une centaine de personnes").participants_about, Some(100));
+    assert_eq!(
+        extract("une centaine de personnes").participants_about,
+        Some(100)
+    );
     assert_eq!(people("200 pax"), Some(200));
     assert_eq!(people("60 couverts"), Some(60));
     assert_eq!(people("cent cinquante convives"), Some(150));

@@ -199,7 +199,10 @@ fn vague_amounts_only_inform_the_fit() {
 #[test]
 fn negative_head_counts_are_reported_as_written() {
     check(&[
-        ("-20 personnes", nothing().negative("-20 personnes").semantic("")),
+        (
+            "-20 personnes",
+            nothing().negative("-20 personnes").semantic(""),
+        ),
         ("rooftop pour -20 pers.", nothing().negative("-20 pers.")),
         ("−15 invités", nothing().negative("−15 invités")),
         ("remise de -20 %", nothing()),
@@ -245,37 +248,68 @@ fn head_counts_next_to_dates_hours_and_money() {
         ("2000 personnes en 2027", people(2000).semantic("")),
         ("le 2 et 3 juin pour 40 personnes", people(40).semantic("")),
         ("du 2 au 4 juin, 40 personnes", people(40).semantic("")),
-        ("séminaire de 2 jours pour 30", people(30).semantic("séminaire")),
+        (
+            "séminaire de 2 jours pour 30",
+            people(30).semantic("séminaire"),
+        ),
     ]);
 }
 
 #[test]
 fn budgets_total_and_per_person() {
     check(&[
-        ("budget 20 k€ pour 100 personnes", people(100).total(20_000).each(200).semantic("")),
-        ("enveloppe de 15 000 € HT", nothing().total(15_000).semantic("")),
+        (
+            "budget 20 k€ pour 100 personnes",
+            people(100).total(20_000).each(200).semantic(""),
+        ),
+        (
+            "enveloppe de 15 000 € HT",
+            nothing().total(15_000).semantic(""),
+        ),
         ("60 €/pers", nothing().each(60).semantic("")),
         ("80 € par personne", nothing().each(80).semantic("")),
         ("50 euros par tête", nothing().each(50).semantic("")),
         ("45€ pp", nothing().each(45).semantic("")),
-        ("budget : 80 € HT par personne.", nothing().each(80).semantic("")),
-        ("environ 80 €/pers. tout compris", nothing().each(80).semantic("")),
+        (
+            "budget : 80 € HT par personne.",
+            nothing().each(80).semantic(""),
+        ),
+        (
+            "environ 80 €/pers. tout compris",
+            nothing().each(80).semantic(""),
+        ),
         ("budget 20k", nothing().total(20_000).semantic("")),
         ("budget de 1,5 k€", nothing().total(1500)),
         ("budget global 15 000", nothing().total(15_000).semantic("")),
         ("budget par personne : 90", nothing().each(90).semantic("")),
         ("entre 50 et 70 €/pers", nothing().each(70).semantic("")),
-        ("15\u{202f}000 € pour 150 invités", people(150).total(15_000).each(100)),
-        ("budget 20 k€ pour une centaine de personnes", about(100).total(20_000).each(200)),
-        ("budget 24 k€ pour 80 à 120 personnes", range(80, 120).total(24_000).each(200)),
+        (
+            "15\u{202f}000 € pour 150 invités",
+            people(150).total(15_000).each(100),
+        ),
+        (
+            "budget 20 k€ pour une centaine de personnes",
+            about(100).total(20_000).each(200),
+        ),
+        (
+            "budget 24 k€ pour 80 à 120 personnes",
+            range(80, 120).total(24_000).each(200),
+        ),
         ("budget 2 jours", nothing()),
-        ("Budget: 45k€ HT pour 300 pax, soit 150 €/pers", people(300).total(45_000).each(150)),
+        (
+            "Budget: 45k€ HT pour 300 pax, soit 150 €/pers",
+            people(300).total(45_000).each(150),
+        ),
         ("env. 40 €/tête", nothing().each(40).semantic("")),
-        ("100€ par personne hors boissons", nothing().each(100).semantic("")),
+        (
+            "100€ par personne hors boissons",
+            nothing().each(100).semantic(""),
+        ),
     ]);
     let c = extract("budget 20 k€ pour 100 personnes");
     assert!(
-        c.notes.contains(&"budget ≈ 200 €/pers (20\u{202f}000 € au total)".to_string()),
+        c.notes
+            .contains(&"budget ≈ 200 €/pers (20\u{202f}000 € au total)".to_string()),
         "{:?}",
         c.notes
     );
@@ -373,4 +407,3 @@ fn forwarded_emails_leave_their_scaffolding_out() {
     assert_eq!(c.participants, Some(40));
     assert_eq!(c.semantic_query, "loft");
 }
-

@@ -183,7 +183,10 @@ mod tests {
         for text in ["1\u{a0}200 pax", "1\u{202f}200 pax"] {
             let tokens = tokenize(text);
             assert_eq!(tokens[0].text, "1200", "{text:?}");
-            assert_eq!(&text[tokens[0].start..tokens[0].end], &text[..text.len() - 4]);
+            assert_eq!(
+                &text[tokens[0].start..tokens[0].end],
+                &text[..text.len() - 4]
+            );
             assert_eq!(tokens[1].text, "pax");
         }
         // A plain space stays a separator; a no-break space elsewhere too.

@@ -32,7 +32,9 @@ const LEADS: &[&str] = &[
 ];
 
 /// Units that say how far rather than how long after "à" ("à 10 minutes").
-const TRAVEL: &[&str] = &["min", "mn", "minute", "minutes", "heure", "heures", "h", "hrs"];
+const TRAVEL: &[&str] = &[
+    "min", "mn", "minute", "minutes", "heure", "heures", "h", "hrs",
+];
 
 /// The duration at `i`, leads included.
 pub fn at(scan: &Scan, i: usize) -> Option<Range<usize>> {
