@@ -220,7 +220,7 @@ fn of(name: &str) -> String {
 }
 
 /// The notes shown to the user: places, centre, head count, layouts,
-/// venues, then what the extractors added.
+/// budget, venues, then what the extractors added.
 fn describe(c: &Criteria, extra: Vec<String>) -> Vec<String> {
     let mut notes = Vec::new();
     let mut shown: Vec<&str> = Vec::new();

@@ -103,6 +103,16 @@ struct Mention {
     keep: Range<usize>,
 }
 
+impl Mention {
+    /// The tokens the mention takes: all of it but what it keeps.
+    fn taken(&self) -> [Range<usize>; 2] {
+        if self.keep.is_empty() {
+            return [self.start..self.end, 0..0];
+        }
+        [self.start..self.keep.start, self.keep.end..self.end]
+    }
+}
+
 /// Takes every head count; the largest is the capacity need, except that
 /// "35 adultes et 10 enfants" is one group of 45.
 pub fn extract(scan: &mut Scan, found: &mut Criteria) {
@@ -126,8 +136,9 @@ pub fn extract(scan: &mut Scan, found: &mut Criteria) {
                 found.negative_amount = scan.text.get(from..to).map(str::to_string);
             }
         }
-        scan.consume(m.start..m.keep.start.max(m.start));
-        scan.consume(m.keep.end.max(m.start)..m.end);
+        for taken in m.taken() {
+            scan.consume(taken);
+        }
         if m.negative {
             i = m.end;
             continue;
