@@ -38,6 +38,8 @@ const FILLERS: &[&str] = &[
     "je vous ecris", "voici", "ci dessous", "pouvez vous nous proposer",
     "pourriez vous nous proposer", "pourrais tu nous proposer", "tu peux nous proposer",
     "merci de nous proposer", "merci de me proposer", "merci de proposer", "du coup", "alors",
+    "we need", "we are looking for", "i am looking for", "looking for", "i need", "a venue",
+    "venue", "venues", "hi", "thanks", "thank you",
 ];
 
 /// Politeness at the end of the text.
@@ -46,7 +48,7 @@ const CLOSINGS: &[&str] = &[
     "merci", "svp", "stp", "s il vous plait", "s il te plait", "merci d avance", "d avance merci",
     "merci beaucoup", "please", "pls", "pour un client", "pour une cliente", "pour notre client",
     "pour notre cliente", "merci pour votre aide", "merci de votre aide", "merci pour ton aide",
-    "merci par avance", "si possible merci",
+    "merci par avance", "si possible merci", "thanks", "thank you", "thx",
 ];
 
 /// Articles, conjunctions and "de" (a complement of a removed noun:

@@ -248,6 +248,8 @@ fn head_counts_next_to_dates_hours_and_money() {
         ("2000 personnes en 2027", people(2000).semantic("")),
         ("le 2 et 3 juin pour 40 personnes", people(40).semantic("")),
         ("du 2 au 4 juin, 40 personnes", people(40).semantic("")),
+        ("for 80 guests, June 12, 2027", people(80).semantic("")),
+        ("juin 80 personnes", people(80).semantic("")),
         (
             "séminaire de 2 jours pour 30",
             people(30).semantic("séminaire"),

@@ -84,6 +84,21 @@ fn days_and_month(scan: &Scan, i: usize) -> Option<usize> {
         return None;
     }
     k += 1 + usize::from(scan.is(k + 1, ".") && scan.glued(k + 1) && month.len() <= 5);
+    // "June 12", "June 12th, 2027": a day after the month, when nothing
+    // else follows it ("juin 80 personnes" is no date).
+    if k == i + 1 {
+        if let Some(n) = day(scan, k) {
+            let mut end = k + n;
+            end += usize::from(scan.is_any(end, &["th", "st", "nd", "rd"]) && scan.glued(end));
+            let year_next = scan.is(end, ",") && year_after(scan, end + 1) > 0;
+            if year_next {
+                return Some(end + 2);
+            }
+            if scan.is_boundary(end) {
+                return Some(end + year_after(scan, end));
+            }
+        }
+    }
     Some(k + year_after(scan, k))
 }
 
