@@ -223,6 +223,7 @@ fn numbers_that_are_never_head_counts() {
         ("de 9h à 18h", nothing().semantic("")),
         ("à partir de 19 h", nothing().semantic("")),
         ("19:30", nothing().semantic("")),
+        ("à 18h", nothing().semantic("")),
         ("2 jours", nothing().semantic("")),
         ("sur deux jours", nothing().semantic("")),
         ("une demi-journée", nothing().semantic("")),

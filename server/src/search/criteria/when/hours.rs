@@ -19,6 +19,12 @@ const SPAN: &[&str] = &["a", "-", "/", "et", "au", "jusqu a"];
 /// The hour (or span of hours) at `i`, leads included.
 pub fn at(scan: &Scan, i: usize) -> Option<Range<usize>> {
     let mut end = hour(scan, i)?;
+    // "à 1h30 de Paris", "à 2 h en train": a travel time, for the place
+    // reader.
+    let after_a = i > 0 && scan.tokens.get(i - 1).is_some_and(|t| t.text == "a");
+    if after_a && scan.is_any(end, &["de", "du", "d", "des", "en", "a", "par"]) {
+        return None;
+    }
     if let Some((_, sep)) = scan.longest(end, SPAN) {
         if let Some(after) = hour(scan, end + sep) {
             end = after;
