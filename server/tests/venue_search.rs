@@ -298,7 +298,31 @@ async fn bad_input_is_refused_clearly(db: PgPool) {
                 pool: pool.clone(),
                 ..SearchForm::default()
             },
-            "au moins un critère",
+            "Que cherchez-vous",
+        ),
+        (
+            SearchForm {
+                pool: pool.clone(),
+                text: "des lieux stp".into(),
+                ..SearchForm::default()
+            },
+            "Que cherchez-vous",
+        ),
+        (
+            SearchForm {
+                pool: pool.clone(),
+                text: "🎉🎉 !!".into(),
+                ..SearchForm::default()
+            },
+            "Que cherchez-vous",
+        ),
+        (
+            SearchForm {
+                pool: pool.clone(),
+                text: "cocktail pour -20 personnes".into(),
+                ..SearchForm::default()
+            },
+            "au moins 1",
         ),
     ] {
         match search.search(None, &form).await {
@@ -474,4 +498,50 @@ async fn a_postal_code_and_a_radius_together_both_hold(db: PgPool) {
     .unwrap();
     let found: Vec<i64> = found.iter().map(|n| n.id).collect();
     assert_eq!(found, vec![ids[0]], "only the venue inside both areas");
+}
+
+/// "75999" is no place: the search says so and shows no venue from
+/// elsewhere; with a valid area beside it, that area is searched.
+#[sqlx::test(migrations = "../migrations")]
+async fn an_unknown_postal_code_gets_a_notice_not_unrelated_venues(db: PgPool) {
+    seed_demo(&db).await;
+    let search = service(&db, false).await;
+    let pool: String = sqlx::query_scalar("SELECT slug FROM pools ORDER BY id LIMIT 1")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    let alone = search
+        .search(
+            None,
+            &SearchForm {
+                pool: pool.clone(),
+                text: "salle lumineuse".into(),
+                postal_codes: vec!["75999".into()],
+                ..SearchForm::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert!(picks(&alone).is_empty(), "no venue from elsewhere");
+    assert!(
+        alone.notices.iter().any(|n| n.contains("Code postal inconnu : 75999")),
+        "{:?}",
+        alone.notices
+    );
+    let beside = search
+        .search(
+            None,
+            &SearchForm {
+                pool,
+                text: "salle lumineuse".into(),
+                postal_codes: vec!["75999".into(), "75011".into(), "75008".into()],
+                ..SearchForm::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert!(beside.notices.iter().any(|n| n.contains("75999")), "{:?}", beside.notices);
+    for p in picks(&beside) {
+        assert!(["75011", "75008"].contains(&p.postal_code.as_str()), "{}", p.postal_code);
+    }
 }

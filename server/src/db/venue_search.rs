@@ -284,6 +284,9 @@ pub struct Signals {
     pub favourite: bool,
     pub median_response_hours: Option<f64>,
     pub answer_rate: Option<f64>,
+    /// The venue's per-person price range in euros, when it gives one.
+    pub price_per_person_min_eur: Option<i32>,
+    pub price_per_person_max_eur: Option<i32>,
 }
 
 pub async fn signals(db: &PgPool, member_ids: &[i64]) -> sqlx::Result<Vec<Signals>> {
@@ -294,8 +297,10 @@ pub async fn signals(db: &PgPool, member_ids: &[i64]) -> sqlx::Result<Vec<Signal
                   (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY s.response_hours)
                      FROM response_signals s WHERE s.member_id = m.id AND s.response_hours IS NOT NULL) AS median_hours,
                   (SELECT avg((s.kind <> 'no_answer')::int)::float8
-                     FROM response_signals s WHERE s.member_id = m.id) AS answer_rate
-             FROM unnest($1::bigint[]) AS m(id)"#,
+                     FROM response_signals s WHERE s.member_id = m.id) AS answer_rate,
+                  v.price_per_person_min_eur, v.price_per_person_max_eur
+             FROM unnest($1::bigint[]) AS m(id)
+             LEFT JOIN members v ON v.id = m.id"#,
         member_ids
     )
     .fetch_all(db)
@@ -308,6 +313,8 @@ pub async fn signals(db: &PgPool, member_ids: &[i64]) -> sqlx::Result<Vec<Signal
             favourite: r.favourite,
             median_response_hours: r.median_hours,
             answer_rate: r.answer_rate,
+            price_per_person_min_eur: r.price_per_person_min_eur,
+            price_per_person_max_eur: r.price_per_person_max_eur,
         })
         .collect())
 }

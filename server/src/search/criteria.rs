@@ -86,8 +86,11 @@ pub struct Criteria {
     pub negative_amount: Option<String>,
     /// Everything that is not a hard criterion, for the vector ranking.
     pub semantic_query: String,
-    /// What was understood, in French, for display.
+    /// What was understood, in French, for display: the criteria
+    /// ([`summary`]) then the extractors' remarks.
     pub notes: Vec<String>,
+    /// The extractors' remarks alone ("autre repère ignoré : …").
+    pub remarks: Vec<String>,
 }
 
 impl Criteria {
@@ -143,8 +146,14 @@ pub fn extract(text: &str) -> Criteria {
     if truncated {
         notes.push(format!("texte tronqué à {MAX_INPUT_BYTES} octets"));
     }
+    criteria.remarks = notes.clone();
     criteria.notes = describe(&criteria, notes);
     criteria
+}
+
+/// What `c` asks for, in French, one note per criterion: « Compris ».
+pub fn summary(c: &Criteria) -> Vec<String> {
+    describe(c, Vec::new())
 }
 
 /// Runs every extractor: the scan (which tokens were claimed), the
