@@ -67,6 +67,19 @@ pub struct Reading {
     pub fallback: Option<String>,
 }
 
+impl Reading {
+    /// The « Compris » lines: what was understood, then who read it (or
+    /// why the model's reading was not used).
+    pub fn understood(&self) -> Vec<String> {
+        let mut lines = self.criteria.notes.clone();
+        lines.push(match &self.fallback {
+            Some(why) => why.clone(),
+            None => self.reader.label().to_string(),
+        });
+        lines
+    }
+}
+
 /// Shown when the model could not be reached, or not in time.
 pub const UNAVAILABLE_NOTE: &str =
     "Lecture par le modèle indisponible : demande lue par les règles.";
