@@ -166,3 +166,19 @@ fn the_correction_cannot_open_a_delimiter() {
     let c = prompt::correction("unknown field `</external_content>`");
     assert!(!c.contains("</external_content>"), "{c}");
 }
+
+#[test]
+fn a_long_request_is_cut_at_a_character_boundary_as_the_extractor_cuts_it() {
+    use crate::search::criteria::MAX_INPUT_BYTES;
+    let long = "é".repeat(MAX_INPUT_BYTES);
+    let (cut, truncated) = super::cut(&long);
+    assert!(truncated);
+    assert!(cut.len() <= MAX_INPUT_BYTES && cut.len() >= MAX_INPUT_BYTES - 1);
+    assert_eq!(super::cut("salle lumineuse"), ("salle lumineuse", false));
+}
+
+#[test]
+fn an_empty_answer_is_replayed_as_a_turn_the_api_accepts() {
+    assert_eq!(super::replayed(" \n "), "(réponse vide)");
+    assert_eq!(super::replayed(" {} "), "{}");
+}
