@@ -211,12 +211,6 @@ fn of(name: &str) -> String {
     }
 }
 
-/// The « Compris » notes of criteria read another way (the model's
-/// reading, `search::reading`), worded as the extractor words its own.
-pub(crate) fn notes_for(c: &Criteria) -> Vec<String> {
-    describe(c, Vec::new())
-}
-
 /// The notes shown to the user: places, centre, head count, layouts,
 /// venues, then what the extractors added.
 fn describe(c: &Criteria, extra: Vec<String>) -> Vec<String> {

@@ -68,15 +68,13 @@ pub struct Reading {
 }
 
 impl Reading {
-    /// The « Compris » lines: what was understood, then who read it (or
-    /// why the model's reading was not used).
-    pub fn understood(&self) -> Vec<String> {
-        let mut lines = self.criteria.notes.clone();
-        lines.push(match &self.fallback {
+    /// The « Compris » line on who read the request, or why the model's
+    /// reading was not used (`request::build_from`'s `reader_notes`).
+    pub fn reader_notes(&self) -> Vec<String> {
+        vec![match &self.fallback {
             Some(why) => why.clone(),
             None => self.reader.label().to_string(),
-        });
-        lines
+        }]
     }
 }
 
@@ -131,13 +129,15 @@ pub async fn read(llm: &dyn LlmProvider, text: &str) -> Reading {
                     tracing::info!(attempt, "request reading: dropped {note}");
                 }
                 let mut criteria = parsed.criteria;
-                criteria.notes = criteria::notes_for(&criteria);
                 if truncated {
-                    criteria.notes.push(format!(
+                    criteria.remarks.push(format!(
                         "texte tronqué à {} octets",
                         criteria::MAX_INPUT_BYTES
                     ));
                 }
+                // Worded as the extractor words its own criteria.
+                criteria.notes = criteria::summary(&criteria);
+                criteria.notes.extend(criteria.remarks.iter().cloned());
                 return Reading {
                     criteria,
                     reader: Reader::Model,
