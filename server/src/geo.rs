@@ -1,5 +1,5 @@
-//! Gazetteer of Paris and Île-de-France: arrondissements, communes and
-//! landmarks with real postal codes and coordinates, and the matcher the
+//! Gazetteer of Paris and Île-de-France: arrondissements, communes, named
+//! areas (quartiers) and landmarks with real postal codes and coordinates, and the matcher the
 //! search criteria extractor uses to recognise them in free text.
 //!
 //! Everything is static data and pure functions: no database, no network,
@@ -13,6 +13,7 @@ mod communes;
 mod fold;
 mod landmarks;
 mod paris;
+mod quartiers;
 #[cfg(test)]
 mod tests;
 
@@ -20,6 +21,7 @@ pub use communes::{Commune, COMMUNES};
 pub use fold::{fold, fold_char_into, is_combining_mark, is_joiner};
 pub use landmarks::{Landmark, LANDMARKS};
 pub use paris::{Arrondissement, ARRONDISSEMENTS, PARIS_CENTRE};
+pub use quartiers::{match_quartier, Quartier, QUARTIERS};
 
 /// Radius of "près de <commune>" when no distance is given: a commune
 /// spreads wider than a monument.

@@ -1,32 +1,22 @@
-//! Where, as postal codes: Paris arrondissements in all their spellings
-//! ("dans le 8ème", "Paris 11", "VIIIe", "17e arrondissement", "Paris 8 ou
-//! 17"), postal codes ("75011", "92100"), communes ("à Boulogne",
-//! "Neuilly"), and the "anywhere in Île-de-France" that narrows nothing.
+//! Where: every place reading, in order, and the arrondissements and
+//! communes themselves ("dans le 8ème", "Paris 11", "VIIIe", "17e
+//! arrondissement", "Paris 8 ou 17", "le 5 ou le 6", "à Boulogne").
+//!
+//! The order matters: a distance first ("à 1 km de la tour Montparnasse"
+//! is a radius around it), then the areas too wide to filter, the named
+//! areas ("dans le Marais"), the points without a distance ("près de la
+//! gare du Nord"), and last the arrondissements, postal codes, communes
+//! and Paris as a whole. Postal codes and a radius may come together; the
+//! search then asks for both.
 
 use super::guards::{named_after_something, seen_not_visited};
+use super::named_places::NamedPlaces;
 use super::numbers::{self, Form};
 use super::participants::is_people_unit;
 use super::scan::Scan;
 use super::tokens::Kind;
-use super::Criteria;
+use super::{areas, broad, near, postal_codes, whole_paris, Criteria};
 use crate::geo::{self, Context, Place};
-
-/// Areas so wide they filter nothing: the caller asks to narrow them.
-#[rustfmt::skip]
-const BROAD: &[&str] = &[
-    "n importe ou", "n importe ou en ile de france", "n importe ou en idf",
-    "n importe ou en region parisienne", "peu importe ou", "peu importe le lieu",
-    "peu importe la zone", "peu importe l endroit", "peu importe la localisation",
-    "partout en ile de france", "partout en idf", "partout en region parisienne",
-    "toute l ile de france", "toute l idf", "tout l idf", "ile de france", "idf",
-    "region parisienne", "toute la region parisienne", "region ile de france",
-    "paris et sa region", "paris et region parisienne", "paris et alentours",
-    "paris et ses alentours", "paris et environs", "paris et ses environs",
-    "paris et banlieue", "paris et sa banlieue", "paris ou banlieue", "paris et proche banlieue",
-    "paris ou proche banlieue", "paris et petite couronne", "paris ou petite couronne",
-    "grand paris", "zone indifferente", "lieu indifferent", "pas de contrainte geographique",
-    "sans contrainte geographique",
-];
 
 /// Words that say "arrondissement" after a number.
 const ARRONDISSEMENT: &[&str] = &[
@@ -63,40 +53,34 @@ const DETERMINERS: &[&str] = &[
     "des", "les", "un", "son", "mon", "ton", "ce", "cet", "chaque", "en",
 ];
 
-/// Consumes the broad-area phrases; true when there was one.
-pub fn extract_broad(scan: &mut Scan) -> bool {
-    let mut mentioned = false;
-    for i in 0..scan.len() {
-        if let Some((_, n)) = scan.longest(i, BROAD) {
-            scan.consume(i..i + n);
-            mentioned = true;
-        }
-    }
-    mentioned
-}
-
-/// Arrondissements, postal codes and communes, as postal codes.
-pub fn extract(scan: &mut Scan, found: &mut Criteria) {
+/// Reads every place of the text into `found`: postal codes, a centre
+/// with or without a radius, unknown Paris codes, and whether the area is
+/// too broad to search. Notes what needs saying.
+pub fn extract(scan: &mut Scan, found: &mut Criteria, notes: &mut Vec<String>) {
+    near::extract_distances(scan, found, notes);
+    let broad = broad::extract(scan);
+    let mut named = NamedPlaces::default();
+    areas::extract(scan, &mut named);
+    near::extract_proximities(scan, found, notes);
     let mut i = 0;
     while i < scan.len() {
-        i = arrondissements_at(scan, found, i)
-            .or_else(|| postal_code_at(scan, found, i))
-            .or_else(|| commune_at(scan, found, i))
+        i = arrondissements_at(scan, &mut named, i)
+            .or_else(|| whole_paris::at(scan, &mut named, i))
+            .or_else(|| postal_codes::at(scan, &mut named, i))
+            .or_else(|| commune_at(scan, &mut named, i))
             .unwrap_or(i + 1);
     }
+    named.write(found, notes);
+    found.broad_area = broad
+        && found.postal_codes.is_empty()
+        && found.unknown_postal_codes.is_empty()
+        && found.near.is_none()
+        && found.member_codes.is_empty();
 }
 
-fn push(found: &mut Criteria, code: &str) {
-    if !found.postal_codes.iter().any(|c| c == code) {
-        found.postal_codes.push(code.to_string());
-    }
-}
-
-fn push_arrondissement(found: &mut Criteria, number: u8) {
+fn push_arrondissement(named: &mut NamedPlaces, at: usize, number: u8) {
     if let Some(a) = geo::arrondissement(number) {
-        for code in a.postal_codes() {
-            push(found, code);
-        }
+        named.codes(at, a.postal_codes());
     }
 }
 
@@ -111,26 +95,17 @@ fn fits(scan: &Scan, after: usize, form: Form) -> bool {
 
 /// One arrondissement (or a list of them) starting at `i`; returns where
 /// to resume.
-fn arrondissements_at(scan: &mut Scan, found: &mut Criteria, i: usize) -> Option<usize> {
-    let (first, end, bare_list) = if scan.is(i, "paris") {
-        if let Some(n) = scan.phrase(i, "paris centre") {
-            scan.consume(i..i + n);
-            (1..=4).for_each(|a| push_arrondissement(found, a));
-            return Some(i + n);
-        }
-        // Paris proper, suburbs excluded: every arrondissement.
-        if let Some((_, n)) = scan.longest(i, &["paris intra muros", "paris intramuros"]) {
-            scan.consume(i..i + n);
-            (1..=20).for_each(|a| push_arrondissement(found, a));
-            return Some(i + n);
-        }
+fn arrondissements_at(scan: &mut Scan, named: &mut NamedPlaces, i: usize) -> Option<usize> {
+    let (first, rest) = if scan.is(i, "paris") {
         let (n, taken, form) = match numbers::ordinal(scan, i + 1) {
             Some(found) => found,
             // "Paris VIII": a bare Roman numeral only right after "Paris".
             // Roman numerals never count people, so it reads as an ordinal.
             None => (scan.word(i + 1).and_then(numbers::roman)?, 1, Form::Ordinal),
         };
-        fits(scan, i + 1 + taken, form).then_some((n, i + 1 + taken, true))?
+        let end = i + 1 + taken;
+        fits(scan, end, form).then_some(())?;
+        (n, list(scan, end, true))
     } else {
         let (n, taken, form) = numbers::ordinal(scan, i)?;
         let end = i + taken;
@@ -139,24 +114,56 @@ fn arrondissements_at(scan: &mut Scan, found: &mut Criteria, i: usize) -> Option
         let after_article = i
             .checked_sub(1)
             .is_some_and(|k| scan.is_any(k, &["le", "du", "au"]));
+        let rest = list(scan, end, form == Form::Bare);
         let accepted = named
             || (fits(scan, end, form)
                 && match form {
                     Form::Ordinal => {
                         after_article || (digits_ordinal && !preceded_by_determiner(scan, i))
                     }
-                    Form::Bare => scan.longest_before(i, &["dans le", "du cote du"]) > 0,
+                    Form::Bare => {
+                        scan.longest_before(i, &["dans le", "du cote du"]) > 0
+                            || (scan.longest_before(i, &["le"]) > 0
+                                && !rest.0.is_empty()
+                                && !looks_like_dates(scan, i - 1, rest.1))
+                    }
                 });
-        accepted.then_some((n, end, false))?
+        accepted.then_some(())?;
+        (n, rest)
     };
-    push_arrondissement(found, first);
-    let mut end = list(scan, found, end, bare_list);
+    let (others, mut end) = rest;
+    for n in std::iter::once(first).chain(others) {
+        push_arrondissement(named, i, n);
+    }
     if scan.is_any(end, ARRONDISSEMENT) {
         // "8e arr." : the abbreviation's dot goes with it.
         end += 1 + usize::from(scan.is(end + 1, ".") && scan.glued(end + 1));
     }
     scan.consume(i..end);
     Some(end)
+}
+
+/// Words before "le 5 ou le 6" that make it days of the month.
+#[rustfmt::skip]
+const DAY_BEFORE: &[&str] = &[
+    "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche", "dispo",
+    "disponible", "disponibles", "libre", "libres", "date", "dates", "jour", "soir", "matin",
+    "midi", "prevu", "prevue", "organise", "organisee", "pour", "depuis", "avant", "apres",
+    "partir", "jusqu", "event", "evenement",
+];
+
+/// True when "le 5 ou le 6" from `article` to `end` reads as days: a day
+/// word before, or an hour or "prochain" after ("le 5 ou le 6 à 19h").
+fn looks_like_dates(scan: &Scan, article: usize, end: usize) -> bool {
+    let day_before = article
+        .checked_sub(1)
+        .and_then(|k| scan.tokens.get(k))
+        .is_some_and(|t| DAY_BEFORE.contains(&t.text.as_str()));
+    let hour_at = |k: usize| scan.number(k).is_some() && scan.is_any(k + 1, &["h", "heure", "heures"]);
+    let hour_after = hour_at(end)
+        || scan.is_any(end, &["a", "vers", "des", "de"]) && hour_at(end + 1)
+        || scan.is_any(end, &["prochain", "prochains", "h"]);
+    day_before || hour_after
 }
 
 /// An arrondissement named as a place at `p` ("Paris 8e", "Paris 8", "8e",
@@ -181,8 +188,9 @@ fn preceded_by_determiner(scan: &Scan, i: usize) -> bool {
 }
 
 /// "… ou 17", "…, 9e et 17e", "… ou le 17e", "… ou Paris 17" after a first
-/// arrondissement ending at `j`; returns the end of the list.
-fn list(scan: &Scan, found: &mut Criteria, mut j: usize, bare: bool) -> usize {
+/// arrondissement ending at `j`: the numbers, and the end of the list.
+/// Bare numbers count only when `bare` ("Paris 5/6", "le 5 ou le 6").
+fn list(scan: &Scan, mut j: usize, bare: bool) -> (Vec<u8>, usize) {
     const SEPARATORS: &[&str] = &[
         "ou",
         "et",
@@ -203,6 +211,7 @@ fn list(scan: &Scan, found: &mut Criteria, mut j: usize, bare: bool) -> usize {
         "ou encore",
         "ou encore le",
     ];
+    let mut numbers = Vec::new();
     while let Some((_, sep)) = scan.longest(j, SEPARATORS) {
         let mut k = j + sep;
         let after_paris = scan.is(k, "paris");
@@ -216,67 +225,14 @@ fn list(scan: &Scan, found: &mut Criteria, mut j: usize, bare: bool) -> usize {
         if !(form == Form::Ordinal || bare_ok) || !fits(scan, k + taken, form) {
             break;
         }
-        push_arrondissement(found, n);
+        numbers.push(n);
         j = k + taken;
     }
-    j
-}
-
-/// Postal-code departments of Île-de-France, and Oise for Chantilly.
-const DEPARTMENTS: &[&str] = &["75", "77", "78", "91", "92", "93", "94", "95", "60"];
-
-/// A postal code ("75011", "92100", "75 008") at `i`.
-fn postal_code_at(scan: &mut Scan, found: &mut Criteria, i: usize) -> Option<usize> {
-    let first_digits = scan.digit_count(i)?;
-    let (value, taken) = numbers::digits(scan, i)?;
-    if !(first_digits == 5 && taken == 1 || first_digits == 2 && taken == 2) {
-        return None;
-    }
-    let code = format!("{value:05}");
-    let department = code.get(..2)?;
-    if code.len() != 5 || !DEPARTMENTS.contains(&department) {
-        return None;
-    }
-    if department == "75" && geo::arrondissement_by_postal_code(&code).is_none() {
-        return None;
-    }
-    // "92 000 €" or "budget 75 000" are amounts, not places.
-    let end = i + taken;
-    let amount_after = scan
-        .word(end)
-        .is_some_and(|w| matches!(w, "€" | "$" | "£" | "%") || is_unit(w));
-    let amount_before = scan.longest_before(
-        i,
-        &[
-            "budget",
-            "budget de",
-            "prix",
-            "tarif",
-            "cout",
-            "montant",
-            "enveloppe",
-        ],
-    ) > 0;
-    if amount_after || amount_before {
-        return None;
-    }
-    push(found, &code);
-    let end = end + usize::from(scan.is_any(end, &["paris", "cedex"]));
-    scan.consume(i..end);
-    Some(end)
-}
-
-/// Words after a number that make it a quantity.
-fn is_unit(word: &str) -> bool {
-    is_people_unit(word)
-        || matches!(
-            word,
-            "euro" | "euros" | "eur" | "e" | "k" | "ke" | "keur" | "ht" | "ttc" | "m" | "km" | "h"
-        )
+    (numbers, j)
 }
 
 /// A commune ("à Boulogne", "Neuilly", "Saint-Germain-en-Laye") at `i`.
-fn commune_at(scan: &mut Scan, found: &mut Criteria, i: usize) -> Option<usize> {
+fn commune_at(scan: &mut Scan, named: &mut NamedPlaces, i: usize) -> Option<usize> {
     let m = geo::match_place(&scan.free_words(i, 8), Context::Triggered)?;
     let end = i + m.words;
     match m.place {
@@ -287,7 +243,7 @@ fn commune_at(scan: &mut Scan, found: &mut Criteria, i: usize) -> Option<usize> 
             if named_after_something(scan, i) || seen_not_visited(scan, i) {
                 return Some(end);
             }
-            push(found, c.postal_code);
+            named.codes(i, [c.postal_code]);
             scan.consume(i..end);
             Some(end)
         }
