@@ -60,10 +60,10 @@ const PARIS_16: &[&str] = &["75016", "75116"];
 #[rustfmt::skip]
 pub const QUARTIERS: &[Quartier] = &[
     wide("Rive gauche", &["75005", "75006", "75007", "75013", "75014", "75015"],
-      &["rive gauche"], &[]),
+      &["rive gauche", "paris rive gauche", "rive gauche de paris"], &[]),
     wide("Rive droite", &["75001", "75002", "75003", "75004", "75008", "75009", "75010", "75011",
                        "75012", "75016", "75116", "75017", "75018", "75019", "75020"],
-      &["rive droite"], &[]),
+      &["rive droite", "paris rive droite", "rive droite de paris"], &[]),
     q("Le Marais", &["75003", "75004"], &["haut marais"], &["marais"]),
     q("Quartier latin", &["75005"], &["quartier latin"], &[]),
     q("Saint-Germain-des-Prés", &["75006"], &["saint germain des pres", "st germain des pres"], &[]),

@@ -133,7 +133,8 @@ fn spelled(codes: &[String]) -> String {
             others.push(code);
         }
     }
-    let paris = (!arrondissements.is_empty()).then(|| format!("Paris {}", arrondissements.join(", ")));
+    let paris =
+        (!arrondissements.is_empty()).then(|| format!("Paris {}", arrondissements.join(", ")));
     paris
         .into_iter()
         .chain(others.into_iter().map(str::to_string))

@@ -162,7 +162,11 @@ fn proximity_at(scan: &Scan, i: usize) -> Option<Hit> {
     }
     if scan.is_any(i, LIGHT) && !seen_not_visited(scan, i) {
         if let Some((place @ Place::Landmark(_), end)) = place_at(scan, i + 1, Context::Triggered) {
-            return Some(hit(i, place, end));
+            // "dans les champs" is the countryside; "près des Champs" is not.
+            let fields = end - i <= 3 && scan.is(end - 1, "champs");
+            if !fields {
+                return Some(hit(i, place, end));
+            }
         }
     }
     if named_after_something(scan, i) || seen_not_visited(scan, i) {
@@ -183,8 +187,7 @@ pub fn nearby_before(scan: &Scan, i: usize) -> bool {
     if k.checked_sub(1).is_some_and(|a| scan.is_any(a, ARTICLES)) {
         k -= 1;
     }
-    if k
-        .checked_sub(1)
+    if k.checked_sub(1)
         .is_some_and(|l| scan.is_any(l, &["de", "du", "des", "d"]))
     {
         k -= 1;

@@ -159,7 +159,8 @@ fn looks_like_dates(scan: &Scan, article: usize, end: usize) -> bool {
         .checked_sub(1)
         .and_then(|k| scan.tokens.get(k))
         .is_some_and(|t| DAY_BEFORE.contains(&t.text.as_str()));
-    let hour_at = |k: usize| scan.number(k).is_some() && scan.is_any(k + 1, &["h", "heure", "heures"]);
+    let hour_at =
+        |k: usize| scan.number(k).is_some() && scan.is_any(k + 1, &["h", "heure", "heures"]);
     let hour_after = hour_at(end)
         || scan.is_any(end, &["a", "vers", "des", "de"]) && hour_at(end + 1)
         || scan.is_any(end, &["prochain", "prochains", "h"]);

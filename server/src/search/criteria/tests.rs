@@ -145,7 +145,14 @@ fn notes_say_what_was_understood() {
         extract("près d'Orly").notes,
         ["près d'Aéroport d'Orly (classés par distance)"]
     );
-    assert_eq!(extract("dans le Marais").notes, ["75003 (Paris 3e)", "75004 (Paris 4e)", "Le Marais : Paris 3e, 4e"]);
+    assert_eq!(
+        extract("dans le Marais").notes,
+        [
+            "75003 (Paris 3e)",
+            "75004 (Paris 4e)",
+            "Le Marais : Paris 3e, 4e"
+        ]
+    );
     assert_eq!(
         extract("toute l'IDF").notes,
         ["zone très large (Île-de-France) : à préciser"]

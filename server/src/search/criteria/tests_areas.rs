@@ -71,11 +71,21 @@ fn lists_of_arrondissements() {
 #[test]
 fn named_areas_are_their_postal_codes() {
     let cases: &[(&str, &[&str])] = &[
-        ("rive gauche", &["75005", "75006", "75007", "75013", "75014", "75015"]),
-        ("plutôt rive droite", &[
-            "75001", "75002", "75003", "75004", "75008", "75009", "75010", "75011", "75012",
-            "75016", "75116", "75017", "75018", "75019", "75020",
-        ]),
+        (
+            "rive gauche",
+            &["75005", "75006", "75007", "75013", "75014", "75015"],
+        ),
+        (
+            "Paris rive gauche",
+            &["75005", "75006", "75007", "75013", "75014", "75015"],
+        ),
+        (
+            "plutôt rive droite",
+            &[
+                "75001", "75002", "75003", "75004", "75008", "75009", "75010", "75011", "75012",
+                "75016", "75116", "75017", "75018", "75019", "75020",
+            ],
+        ),
         ("dans le Marais", &["75003", "75004"]),
         ("au cœur du Marais", &["75003", "75004"]),
         ("quartier du Marais", &["75003", "75004"]),
@@ -111,12 +121,19 @@ fn named_areas_are_their_postal_codes() {
     ] {
         assert_eq!(codes(text), Vec::<String>::new(), "{text}");
     }
+    assert_eq!(extract("Paris rive gauche").semantic_query, "");
+    // The countryside is no avenue.
+    assert_eq!(near("mariage dans les champs"), None);
+    assert!(near("près des Champs").is_some());
 }
 
 #[test]
 fn a_place_inside_a_wide_area_narrows_it() {
     assert_eq!(codes("à Paris, dans le 8e"), ["75008"]);
-    assert_eq!(codes("sur Paris, idéalement dans le Marais"), ["75003", "75004"]);
+    assert_eq!(
+        codes("sur Paris, idéalement dans le Marais"),
+        ["75003", "75004"]
+    );
     assert_eq!(codes("rive gauche, 6e ou 7e"), ["75006", "75007"]);
     assert_eq!(codes("Courbevoie – La Défense"), ["92400"]);
     assert_eq!(codes("Paris Centre, dans le 3e"), ["75003"]);
@@ -187,7 +204,13 @@ fn unknown_postal_codes_get_a_notice() {
     assert_eq!(c.postal_codes, Vec::<String>::new());
     assert_eq!(c.unknown_postal_codes, ["75999"]);
     assert!(!c.broad_area);
-    assert!(c.notes.iter().any(|n| n.contains("75999") && n.contains("inconnu")), "{:?}", c.notes);
+    assert!(
+        c.notes
+            .iter()
+            .any(|n| n.contains("75999") && n.contains("inconnu")),
+        "{:?}",
+        c.notes
+    );
     let c = extract("75021 ou 75011");
     assert_eq!(c.postal_codes, ["75011"]);
     assert_eq!(c.unknown_postal_codes, ["75021"]);
@@ -221,9 +244,17 @@ fn a_proximity_ranks_without_excluding() {
 #[test]
 fn a_distance_is_a_hard_radius() {
     let cases: &[(&str, &str, f64)] = &[
-        ("à 1 km max de la tour Montparnasse", "Tour Montparnasse", 1.0),
+        (
+            "à 1 km max de la tour Montparnasse",
+            "Tour Montparnasse",
+            1.0,
+        ),
         ("à 10 min à pied de Saint-Lazare", "Gare Saint-Lazare", 0.8),
-        ("dans un rayon de 5 km autour de Versailles", "Versailles", 5.0),
+        (
+            "dans un rayon de 5 km autour de Versailles",
+            "Versailles",
+            5.0,
+        ),
         ("à 2 km du Marais", "Le Marais", 2.0),
         ("à 1 km de Passy", "Passy", 1.0),
     ];
@@ -238,7 +269,10 @@ fn postal_codes_and_a_radius_together() {
     let c = extract("dans le 15e, à 1 km max de la tour Montparnasse");
     assert_eq!(c.postal_codes, ["75015"]);
     let n = c.near.unwrap();
-    assert_eq!((n.label.as_str(), n.radius_km), ("Tour Montparnasse", Some(1.0)));
+    assert_eq!(
+        (n.label.as_str(), n.radius_km),
+        ("Tour Montparnasse", Some(1.0))
+    );
 }
 
 #[test]

@@ -104,10 +104,7 @@ fn around_a_point() {
         near("dans un rayon de 10 km autour de Versailles"),
         Some(("Versailles".into(), 10.0))
     );
-    assert_eq!(
-        near("près de Versailles"),
-        Some(("Versailles".into(), 0.0))
-    );
+    assert_eq!(near("près de Versailles"), Some(("Versailles".into(), 0.0)));
     assert_eq!(
         near("à 30 minutes en RER de la gare du Nord"),
         Some(("Gare du Nord".into(), 10.0))
@@ -123,10 +120,7 @@ fn around_a_point() {
         near("4,5 km autour de Paris 20e"),
         Some(("Paris 20e".into(), 4.5))
     );
-    assert_eq!(
-        near("près du 8e"),
-        Some(("Paris 8e".into(), 0.0))
-    );
+    assert_eq!(near("près du 8e"), Some(("Paris 8e".into(), 0.0)));
     assert_eq!(near("dans le 8e"), None);
     // A view, a street, Paris without a distance: no centre.
     assert_eq!(near("vue sur la tour Eiffel"), None);
