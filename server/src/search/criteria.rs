@@ -16,6 +16,7 @@
 //! before "3" could be read as a head count.
 
 mod areas;
+mod arrondissements;
 mod broad;
 mod codes;
 mod configurations;

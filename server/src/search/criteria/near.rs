@@ -10,7 +10,7 @@
 
 use super::guards::{named_after_something, seen_not_visited};
 use super::scan::Scan;
-use super::{distance, places, Criteria, Near};
+use super::{arrondissements, distance, Criteria, Near};
 use crate::geo::{self, Context, Place};
 
 /// The widest radius a search accepts.
@@ -199,7 +199,7 @@ pub fn nearby_before(scan: &Scan, i: usize) -> bool {
 fn place_at(scan: &Scan, p: usize, context: Context) -> Option<(Place, usize)> {
     let at = |p: usize| {
         if context > Context::Bare {
-            if let Some((n, taken)) = places::arrondissement_named_at(scan, p) {
+            if let Some((n, taken)) = arrondissements::named_at(scan, p) {
                 return geo::arrondissement(n).map(|a| (Place::Arrondissement(a), p + taken));
             }
         }
