@@ -23,11 +23,13 @@ pub use landmarks::{Landmark, LANDMARKS};
 pub use paris::{Arrondissement, ARRONDISSEMENTS, PARIS_CENTRE};
 pub use quartiers::{match_quartier, Quartier, QUARTIERS};
 
-/// Radius of "près de <commune>" when no distance is given: a commune
-/// spreads wider than a monument.
+/// How far "près de <commune>" reaches: a commune spreads wider than a
+/// monument. A scale for ranking by distance, never a filter: a proximity
+/// without a distance excludes nothing.
 pub const COMMUNE_RADIUS_KM: f64 = 5.0;
 
-/// Radius around an arrondissement's centre when no distance is given.
+/// How far "près du 8e" reaches around an arrondissement's centre (a
+/// scale, never a filter).
 pub const ARRONDISSEMENT_RADIUS_KM: f64 = 2.0;
 
 /// A postal code the gazetteer knows, and its centre.
@@ -164,7 +166,8 @@ impl Place {
         }
     }
 
-    /// What "près de" means around this place.
+    /// How far "près de" reaches around this place: a scale for ranking
+    /// by distance, never a filter.
     pub fn default_radius_km(self) -> f64 {
         match self {
             Place::Commune(_) => COMMUNE_RADIUS_KM,

@@ -1,5 +1,5 @@
 //! Stations, monuments, districts and airports organizers search around
-//! ("près de la gare de Lyon", "autour de La Défense").
+//! ("près de la gare de Lyon", "à 2 km de La Défense").
 //!
 //! Each spelling says how much context it needs before it counts as a
 //! location, because many names are also ordinary words or views:
@@ -15,7 +15,8 @@ pub struct Landmark {
     pub name: &'static str,
     pub lat: f64,
     pub lng: f64,
-    /// Radius of "près de"/"autour de" when no distance is given.
+    /// How far "près de"/"autour de" reaches around it: a scale for
+    /// ranking by distance, never a filter.
     pub radius_km: f64,
     /// Folded spellings that are a location on their own.
     pub bare: &'static [&'static str],

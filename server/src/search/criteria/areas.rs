@@ -6,7 +6,7 @@
 //! distance ("à 2 km du Marais"), which `near` reads first.
 
 use super::guards::{named_after_something, seen_not_visited};
-use super::named_places::NamedPlaces;
+use super::named_places::{offered_as_alternative, NamedPlaces};
 use super::near::{self, ARTICLES, INSIDE};
 use super::scan::Scan;
 use crate::geo::{self, Context, Place};
@@ -36,8 +36,16 @@ fn area_at(scan: &mut Scan, named: &mut NamedPlaces, i: usize) -> Option<usize> 
     if near::nearby_before(scan, i) && is_a_point(words.get(..n).unwrap_or_default()) {
         return Some(end);
     }
-    scan.consume(i - lead.unwrap_or(0)..end);
-    named.area(i, quartier.name, quartier.postal_codes, quartier.wide);
+    // A name that is also a common noun, with a complement and nothing
+    // saying it is a place: "la défense de nos intérêts".
+    let complemented = scan.is_any(end, &["de", "du", "des", "d"]);
+    if lead.is_none() && !quartier.triggered.is_empty() && complemented {
+        return Some(end);
+    }
+    let start = i - lead.unwrap_or(0);
+    let wide = quartier.wide && !offered_as_alternative(scan, start, end);
+    scan.consume(start..end);
+    named.area(i, quartier.name, quartier.postal_codes, wide);
     Some(end)
 }
 

@@ -7,6 +7,7 @@
 //! is the 8th, "rive gauche, Saint-Germain-des-Prés" is the 6th. Peers add
 //! up: "Montmartre ou Pigalle" is both.
 
+use super::scan::Scan;
 use super::Criteria;
 use crate::geo;
 
@@ -19,6 +20,14 @@ struct Named {
     area: Option<&'static str>,
     /// Narrowed by a place named inside it.
     wide: bool,
+}
+
+/// True when the place from `start` to `end` is offered as an alternative
+/// ("7e ou rive gauche", "rive gauche ou le 6e"): then a place inside it
+/// does not narrow it.
+pub fn offered_as_alternative(scan: &Scan, start: usize, end: usize) -> bool {
+    const OR: &[&str] = &["ou", "voire", "ou bien", "sinon"];
+    scan.longest_before(start, OR) > 0 || scan.longest(end, OR).is_some()
 }
 
 #[derive(Default)]
@@ -50,8 +59,9 @@ impl NamedPlaces {
         });
     }
 
-    /// Paris, all twenty arrondissements: narrowed by any of them.
-    pub fn whole_paris(&mut self, at: usize) {
+    /// Paris, all twenty arrondissements: narrowed by any of them unless
+    /// offered as an alternative (`wide` false).
+    pub fn whole_paris(&mut self, at: usize, wide: bool) {
         let codes: Vec<&str> = geo::ARRONDISSEMENTS
             .iter()
             .flat_map(|a| a.postal_codes())
@@ -60,12 +70,13 @@ impl NamedPlaces {
             at,
             codes: codes.into_iter().map(str::to_string).collect(),
             area: None,
-            wide: true,
+            wide,
         });
     }
 
-    /// "Paris Centre": the 1st to the 4th, narrowed by any of them.
-    pub fn paris_centre(&mut self, at: usize) {
+    /// "Paris Centre": the 1st to the 4th, narrowed by any of them unless
+    /// offered as an alternative (`wide` false).
+    pub fn paris_centre(&mut self, at: usize, wide: bool) {
         let codes = (1..=4)
             .filter_map(geo::arrondissement)
             .flat_map(|a| a.postal_codes());
@@ -73,7 +84,7 @@ impl NamedPlaces {
             at,
             codes: codes.map(str::to_string).collect(),
             area: None,
-            wide: true,
+            wide,
         });
     }
 

@@ -51,7 +51,7 @@ pub fn at(scan: &mut Scan, named: &mut NamedPlaces, i: usize) -> Option<usize> {
             return None;
         }
         if code == "75000" {
-            named.whole_paris(i);
+            named.whole_paris(i, true);
         } else {
             named.unknown(code);
         }

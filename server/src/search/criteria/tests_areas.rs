@@ -118,6 +118,7 @@ fn named_areas_are_their_postal_codes() {
         "vue sur Montmartre",
         "rue de Belleville",
         "un marais salant",
+        "la défense de nos intérêts",
     ] {
         assert_eq!(codes(text), Vec::<String>::new(), "{text}");
     }
@@ -141,6 +142,11 @@ fn a_place_inside_a_wide_area_narrows_it() {
     let mut paris_or_boulogne = paris_all();
     paris_or_boulogne.push("92100".into());
     assert_eq!(codes("à Paris ou à Boulogne"), paris_or_boulogne);
+    // Offered as alternatives, they add up too.
+    assert_eq!(
+        codes("Paris 7e ou rive gauche"),
+        ["75007", "75005", "75006", "75013", "75014", "75015"]
+    );
     assert_eq!(
         codes("rive gauche ou le 8e"),
         ["75005", "75006", "75007", "75013", "75014", "75015", "75008"]

@@ -5,7 +5,7 @@
 //! named too narrows it ("à Paris, dans le 8e").
 
 use super::guards::seen_not_visited;
-use super::named_places::NamedPlaces;
+use super::named_places::{offered_as_alternative, NamedPlaces};
 use super::scan::Scan;
 
 /// Words that put the event in Paris, before "Paris".
@@ -41,15 +41,17 @@ pub fn at(scan: &mut Scan, named: &mut NamedPlaces, i: usize) -> Option<usize> {
         return None;
     }
     if let Some((_, n)) = scan.longest(i, CENTRE) {
+        let wide = !offered_as_alternative(scan, start, i + n);
         scan.consume(start..i + n);
-        named.paris_centre(i);
+        named.paris_centre(i, wide);
         return Some(i + n);
     }
     let n = scan
         .longest(i, WHOLE)
         .map(|(_, n)| n)
         .or_else(|| (lead > 0 && scan.is(i, "paris")).then_some(1))?;
+    let wide = !offered_as_alternative(scan, start, i + n);
     scan.consume(start..i + n);
-    named.whole_paris(i);
+    named.whole_paris(i, wide);
     Some(i + n)
 }
