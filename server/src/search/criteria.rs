@@ -15,23 +15,31 @@
 //! most to the least specific pattern, so "à 3 km de Bercy" is a radius
 //! before "3" could be read as a head count.
 
+mod areas;
+mod arrondissements;
+mod broad;
 mod codes;
 mod configurations;
 mod distance;
 mod fuzzy;
 mod guards;
+mod named_places;
 mod near;
 mod numbers;
 mod participants;
 mod places;
+mod postal_codes;
 mod scan;
 mod semantic;
 mod tokens;
+mod whole_paris;
 
 #[cfg(test)]
 mod proptests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_areas;
 #[cfg(test)]
 mod tests_demo;
 #[cfg(test)]
@@ -163,15 +171,9 @@ fn hard(text: &str) -> (Scan<'_>, Criteria, Vec<String>) {
     let mut criteria = Criteria::default();
     let mut notes = Vec::new();
     codes::extract(&mut scan, &mut criteria);
-    near::extract(&mut scan, &mut criteria, &mut notes);
-    let broad = places::extract_broad(&mut scan);
-    places::extract(&mut scan, &mut criteria);
+    places::extract(&mut scan, &mut criteria, &mut notes);
     participants::extract(&mut scan, &mut criteria);
     configurations::extract(&mut scan, &mut criteria);
-    criteria.broad_area = broad
-        && criteria.postal_codes.is_empty()
-        && criteria.near.is_none()
-        && criteria.member_codes.is_empty();
     (scan, criteria, notes)
 }
 
