@@ -15,6 +15,9 @@
 //! most to the least specific pattern, so "à 3 km de Bercy" is a radius
 //! before "3" could be read as a head count.
 
+mod areas;
+mod arrondissements;
+mod broad;
 mod budget;
 mod codes;
 mod configurations;
@@ -22,15 +25,18 @@ mod distance;
 mod email;
 mod fuzzy;
 mod guards;
+mod named_places;
 mod near;
 mod numbers;
 mod participants;
 mod places;
+mod postal_codes;
 mod scan;
 mod semantic;
 mod tables;
 mod tokens;
 mod when;
+mod whole_paris;
 
 #[cfg(test)]
 mod proptests;
@@ -38,6 +44,8 @@ mod proptests;
 mod tests;
 #[cfg(test)]
 mod tests_amounts;
+#[cfg(test)]
+mod tests_areas;
 #[cfg(test)]
 mod tests_demo;
 #[cfg(test)]
@@ -92,8 +100,11 @@ pub struct Criteria {
     pub negative_amount: Option<String>,
     /// Everything that is not a hard criterion, for the vector ranking.
     pub semantic_query: String,
-    /// What was understood, in French, for display.
+    /// What was understood, in French, for display: the criteria
+    /// ([`summary`]) then the extractors' remarks.
     pub notes: Vec<String>,
+    /// The extractors' remarks alone ("autre repère ignoré : …").
+    pub remarks: Vec<String>,
 }
 
 impl Criteria {
@@ -149,8 +160,14 @@ pub fn extract(text: &str) -> Criteria {
     if truncated {
         notes.push(format!("texte tronqué à {MAX_INPUT_BYTES} octets"));
     }
+    criteria.remarks = notes.clone();
     criteria.notes = describe(&criteria, notes);
     criteria
+}
+
+/// What `c` asks for, in French, one note per criterion: « Compris ».
+pub fn summary(c: &Criteria) -> Vec<String> {
+    describe(c, Vec::new())
 }
 
 /// Runs every extractor: the scan (which tokens were claimed), the
@@ -162,13 +179,11 @@ fn hard(text: &str) -> (Scan<'_>, Criteria, Vec<String>) {
     // Headers, greetings and signatures of an e-mail are nobody's words.
     let subjects = email::extract(&mut scan);
     codes::extract(&mut scan, &mut criteria);
-    near::extract(&mut scan, &mut criteria, &mut notes);
     // Money, then dates, hours and durations: none of their numbers may be
     // read as a head count or an arrondissement.
     budget::extract(&mut scan, &mut criteria);
     when::extract(&mut scan);
-    let broad = places::extract_broad(&mut scan);
-    places::extract(&mut scan, &mut criteria);
+    places::extract(&mut scan, &mut criteria, &mut notes);
     participants::extract(&mut scan, &mut criteria);
     configurations::extract(&mut scan, &mut criteria);
     budget::complete(&mut criteria);
@@ -176,10 +191,6 @@ fn hard(text: &str) -> (Scan<'_>, Criteria, Vec<String>) {
     for subject in subjects {
         scan.consume(subject);
     }
-    criteria.broad_area = broad
-        && criteria.postal_codes.is_empty()
-        && criteria.near.is_none()
-        && criteria.member_codes.is_empty();
     (scan, criteria, notes)
 }
 

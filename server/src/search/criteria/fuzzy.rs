@@ -42,7 +42,9 @@ pub fn closest<'v>(word: &str, vocabulary: &[&'v str]) -> Option<&'v str> {
 mod tests {
     use super::closest;
 
-    const LAYOUTS: &[&str] = &["banquet", "theatre", "reunion", "cocktail", "cabaret", "ecole"];
+    const LAYOUTS: &[&str] = &[
+        "banquet", "theatre", "reunion", "cocktail", "cabaret", "ecole",
+    ];
 
     #[test]
     fn corrects_small_typos_of_long_enough_words() {

@@ -26,6 +26,9 @@ const VOCAB: &[&str] = &[
     "tables", "table", "rondes", "trentaine", "quelques", "dizaines", "plusieurs", "petite",
     "-20", "-", "pax", "guests", "personnnes", "semaines", "demi-journée", "De", "Objet",
     "Cordialement,\n", "\n", ">", "Bonjour", "a", "écrit", "stp", "on", "il", "faudrait",
+    "5/6", "Ve", "05", "75005", "75999", "75000", "rive", "gauche", "droite", "Marais",
+    "Quartier", "latin", "Pigalle", "Belleville", "petite", "couronne", "forcément", "intra-muros",
+    "hors", "Montparnasse", "Passy", "Colombes", "cœur",
 ];
 
 fn vocab_text() -> impl Strategy<Value = String> {

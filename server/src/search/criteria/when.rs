@@ -15,8 +15,11 @@ use super::scan::Scan;
 pub fn extract(scan: &mut Scan) {
     let mut i = 0;
     while i < scan.len() {
+        // "le 5 ou le 6 à 19h": days before an hour are dates, not
+        // arrondissements.
+        let at_hour = || hours::at(scan, i).map(|r| dates::days_before(scan, r.start)..r.end);
         let found = dates::at(scan, i)
-            .or_else(|| hours::at(scan, i))
+            .or_else(at_hour)
             .or_else(|| durations::at(scan, i));
         match found {
             Some(range) if range.end > i => {

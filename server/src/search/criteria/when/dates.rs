@@ -58,6 +58,21 @@ pub fn at(scan: &Scan, i: usize) -> Option<Range<usize>> {
     Some(i - scan.longest_before(i, LEADS)..end)
 }
 
+/// Where days said before `i` start ("le 5 ou le 6 | à 19h"): `i` when
+/// there are none. A day needs its article ("le 5"), so "Paris 5" stays.
+pub fn days_before(scan: &Scan, i: usize) -> usize {
+    let mut start = i;
+    let mut k = i;
+    while k >= 2 && day(scan, k - 1) == Some(1) && scan.is_any(k - 2, &["le", "les", "du", "au"]) {
+        start = k - 2;
+        match scan.longest_before(start, &["ou", "et", ",", "au", "a"]) {
+            0 => break,
+            sep => k = start - sep,
+        }
+    }
+    start
+}
+
 /// "12 juin", "1er juin 2027", "2 et 3 juin", "juin", "juin 2027": the
 /// end of the date starting at `i`.
 fn days_and_month(scan: &Scan, i: usize) -> Option<usize> {
