@@ -62,7 +62,9 @@ const WEAK_CLOSINGS: &[&str] = &[
 /// each ("Chef de projet événementiel – ACME"); after a weak closing, a
 /// name only.
 const SIGNATURE: (usize, usize) = (6, 12);
-const NAME_ONLY: (usize, usize) = (1, 4);
+const AFTER_WEAK: (usize, usize) = (4, 10);
+/// After a weak closing, the first line must be a name.
+const NAME_TOKENS: usize = 4;
 
 /// Takes the scaffolding; returns the token ranges of subject values, to
 /// be taken once the criteria they hold were read.
@@ -197,7 +199,7 @@ fn signature(scan: &Scan, lines: &[Range<usize>], k: usize, start: usize) -> Opt
     let (most_lines, most_tokens) = if strong.is_some() {
         SIGNATURE
     } else {
-        NAME_ONLY
+        AFTER_WEAK
     };
     let (_, n) = strong.or_else(|| scan.longest(line.start, WEAK_CLOSINGS))?;
     // The formula, its punctuation and a name: "Merci, Marie" closes, "Merci
@@ -219,7 +221,12 @@ fn signature(scan: &Scan, lines: &[Range<usize>], k: usize, start: usize) -> Opt
             continue;
         }
         written += 1;
-        if written > most_lines || next.len() > most_tokens || counts_people(scan, next) {
+        let not_a_name = strong.is_none() && written == 1 && next.len() > NAME_TOKENS;
+        if written > most_lines
+            || next.len() > most_tokens
+            || not_a_name
+            || counts_people(scan, next)
+        {
             return None;
         }
     }

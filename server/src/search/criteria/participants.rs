@@ -21,12 +21,15 @@ const PEOPLE: &[&str] = &[
     "person", "guest", "ppl", "adherents", "benevoles", "stagiaires", "apprenants", "eleves",
     "partenaires", "commerciaux", "agents", "medecins", "experts", "dirigeants", "chercheurs",
     "journalistes", "intervenants", "exposants", "seniors", "jeunes", "familles", "ados",
+    "actionnaires", "associes", "collegues", "amis", "proches", "vip", "vips",
 ];
 
 /// True when `word` (folded) counts people, small typos included
 /// ("personnnes", "particpants").
 pub fn is_people_unit(word: &str) -> bool {
-    fuzzy::closest(word, PEOPLE).is_some()
+    // Entry by entry: "participans" is as close to "participant" as to
+    // "participants", a tie that still names people.
+    PEOPLE.contains(&word) || PEOPLE.iter().any(|p| fuzzy::closest(word, &[p]).is_some())
 }
 
 /// Words before a number that make it a head count without a unit.

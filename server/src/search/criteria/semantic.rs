@@ -39,7 +39,14 @@ const FILLERS: &[&str] = &[
     "pourriez vous nous proposer", "pourrais tu nous proposer", "tu peux nous proposer",
     "merci de nous proposer", "merci de me proposer", "merci de proposer", "du coup", "alors",
     "we need", "we are looking for", "i am looking for", "looking for", "i need", "a venue",
-    "venue", "venues", "hi", "thanks", "thank you",
+    "venue", "venues", "hi", "thanks", "thank you", "est ce que vous auriez",
+    "est ce que tu aurais", "est ce que vous avez", "est ce que tu as", "vous auriez",
+    "tu aurais", "auriez vous", "aurais tu", "notre client souhaite", "mon client souhaite",
+    "le client souhaite", "me proposer", "nous proposer", "me montrer", "nous montrer",
+    "nous trouver", "me trouver", "je te transfere la demande de notre client ci dessous",
+    "je te transfere", "je vous transfere", "la demande de notre client ci dessous",
+    "on est", "nous sommes", "tu peux me ressortir", "peux tu me ressortir", "me ressortir",
+    "je cherche a organiser", "nous cherchons a organiser", "organiser",
 ];
 
 /// Politeness at the end of the text.
@@ -141,22 +148,12 @@ pub fn query(scan: &Scan, joiner: Joiner) -> String {
 /// "Il faudrait" too.
 const CLAUSE_ENDS: &[&str] = &[".", "!", "?", ";", ",", ":", "…"];
 
-/// Ranges of free tokens, cut at clause ends and line breaks.
+/// Ranges of free tokens, cut at clause ends. A bare line break does not
+/// cut: "2e\npersonne" must read as it did in one piece.
 fn runs(scan: &Scan) -> Vec<Range<usize>> {
     let mut runs = Vec::new();
     let mut start = None;
     for i in 0..=scan.len() {
-        let line_break = i > 0
-            && scan
-                .tokens
-                .get(i - 1)
-                .zip(scan.tokens.get(i))
-                .and_then(|(a, b)| scan.text.get(a.end..b.start))
-                .is_some_and(|gap| gap.contains('\n'));
-        if let (Some(s), true) = (start, line_break) {
-            runs.push(s..i);
-            start = None;
-        }
         match (scan.is_free(i), start) {
             (true, None) => start = Some(i),
             (false, Some(s)) => {
