@@ -18,13 +18,16 @@
 mod codes;
 mod configurations;
 mod distance;
+mod events;
 mod fuzzy;
 mod guards;
+mod layout_spelling;
 mod near;
 mod numbers;
 mod participants;
 mod places;
 mod scan;
+mod seated_meals;
 mod semantic;
 mod tokens;
 
@@ -34,6 +37,8 @@ mod proptests;
 mod tests;
 #[cfg(test)]
 mod tests_demo;
+#[cfg(test)]
+mod tests_layouts;
 #[cfg(test)]
 mod tests_places;
 #[cfg(test)]
