@@ -72,7 +72,8 @@ pub const MASKS: &[&str] = &[
     "reunion d amis", "reunion d anciens", "ile de la reunion", "salle de reception",
     "salles de reception", "lieu de reception", "lieux de reception", "espace de reception",
     "espaces de reception", "reception de mariage", "a la reception", "bar a cocktails",
-    "bar a cocktail", "bar a cocktails", "cocktail de fruits", "cocktail de vitamines",
+    "bar a cocktail", "cocktail de fruits", "cocktail de vitamines", "en examen",
+    "mise en examen",
 ];
 
 /// An event said at `i`: the layout it implies, how many tokens name it,

@@ -29,52 +29,67 @@ const DECOYS: &[&str] = &[
     "receptionne", "receptionnee", "receptionnes", "reunirons", "reuniront", "reunissons",
     "reunissant", "formulation", "formulations", "deformation", "deformations", "conventionne",
     "conventionnee", "conventionnes", "convergence", "inference", "coherence", "prospection",
-    "protections", "baquets", "redemption", "acception",
+    "protections", "baquets", "redemption", "acception", "invention", "inventions", "deceptions",
+    "conseille", "conseillee", "conseilles", "conseillees", "conseiller", "conseillers",
 ];
 
-/// How each token reads: its corrected spelling when it is a typo of the
-/// vocabulary, or its folded text.
+/// How each token of a range reads: its corrected spelling when it is a
+/// typo of the vocabulary, or its folded text.
 pub struct Reading<'s> {
-    words: Vec<&'s str>,
-    free: Vec<bool>,
+    /// Index of the first token read.
+    start: usize,
+    /// (word, free) for the tokens from `start`.
+    words: Vec<(&'s str, bool)>,
+    /// Tokens in the whole text.
+    len: usize,
 }
 
 impl<'s> Reading<'s> {
     /// Reads the tokens of `range` (others read as nothing).
     pub fn new(scan: &'s Scan, range: Range<usize>, vocabulary: &'static [&'static str]) -> Self {
         let end = range.end.min(scan.len());
-        let mut words = vec![""; end];
-        let mut free = vec![false; end];
+        let start = range.start.min(end);
         let mut seen: HashMap<&str, &'s str> = HashMap::new();
-        for i in range.start.min(end)..end {
-            let Some(token) = scan.tokens.get(i) else {
-                continue;
-            };
-            let text = token.text.as_str();
-            let read = *seen
-                .entry(text)
-                .or_insert_with(|| spell(text, vocabulary).unwrap_or(text));
-            words[i] = read;
-            free[i] = scan.is_free(i);
+        let words = scan
+            .tokens
+            .get(start..end)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+            .map(|(k, token)| {
+                let text = token.text.as_str();
+                let read = *seen
+                    .entry(text)
+                    .or_insert_with(|| spell(text, vocabulary).unwrap_or(text));
+                (read, scan.is_free(start + k))
+            })
+            .collect();
+        Reading {
+            start,
+            words,
+            len: scan.len(),
         }
-        Reading { words, free }
     }
 
+    /// Tokens in the whole text.
     pub fn len(&self) -> usize {
-        self.words.len()
+        self.len
+    }
+
+    fn at(&self, i: usize) -> Option<(&'s str, bool)> {
+        i.checked_sub(self.start)
+            .and_then(|k| self.words.get(k))
+            .copied()
     }
 
     /// The word at `i` when its token is free.
     pub fn word(&self, i: usize) -> Option<&'s str> {
-        self.free
-            .get(i)
-            .filter(|free| **free)
-            .and_then(|_| self.words.get(i).copied())
+        self.at(i).filter(|(_, free)| *free).map(|(w, _)| w)
     }
 
     /// The word at `i`, free or not: for the context of a phrase.
     pub fn raw(&self, i: usize) -> Option<&'s str> {
-        self.words.get(i).copied().filter(|w| !w.is_empty())
+        self.at(i).map(|(w, _)| w)
     }
 
     pub fn is_free(&self, i: usize) -> bool {

@@ -197,6 +197,16 @@ fn near_words_never_become_layouts() {
         ("assez grand", &[]),
         ("après le dîner", &[]),
         ("au bord de l'eau", &[]),
+        ("avec mes collègues", &[]),
+        ("pendant les congés", &[]),
+        ("compte rendu", &[]),
+        ("nous réunirons nos clients", &[]),
+        ("format conseillé : à définir", &[]),
+        ("une belle invention", &[]),
+        ("dossier en examen", &[]),
+        ("une formulation claire", &[]),
+        ("la récréation", &[]),
+        ("établissement conventionné", &[]),
     ]);
 }
 
