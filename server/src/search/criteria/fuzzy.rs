@@ -28,9 +28,8 @@ pub fn closest_except<'v>(word: &str, vocabulary: &[&'v str], decoys: &[&str]) -
         return None;
     }
     let letters = |w: &str| w.chars().count();
-    let plausible = |entry: &str, d: usize| {
-        letters(entry) >= 6 && (d < 2 || letters(entry) != letters(word))
-    };
+    let plausible =
+        |entry: &str, d: usize| letters(entry) >= 6 && (d < 2 || letters(entry) != letters(word));
     let (entry, distance) = closest_with_distance(word, vocabulary, Tie::Shortest, plausible)?;
     let nearer_decoy = distance > 0
         && decoys
@@ -107,7 +106,9 @@ fn closest_with_distance<'v>(
 mod tests {
     use super::{closest, closest_except};
 
-    const LAYOUTS: &[&str] = &["banquet", "theatre", "reunion", "cocktail", "cabaret", "ecole"];
+    const LAYOUTS: &[&str] = &[
+        "banquet", "theatre", "reunion", "cocktail", "cabaret", "ecole",
+    ];
 
     #[test]
     fn corrects_small_typos_of_long_enough_words() {
@@ -138,9 +139,15 @@ mod tests {
         assert_eq!(closest_except("banque", vocabulary, decoys), None);
         assert_eq!(closest_except("debut", vocabulary, decoys), None);
         // As close to the entry as to the decoy: a typo of the entry.
-        assert_eq!(closest_except("banquett", vocabulary, decoys), Some("banquet"));
+        assert_eq!(
+            closest_except("banquett", vocabulary, decoys),
+            Some("banquet")
+        );
         assert_eq!(closest_except("debuot", vocabulary, decoys), Some("debout"));
-        assert_eq!(closest_except("banquets", vocabulary, decoys), Some("banquet"));
+        assert_eq!(
+            closest_except("banquets", vocabulary, decoys),
+            Some("banquet")
+        );
         // Forms of one word equally close: the shortest.
         let forms = &["banquets", "banquet", "theatre", "theater"];
         assert_eq!(closest_except("banquett", forms, decoys), Some("banquet"));

@@ -80,7 +80,10 @@ fn a_seated_meal_of_any_wording_is_a_banquet() {
 fn several_events_several_layouts() {
     check(&[
         ("plénière puis cocktail", &["theatre", "cocktail"]),
-        ("conférence le matin, déjeuner assis, puis afterwork", &["theatre", "banquet", "cocktail"]),
+        (
+            "conférence le matin, déjeuner assis, puis afterwork",
+            &["theatre", "banquet", "cocktail"],
+        ),
         ("formation puis apéro", &["ecole", "cocktail"]),
         ("cocktail puis dîner assis", &["cocktail", "banquet"]),
     ]);
@@ -218,8 +221,16 @@ fn event_words_stay_in_the_description_layout_words_do_not() {
     assert_eq!(c.semantic_query, "dîner, vue sur la Seine");
     let c = extract("plénière en théâtre puis cocktail");
     assert_eq!(c.configurations, [Configuration::Theatre]);
-    assert!(c.semantic_query.starts_with("plénière"), "{}", c.semantic_query);
-    assert!(c.semantic_query.ends_with("cocktail"), "{}", c.semantic_query);
+    assert!(
+        c.semantic_query.starts_with("plénière"),
+        "{}",
+        c.semantic_query
+    );
+    assert!(
+        c.semantic_query.ends_with("cocktail"),
+        "{}",
+        c.semantic_query
+    );
     let c = extract("200 standing");
     assert_eq!(c.semantic_query, "");
 }
