@@ -143,10 +143,10 @@ struct Said {
 /// alone. Explicit layout words are taken; event words stay.
 pub fn extract(scan: &mut Scan, found: &mut Criteria) {
     let (explicit, implied) = read(&Reading::new(scan, 0..scan.len(), vocabulary()));
-    let chosen = if explicit.is_empty() {
-        implied
+    let (chosen, unchosen) = if explicit.is_empty() {
+        (implied, Vec::new())
     } else {
-        explicit
+        (explicit, implied)
     };
     for said in chosen {
         for range in said.taken {
@@ -154,6 +154,14 @@ pub fn extract(scan: &mut Scan, found: &mut Criteria) {
         }
         if !found.configurations.contains(&said.layout) {
             found.configurations.push(said.layout);
+        }
+    }
+    // "Dîner placé, tables rondes": "placé" says the banquet too.
+    for said in unchosen {
+        if found.configurations.contains(&said.layout) {
+            for range in said.taken {
+                scan.consume(range);
+            }
         }
     }
 }
@@ -165,7 +173,11 @@ fn read(reading: &Reading) -> (Vec<Said>, Vec<Said>) {
     let mut i = 0;
     while i < reading.len() {
         if refused(reading, i) {
-            i += 1;
+            // The whole refused phrase: "pas de cocktail debout" asks for
+            // no "debout" either.
+            let explicit = explicit_at(reading, i).map(|said| said.end - i);
+            let implied = events::implied_at(reading, i).map(|event| event.len);
+            i += explicit.or(implied).unwrap_or(1).max(1);
         } else if let Some(said) = explicit_at(reading, i) {
             i = said.end;
             explicit.push(said);

@@ -26,10 +26,11 @@ pub const SEATED: &[&str] = &[
 const ADJACENT_ONLY: &[&str] = &["place", "places", "placee", "placees"];
 
 /// Free words allowed between the meal and the seated word, besides the
-/// tokens the head count took: « dîner de gala pour 80 personnes assis ».
+/// tokens the head count took: « dîner de gala pour 80 personnes assis »,
+/// « dîner de 80 personnes, assis ».
 #[rustfmt::skip]
 const GAP: &[&str] = &[
-    "de", "d", "du", "pour", "avec", "environ", "a", "gala", "servi", "servis", "servie",
+    ",", "de", "d", "du", "pour", "avec", "environ", "a", "gala", "servi", "servis", "servie",
     "entierement", "uniquement", "totalement", "exclusivement", "en",
 ];
 

@@ -67,6 +67,7 @@ fn a_seated_meal_of_any_wording_is_a_banquet() {
         ("dîner assis pour 80", &["banquet"]),
         ("dîner pour 80 personnes assis", &["banquet"]),
         ("déjeuner de 40 personnes assis", &["banquet"]),
+        ("dîner de 80 personnes, assis", &["banquet"]),
         ("dîner de gala pour 200 personnes assises", &["banquet"]),
         ("dîner de gala", &["banquet"]),
         ("seated dinner", &["banquet"]),
@@ -112,6 +113,8 @@ fn refused_and_vague_events_imply_nothing() {
         ("pas forcément en théâtre", &[]),
         ("plutôt qu'un cocktail, un dîner placé", &["banquet"]),
         ("ni cocktail ni banquet", &[]),
+        ("pas de cocktail debout", &[]),
+        ("sans cocktail debout, dîner placé", &["banquet"]),
         ("séminaire", &[]),
         ("soirée d'entreprise", &[]),
         ("gala", &[]),
@@ -231,6 +234,8 @@ fn event_words_stay_in_the_description_layout_words_do_not() {
         "{}",
         c.semantic_query
     );
+    let c = extract("dîner placé pour 120 invités en tables rondes");
+    assert_eq!(c.semantic_query, "dîner");
     let c = extract("200 standing");
     assert_eq!(c.semantic_query, "");
 }
