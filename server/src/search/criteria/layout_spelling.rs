@@ -154,6 +154,15 @@ impl<'s> Reading<'s> {
 
 /// The vocabulary word `word` is a typo of, if any (itself included).
 fn spell(word: &str, vocabulary: &'static [&'static str]) -> Option<&'static str> {
+    // The vocabulary is sorted: numbers and short words, most of a text,
+    // are looked up without measuring any distance.
+    let exact = vocabulary
+        .binary_search(&word)
+        .ok()
+        .and_then(|k| vocabulary.get(k).copied());
+    if exact.is_some() || word.chars().count() < 5 {
+        return exact;
+    }
     fuzzy::closest_except(word, vocabulary, DECOYS)
 }
 
