@@ -97,7 +97,7 @@ pub fn implied_at(reading: &Reading, i: usize) -> Option<Implied> {
         .iter()
         .filter_map(|(phrase, layout)| reading.phrase(i, phrase).map(|n| (*layout, n)))
         .max_by_key(|&(_, n)| n)?;
-    if reading.covered_by(i, MASKS) {
+    if reading.overlapped_by(i..i + len, MASKS) {
         return None;
     }
     Some(Implied {

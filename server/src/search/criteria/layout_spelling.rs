@@ -132,12 +132,14 @@ impl<'s> Reading<'s> {
             .max_by_key(|&(k, n)| (n, usize::MAX - k))
     }
 
-    /// True when one of `phrases`, read on tokens free or not, covers
-    /// token `i` ("centre de conférences" covers "conférences").
-    pub fn covered_by(&self, i: usize, phrases: &[&str]) -> bool {
+    /// True when one of `phrases`, read on tokens free or not, overlaps
+    /// the tokens of `range` ("centre de conférences" overlaps
+    /// "conférences", "cours de yoga" overlaps "des cours").
+    pub fn overlapped_by(&self, range: Range<usize>, phrases: &[&str]) -> bool {
         phrases.iter().any(|p| {
             let n = p.split(' ').count();
-            (i.saturating_sub(n - 1)..=i).any(|start| self.raw_phrase(start, p).is_some())
+            (range.start.saturating_sub(n - 1)..range.end)
+                .any(|start| self.raw_phrase(start, p).is_some())
         })
     }
 

@@ -186,6 +186,7 @@ fn near_words_never_become_layouts() {
         ("au cours de la soirée", &[]),
         ("travaux en cours", &[]),
         ("cours de cuisine", &[]),
+        ("des cours de yoga", &[]),
         ("lieu de standing", &[]),
         ("hôtel haut standing", &[]),
         ("prestations grand standing", &[]),
