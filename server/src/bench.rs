@@ -261,20 +261,19 @@ async fn naive_candidate_vectors(
         .push_bind(f.configurations)
         .push(") AND rc.max_capacity >= ")
         .push_bind(f.min_capacity);
-    if !f.postal_codes.is_empty() || f.radius.is_some() {
-        q.push(" AND (m.postal_code = ANY(")
+    if !f.postal_codes.is_empty() {
+        q.push(" AND m.postal_code = ANY(")
             .push_bind(f.postal_codes)
             .push(")");
-        if let Some((lat, lng, metres)) = f.radius {
-            q.push(" OR earth_distance(ll_to_earth(m.lat, m.lng), ll_to_earth(")
-                .push_bind(lat)
-                .push("::float8, ")
-                .push_bind(lng)
-                .push("::float8)) < ")
-                .push_bind(metres)
-                .push("::float8");
-        }
-        q.push(")");
+    }
+    if let Some((lat, lng, metres)) = f.radius {
+        q.push(" AND earth_distance(ll_to_earth(m.lat, m.lng), ll_to_earth(")
+            .push_bind(lat)
+            .push("::float8, ")
+            .push_bind(lng)
+            .push("::float8)) < ")
+            .push_bind(metres)
+            .push("::float8");
     }
     q.push(")");
     q.build_query_as().fetch_all(db).await

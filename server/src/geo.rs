@@ -1,5 +1,5 @@
-//! Gazetteer of Paris and Île-de-France: arrondissements, communes and
-//! landmarks with real postal codes and coordinates, and the matcher the
+//! Gazetteer of Paris and Île-de-France: arrondissements, communes, named
+//! areas (quartiers) and landmarks with real postal codes and coordinates, and the matcher the
 //! search criteria extractor uses to recognise them in free text.
 //!
 //! Everything is static data and pure functions: no database, no network,
@@ -13,6 +13,7 @@ mod communes;
 mod fold;
 mod landmarks;
 mod paris;
+mod quartiers;
 #[cfg(test)]
 mod tests;
 
@@ -20,12 +21,15 @@ pub use communes::{Commune, COMMUNES};
 pub use fold::{fold, fold_char_into, is_combining_mark, is_joiner};
 pub use landmarks::{Landmark, LANDMARKS};
 pub use paris::{Arrondissement, ARRONDISSEMENTS, PARIS_CENTRE};
+pub use quartiers::{match_quartier, Quartier, QUARTIERS};
 
-/// Radius of "près de <commune>" when no distance is given: a commune
-/// spreads wider than a monument.
+/// How far "près de <commune>" reaches: a commune spreads wider than a
+/// monument. A scale for ranking by distance, never a filter: a proximity
+/// without a distance excludes nothing.
 pub const COMMUNE_RADIUS_KM: f64 = 5.0;
 
-/// Radius around an arrondissement's centre when no distance is given.
+/// How far "près du 8e" reaches around an arrondissement's centre (a
+/// scale, never a filter).
 pub const ARRONDISSEMENT_RADIUS_KM: f64 = 2.0;
 
 /// A postal code the gazetteer knows, and its centre.
@@ -162,7 +166,8 @@ impl Place {
         }
     }
 
-    /// What "près de" means around this place.
+    /// How far "près de" reaches around this place: a scale for ranking
+    /// by distance, never a filter.
     pub fn default_radius_km(self) -> f64 {
         match self {
             Place::Commune(_) => COMMUNE_RADIUS_KM,

@@ -5,6 +5,7 @@ pub mod criteria;
 pub mod finalist;
 pub mod llm_rank;
 pub mod pipeline;
+pub mod reading;
 mod reasons;
 pub mod request;
 pub mod scoring;
@@ -35,12 +36,18 @@ impl SearchService {
         user_id: Option<i64>,
         form: &SearchForm,
     ) -> Result<SearchResults, AppError> {
-        let req = request::build(form).map_err(|e| AppError::Invalid(e.0))?;
+        request::check_text(form).map_err(|e| AppError::Invalid(e.0))?;
         let context = CallContext {
             user_id,
             ..CallContext::default()
         };
         let llm = Recording::new(self.llm.clone(), self.db.clone(), context);
+        // The model reads the text when one is configured (the `parse`
+        // task), the rules otherwise; the form's fields win either way.
+        let reading = reading::read(&llm, &form.text).await;
+        let notes = reading.reader_notes();
+        let req = request::build_from(form, reading.criteria, notes)
+            .map_err(|e| AppError::Invalid(e.0))?;
         let outcome = match pipeline::run(&self.db, self.embedder.as_deref(), &llm, &req).await {
             Ok(outcome) => outcome,
             Err(pipeline::Failure::UnknownPool(slug)) => {
@@ -58,6 +65,10 @@ impl SearchService {
             user_id,
             criteria: serde_json::json!({
                 "participants": req.participants,
+                "participants_max": req.participants_max,
+                "participants_about": req.participants_about,
+                "budget_per_person_eur": req.budget_per_person(),
+                "unknown_postal_codes": req.unknown_postal_codes,
                 "configurations": req.configurations.iter().map(|c| c.key()).collect::<Vec<_>>(),
                 "postal_codes": req.postal_codes,
                 "near": req.near.as_ref().map(|n| serde_json::json!({"label": n.label, "lat": n.lat, "lng": n.lng, "radius_km": n.radius_km})),

@@ -52,7 +52,7 @@ type RandomCriteria = (
 );
 
 /// Random criteria: pool, participants, 1–3 configurations, and an area
-/// (postal codes, a radius, both, or none).
+/// (postal codes, a radius, both, or none). Every area given must hold.
 fn criteria() -> impl Strategy<Value = RandomCriteria> {
     (
         0usize..5,
@@ -74,6 +74,7 @@ async fn results_never_violate_a_hard_criterion(db: PgPool) {
         .unwrap();
     let mut runner = TestRunner::deterministic();
     let mut checked_picks = 0;
+    let mut checked_with_both_areas = 0;
     for _ in 0..200 {
         let (pool, participants, configs, arrondissements, near, with_text) =
             criteria().new_tree(&mut runner).unwrap().current();
@@ -82,6 +83,19 @@ async fn results_never_violate_a_hard_criterion(db: PgPool) {
             .iter()
             .map(|a| format!("750{a:02}"))
             .collect();
+        // With postal codes, the centre moves into the first arrondissement
+        // so that "both must hold" is exercised with results, not only empty.
+        let near = near.map(|(lat, lng, km)| match arrondissements.first() {
+            Some(&a) => {
+                let centre = server::geo::arrondissement(a as u8).unwrap();
+                (
+                    centre.lat + (lat - 48.86) / 10.0,
+                    centre.lng + (lng - 2.33) / 10.0,
+                    km,
+                )
+            }
+            None => (lat, lng, km),
+        });
         let form = SearchForm {
             pool: pools[pool % pools.len()].clone(),
             text: if with_text {
@@ -110,15 +124,16 @@ async fn results_never_violate_a_hard_criterion(db: PgPool) {
         assert_eq!(ids.len(), found.len(), "a member appears twice: {form:?}");
         for pick in found {
             checked_picks += 1;
+            if !postal_codes.is_empty() && near.is_some() {
+                checked_with_both_areas += 1;
+            }
             let room = pick.matched_room.as_ref().expect("a matched room");
             let (lat, lng, radius) = near.unwrap_or((0.0, 0.0, 0.0));
             let ok: bool = sqlx::query_scalar(
                 "SELECT m.pool_id = (SELECT id FROM pools WHERE slug = $2)
                         AND m.status = 'active'
-                        AND (
-                          (cardinality($3::text[]) = 0 AND $6 = 0)
-                          OR m.postal_code = ANY($3)
-                          OR ($6 > 0 AND earth_distance(ll_to_earth(m.lat, m.lng), ll_to_earth($4, $5)) < $6 * 1000))
+                        AND (cardinality($3::text[]) = 0 OR m.postal_code = ANY($3))
+                        AND ($6 = 0 OR earth_distance(ll_to_earth(m.lat, m.lng), ll_to_earth($4, $5)) < $6 * 1000)
                         AND EXISTS (SELECT 1 FROM room_capacities rc
                                      WHERE rc.room_id = $7 AND rc.member_id = m.id
                                        AND rc.configuration = ANY($8) AND rc.configuration = $9
@@ -145,6 +160,10 @@ async fn results_never_violate_a_hard_criterion(db: PgPool) {
     assert!(
         checked_picks > 100,
         "the property was exercised ({checked_picks} picks)"
+    );
+    assert!(
+        checked_with_both_areas > 10,
+        "postal codes and a radius together were exercised ({checked_with_both_areas} picks)"
     );
 }
 
@@ -279,7 +298,31 @@ async fn bad_input_is_refused_clearly(db: PgPool) {
                 pool: pool.clone(),
                 ..SearchForm::default()
             },
-            "au moins un critère",
+            "Que cherchez-vous",
+        ),
+        (
+            SearchForm {
+                pool: pool.clone(),
+                text: "des lieux stp".into(),
+                ..SearchForm::default()
+            },
+            "Que cherchez-vous",
+        ),
+        (
+            SearchForm {
+                pool: pool.clone(),
+                text: "🎉🎉 !!".into(),
+                ..SearchForm::default()
+            },
+            "Que cherchez-vous",
+        ),
+        (
+            SearchForm {
+                pool: pool.clone(),
+                text: "cocktail pour -20 personnes".into(),
+                ..SearchForm::default()
+            },
+            "au moins 1",
         ),
     ] {
         match search.search(None, &form).await {
@@ -384,4 +427,121 @@ async fn over_500_candidates_keeps_the_nearest_and_asks_to_narrow(db: PgPool) {
         r.notices
     );
     assert!(picks(&r).len() <= 8);
+}
+
+/// "dans le 15e, à 1 km max de la tour Montparnasse": the part of the 15th
+/// within 1 km, not the 15th plus everything within 1 km.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_postal_code_and_a_radius_together_both_hold(db: PgPool) {
+    seed_demo(&db).await;
+    let pool: (i64, String) = sqlx::query_as("SELECT id, slug FROM pools ORDER BY id LIMIT 1")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    // Tour Montparnasse is at 48.8421, 2.3219, on the 14th/15th border.
+    let mut ids = Vec::new();
+    for (code, postal_code, lat, lng) in [
+        ("#90001", "75015", 48.8420, 2.3160), // 15th, ~0.4 km: both hold
+        ("#90002", "75015", 48.8465, 2.2870), // 15th, ~2.6 km: outside the radius
+        ("#90003", "75014", 48.8400, 2.3240), // 14th, ~0.3 km: outside the codes
+    ] {
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO members (code, name, pool_id, status, postal_code, city, lat, lng, description)
+             VALUES ($1, $1, $2, 'active', $3, 'Paris', $4, $5, 'Salle') RETURNING id",
+        )
+        .bind(code)
+        .bind(pool.0)
+        .bind(postal_code)
+        .bind(lat)
+        .bind(lng)
+        .fetch_one(&db)
+        .await
+        .unwrap();
+        let room: i64 = sqlx::query_scalar(
+            "INSERT INTO rooms (member_id, name) VALUES ($1, 'Salle') RETURNING id",
+        )
+        .bind(id)
+        .fetch_one(&db)
+        .await
+        .unwrap();
+        sqlx::query("INSERT INTO room_capacities (room_id, member_id, configuration, max_capacity) VALUES ($1, $2, 'cocktail', 5000)")
+            .bind(room)
+            .bind(id)
+            .execute(&db)
+            .await
+            .unwrap();
+        ids.push(id);
+    }
+    let req = server::search::request::build(&SearchForm {
+        pool: pool.1.clone(),
+        text: "dans le 15e, à 1 km max de la tour Montparnasse, 4000 personnes".into(),
+        ..SearchForm::default()
+    })
+    .unwrap();
+    assert_eq!(req.postal_codes, vec!["75015".to_string()]);
+    assert!(req.radius_metres().is_some(), "{req:?}");
+    let configurations = req.configuration_keys();
+    let found = server::db::venue_search::hard_filter(
+        &db,
+        &server::db::venue_search::HardFilter {
+            pool_id: pool.0,
+            configurations: &configurations,
+            min_capacity: req.min_capacity(),
+            postal_codes: &req.postal_codes,
+            radius: req.radius_metres(),
+            reference: (48.8421, 2.3219),
+            limit: 501,
+        },
+        None,
+    )
+    .await
+    .unwrap();
+    let found: Vec<i64> = found.iter().map(|n| n.id).collect();
+    assert_eq!(found, vec![ids[0]], "only the venue inside both areas");
+}
+
+/// "75999" is no place: the search says so and shows no venue from
+/// elsewhere; with a valid area beside it, that area is searched.
+#[sqlx::test(migrations = "../migrations")]
+async fn an_unknown_postal_code_gets_a_notice_not_unrelated_venues(db: PgPool) {
+    seed_demo(&db).await;
+    let search = service(&db, false).await;
+    let pool: String = sqlx::query_scalar("SELECT slug FROM pools ORDER BY id LIMIT 1")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    let alone = search
+        .search(
+            None,
+            &SearchForm {
+                pool: pool.clone(),
+                text: "salle lumineuse".into(),
+                postal_codes: vec!["75999".into()],
+                ..SearchForm::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert!(picks(&alone).is_empty(), "no venue from elsewhere");
+    assert!(
+        alone.notices.iter().any(|n| n.contains("Code postal inconnu : 75999")),
+        "{:?}",
+        alone.notices
+    );
+    let beside = search
+        .search(
+            None,
+            &SearchForm {
+                pool,
+                text: "salle lumineuse".into(),
+                postal_codes: vec!["75999".into(), "75011".into(), "75008".into()],
+                ..SearchForm::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert!(beside.notices.iter().any(|n| n.contains("75999")), "{:?}", beside.notices);
+    for p in picks(&beside) {
+        assert!(["75011", "75008"].contains(&p.postal_code.as_str()), "{}", p.postal_code);
+    }
 }

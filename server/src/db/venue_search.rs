@@ -94,7 +94,7 @@ fn capacity_column(configuration: &str) -> Option<&'static str> {
 
 /// Stages 1 and 2 in one statement. Stage 1 over `member_search` (one
 /// narrow row per active member, kept by triggers; migration 0011): pool,
-/// area (postal codes OR radius) and "one accepted configuration with enough
+/// area (postal codes AND radius, when both are given) and "one accepted configuration with enough
 /// capacity", nearest first by the GiST KNN order so "the 500 nearest" stops
 /// after 500 matches; one row per member by construction, no DISTINCT.
 /// Stage 2, when a query vector is given: the exact cosine distance of those
@@ -144,33 +144,27 @@ pub async fn hard_filter(
             .push_bind(f.min_capacity);
     }
     q.push(")");
-    let has_codes = !f.postal_codes.is_empty();
-    if has_codes || f.radius.is_some() {
-        q.push(" AND (");
-        if has_codes {
-            q.push("s.postal_code = ANY(")
-                .push_bind(f.postal_codes)
-                .push(")");
-        }
-        if let Some((lat, lng, metres)) = f.radius {
-            if has_codes {
-                q.push(" OR ");
-            }
-            // earth_box is what the GiST index answers; earth_distance refines it exactly.
-            q.push("(earth_box(ll_to_earth(")
-                .push_bind(lat)
-                .push("::float8, ")
-                .push_bind(lng);
-            q.push("::float8), ")
-                .push_bind(metres)
-                .push("::float8) @> s.earth AND earth_distance(ll_to_earth(");
-            q.push_bind(lat)
-                .push("::float8, ")
-                .push_bind(lng)
-                .push("::float8), s.earth) < ");
-            q.push_bind(metres).push("::float8)");
-        }
-        q.push(")");
+    // Every area the request names must hold: "dans le 15e, à 1 km de la
+    // tour Montparnasse" is the part of the 15th within 1 km, not either.
+    if !f.postal_codes.is_empty() {
+        q.push(" AND s.postal_code = ANY(")
+            .push_bind(f.postal_codes)
+            .push(")");
+    }
+    if let Some((lat, lng, metres)) = f.radius {
+        // earth_box is what the GiST index answers; earth_distance refines it exactly.
+        q.push(" AND earth_box(ll_to_earth(")
+            .push_bind(lat)
+            .push("::float8, ")
+            .push_bind(lng);
+        q.push("::float8), ")
+            .push_bind(metres)
+            .push("::float8) @> s.earth AND earth_distance(ll_to_earth(");
+        q.push_bind(lat)
+            .push("::float8, ")
+            .push_bind(lng)
+            .push("::float8), s.earth) < ");
+        q.push_bind(metres).push("::float8");
     }
     // `<->` (straight-line distance between the cube points) orders like the
     // great-circle distance and is what the GiST index walks in order. No
@@ -290,6 +284,9 @@ pub struct Signals {
     pub favourite: bool,
     pub median_response_hours: Option<f64>,
     pub answer_rate: Option<f64>,
+    /// The venue's per-person price range in euros, when it gives one.
+    pub price_per_person_min_eur: Option<i32>,
+    pub price_per_person_max_eur: Option<i32>,
 }
 
 pub async fn signals(db: &PgPool, member_ids: &[i64]) -> sqlx::Result<Vec<Signals>> {
@@ -300,8 +297,10 @@ pub async fn signals(db: &PgPool, member_ids: &[i64]) -> sqlx::Result<Vec<Signal
                   (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY s.response_hours)
                      FROM response_signals s WHERE s.member_id = m.id AND s.response_hours IS NOT NULL) AS median_hours,
                   (SELECT avg((s.kind <> 'no_answer')::int)::float8
-                     FROM response_signals s WHERE s.member_id = m.id) AS answer_rate
-             FROM unnest($1::bigint[]) AS m(id)"#,
+                     FROM response_signals s WHERE s.member_id = m.id) AS answer_rate,
+                  v.price_per_person_min_eur, v.price_per_person_max_eur
+             FROM unnest($1::bigint[]) AS m(id)
+             LEFT JOIN members v ON v.id = m.id"#,
         member_ids
     )
     .fetch_all(db)
@@ -314,6 +313,8 @@ pub async fn signals(db: &PgPool, member_ids: &[i64]) -> sqlx::Result<Vec<Signal
             favourite: r.favourite,
             median_response_hours: r.median_hours,
             answer_rate: r.answer_rate,
+            price_per_person_min_eur: r.price_per_person_min_eur,
+            price_per_person_max_eur: r.price_per_person_max_eur,
         })
         .collect())
 }

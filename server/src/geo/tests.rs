@@ -141,3 +141,70 @@ fn distances_are_plausible() {
     let d = distance_km(PARIS_CENTRE, versailles);
     assert!((15.0..20.0).contains(&d), "{d}");
 }
+
+#[test]
+fn quartiers_are_well_formed() {
+    let mut spellings = Vec::new();
+    for q in QUARTIERS {
+        assert!(!q.postal_codes.is_empty(), "{}", q.name);
+        for code in q.postal_codes {
+            assert!(
+                arrondissement_by_postal_code(code).is_some()
+                    || commune_by_postal_code(code).is_some(),
+                "{}: {code}",
+                q.name
+            );
+        }
+        for spelling in q.bare.iter().chain(q.triggered) {
+            assert_eq!(&fold(spelling), spelling, "{}", q.name);
+            assert!(!spellings.contains(spelling), "{spelling} twice");
+            spellings.push(spelling);
+        }
+    }
+}
+
+#[test]
+fn quartiers_by_name_and_context() {
+    let words = |s: &str| fold(s).split(' ').map(str::to_string).collect::<Vec<_>>();
+    let name =
+        |s: &str, triggered: bool| match_quartier(&words(s), triggered).map(|(q, n)| (q.name, n));
+    assert_eq!(name("rive gauche pour 80", false), Some(("Rive gauche", 2)));
+    assert_eq!(
+        name("Saint-Germain-des-Prés", false),
+        Some(("Saint-Germain-des-Prés", 4))
+    );
+    assert_eq!(name("la Défense", false), Some(("La Défense", 2)));
+    // "marais" alone is a marsh; after "dans le" it is the quartier.
+    assert_eq!(name("marais", false), None);
+    assert_eq!(name("marais", true), Some(("Le Marais", 1)));
+    assert_eq!(name("saint germain", false), None);
+}
+
+#[test]
+fn quartiers_that_are_points_can_be_searched_around() {
+    // "près du Marais" and "à 2 km du Marais" need a landmark of that name.
+    for spelling in [
+        "marais",
+        "montmartre",
+        "quartier latin",
+        "passy",
+        "auteuil",
+        "oberkampf",
+        "la defense",
+        "pigalle",
+        "belleville",
+        "batignolles",
+        "butte aux cailles",
+        "grands boulevards",
+        "canal saint martin",
+        "saint germain des pres",
+        "champs elysees",
+    ] {
+        let place = lookup(spelling).map(Place::name);
+        assert!(place.is_some(), "{spelling}");
+    }
+    assert_eq!(
+        lookup("tour montparnasse").map(Place::name),
+        Some("Tour Montparnasse")
+    );
+}

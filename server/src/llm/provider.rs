@@ -18,12 +18,16 @@ use std::time::Duration;
 pub enum Task {
     /// Stage 3 of the venue search.
     Rank,
+    /// Reading the organizer's request into search criteria
+    /// (`search::reading`), before stage 1.
+    Parse,
 }
 
 impl Task {
     pub fn label(self) -> &'static str {
         match self {
             Self::Rank => "rank",
+            Self::Parse => "parse",
         }
     }
 }
@@ -44,6 +48,14 @@ impl Message {
     pub fn user(text: impl Into<String>) -> Self {
         Message {
             role: Role::User,
+            text: text.into(),
+        }
+    }
+
+    /// A turn the model gave, replayed so a correction can refer to it.
+    pub fn assistant(text: impl Into<String>) -> Self {
+        Message {
+            role: Role::Assistant,
             text: text.into(),
         }
     }

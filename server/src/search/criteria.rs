@@ -15,6 +15,9 @@
 //! most to the least specific pattern, so "à 3 km de Bercy" is a radius
 //! before "3" could be read as a head count.
 
+mod areas;
+mod arrondissements;
+mod broad;
 mod codes;
 mod configurations;
 mod distance;
@@ -22,19 +25,24 @@ mod events;
 mod fuzzy;
 mod guards;
 mod layout_spelling;
+mod named_places;
 mod near;
 mod numbers;
 mod participants;
 mod places;
+mod postal_codes;
 mod scan;
 mod seated_meals;
 mod semantic;
 mod tokens;
+mod whole_paris;
 
 #[cfg(test)]
 mod proptests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_areas;
 #[cfg(test)]
 mod tests_demo;
 #[cfg(test)]
@@ -91,8 +99,11 @@ pub struct Criteria {
     pub negative_amount: Option<String>,
     /// Everything that is not a hard criterion, for the vector ranking.
     pub semantic_query: String,
-    /// What was understood, in French, for display.
+    /// What was understood, in French, for display: the criteria
+    /// ([`summary`]) then the extractors' remarks.
     pub notes: Vec<String>,
+    /// The extractors' remarks alone ("autre repère ignoré : …").
+    pub remarks: Vec<String>,
 }
 
 impl Criteria {
@@ -148,8 +159,14 @@ pub fn extract(text: &str) -> Criteria {
     if truncated {
         notes.push(format!("texte tronqué à {MAX_INPUT_BYTES} octets"));
     }
+    criteria.remarks = notes.clone();
     criteria.notes = describe(&criteria, notes);
     criteria
+}
+
+/// What `c` asks for, in French, one note per criterion: « Compris ».
+pub fn summary(c: &Criteria) -> Vec<String> {
+    describe(c, Vec::new())
 }
 
 /// Runs every extractor: the scan (which tokens were claimed), the
@@ -159,15 +176,9 @@ fn hard(text: &str) -> (Scan<'_>, Criteria, Vec<String>) {
     let mut criteria = Criteria::default();
     let mut notes = Vec::new();
     codes::extract(&mut scan, &mut criteria);
-    near::extract(&mut scan, &mut criteria, &mut notes);
-    let broad = places::extract_broad(&mut scan);
-    places::extract(&mut scan, &mut criteria);
+    places::extract(&mut scan, &mut criteria, &mut notes);
     participants::extract(&mut scan, &mut criteria);
     configurations::extract(&mut scan, &mut criteria);
-    criteria.broad_area = broad
-        && criteria.postal_codes.is_empty()
-        && criteria.near.is_none()
-        && criteria.member_codes.is_empty();
     (scan, criteria, notes)
 }
 

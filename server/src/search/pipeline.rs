@@ -69,6 +69,19 @@ pub async fn run(
     if !req.member_codes.is_empty() {
         return direct(db, pool.id, req, results, started).await;
     }
+    if !req.unknown_postal_codes.is_empty() {
+        let codes = req.unknown_postal_codes.join(", ");
+        let only_place = req.postal_codes.is_empty() && req.near.is_none();
+        results.notices.push(if only_place {
+            format!("Code postal inconnu : {codes}. Aucun lieu n'est cherché ailleurs : corrigez le code ou donnez une autre zone.")
+        } else {
+            format!("Code postal inconnu ignoré : {codes}.")
+        });
+        // Venues elsewhere would answer a question nobody asked.
+        if only_place {
+            return Ok(empty(pool.id, results, started));
+        }
+    }
 
     // The query vector first: stage 2 runs inside stage 1's statement.
     let query_text = req.semantic_query.trim();
@@ -147,6 +160,7 @@ pub async fn run(
     }
     // The finalists' matched rooms: fetched for ≤ 50 members, not for every candidate.
     let t = Instant::now();
+    // The matched room is the smallest that fits the hard capacity.
     let participants = req
         .participants
         .map(|p| i32::try_from(p).unwrap_or(i32::MAX));
@@ -383,6 +397,23 @@ async fn reference_point(
         Some((Some(lat), Some(lng))) => (lat, lng),
         _ => PARIS_CENTRE,
     })
+}
+
+/// No search ran: the notices say why.
+fn empty(pool_id: i64, mut results: SearchResults, started: Instant) -> Outcome {
+    results.stats = SearchStats {
+        total_ms: ms(started),
+        similarity_source: "none".into(),
+        ranking_source: "none".into(),
+        ..SearchStats::default()
+    };
+    Outcome {
+        pool_id,
+        results,
+        embedding_model: None,
+        result_ids: Vec::new(),
+        llm_candidates: None,
+    }
 }
 
 /// "#102 et #157": served as asked, no ranking.

@@ -1,5 +1,6 @@
 //! One French sentence per pick, from the facts that weighed most.
 use super::finalist::Finalist;
+use super::scoring::{budget_fit, Wants};
 use app::room_configurations::phrase_of;
 
 fn km(d: f64) -> String {
@@ -14,11 +15,12 @@ fn km(d: f64) -> String {
 /// proche de votre description et favori de l'équipe."
 pub fn sentence(
     f: &Finalist<'_>,
-    participants: Option<u32>,
+    wants: Wants,
     semantic: f64,
     recommended: bool,
 ) -> String {
     let c = f.candidate;
+    let participants = wants.people;
     let mut facts: Vec<String> = Vec::new();
     let room = match participants {
         Some(p) => format!(
@@ -43,6 +45,9 @@ pub fn sentence(
     } else if semantic >= 0.4 {
         facts.push("proche de votre description".into());
     }
+    if budget_fit(wants.budget_per_person, &f.signals).is_some_and(|b| b >= 1.0) {
+        facts.push("dans le budget".into());
+    }
     if f.signals.favourite {
         facts.push("favori de l'équipe".into());
     }
@@ -61,6 +66,9 @@ pub fn sentence(
             }
             Some(p) if f64::from(p) / f64::from(c.capacity.max(1)) < 0.35 => {
                 Some("mais la salle est grande pour le groupe")
+            }
+            _ if budget_fit(wants.budget_per_person, &f.signals).is_some_and(|b| b < 0.5) => {
+                Some("mais au-dessus du budget")
             }
             _ if c.distance_m.is_some_and(|m| m > 5000.0) => Some("mais un peu excentré"),
             _ if semantic < 0.4 => Some("mais l'ambiance correspond moins à la description"),

@@ -1,6 +1,7 @@
 //! From what the caller sent to a validated search: structured fields win
-//! over what the free text says; every bad value is a clear French error.
-use super::criteria::{self, Configuration, Near};
+//! over what the free text says (and « Compris » says so); every bad value
+//! is a clear French error.
+use super::criteria::{self, Budget, Configuration, Criteria, Near};
 use app::venue_search::SearchForm;
 
 /// A refused search: the message says what to fix.
@@ -21,14 +22,23 @@ pub const DEFAULT_RADIUS_KM: f64 = 5.0;
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchRequest {
     pub pool_slug: String,
+    /// The capacity every matched room must reach.
     pub participants: Option<u32>,
+    /// Top of a range: informs the fit only.
+    pub participants_max: Option<u32>,
+    /// A vague amount: informs the fit only.
+    pub participants_about: Option<u32>,
     pub configurations: Vec<Configuration>,
     pub postal_codes: Vec<String>,
+    /// Codes the request named that no place has: said, never searched.
+    pub unknown_postal_codes: Vec<String>,
     pub near: Option<Near>,
     pub member_codes: Vec<String>,
     pub broad_area: bool,
+    /// Soft: the ranking compares it with venue prices.
+    pub budget: Option<Budget>,
     pub semantic_query: String,
-    /// What was understood, for display.
+    /// What was understood and applied, for display (« Compris »).
     pub understood: Vec<String>,
 }
 
@@ -41,6 +51,19 @@ impl SearchRequest {
             &self.configurations
         };
         chosen.iter().map(|c| c.key().to_string()).collect()
+    }
+
+    /// The head count a room should suit best: the top of a range, the
+    /// head count, or a vague amount.
+    pub fn fit_target(&self) -> Option<u32> {
+        self.participants_max
+            .or(self.participants)
+            .or(self.participants_about)
+    }
+
+    /// Per-person budget in euros, when one is known.
+    pub fn budget_per_person(&self) -> Option<u32> {
+        self.budget.as_ref().and_then(|b| b.per_person_eur)
     }
 
     /// The capacity every matched room must reach.
@@ -57,9 +80,15 @@ impl SearchRequest {
     }
 }
 
+/// Reads the text with the deterministic extractor and validates.
 pub fn build(form: &SearchForm) -> Result<SearchRequest, Invalid> {
-    let pool_slug = form.pool.trim().to_string();
-    if pool_slug.is_empty() {
+    check_text(form)?;
+    build_from(form, criteria::extract(&form.text), Vec::new())
+}
+
+/// The checks to pass before anything reads the text.
+pub fn check_text(form: &SearchForm) -> Result<(), Invalid> {
+    if form.pool.trim().is_empty() {
         return Err(invalid(
             "Choisissez un pool : toute recherche commence par un pool.",
         ));
@@ -69,24 +98,54 @@ pub fn build(form: &SearchForm) -> Result<SearchRequest, Invalid> {
             "Le texte dépasse {MAX_TEXT_CHARS} caractères."
         )));
     }
-    let parsed = criteria::extract(&form.text);
+    Ok(())
+}
 
-    let participants = match form.participants {
+/// Validates the form against what the text was read as (`parsed`), the
+/// form's fields winning; `reader_notes` say who read the text.
+pub fn build_from(
+    form: &SearchForm,
+    parsed: Criteria,
+    reader_notes: Vec<String>,
+) -> Result<SearchRequest, Invalid> {
+    check_text(form)?;
+    let pool_slug = form.pool.trim().to_string();
+    if let Some(amount) = &parsed.negative_amount {
+        return Err(invalid(format!(
+            "Le nombre de participants doit être d'au moins 1 (le texte dit « {amount} »)."
+        )));
+    }
+    // Which fields of the form replaced what the text said, for « Compris ».
+    let mut overridden: Vec<String> = Vec::new();
+
+    let (participants, participants_max, participants_about) = match form.participants {
         Some(n) if n < 1 => {
             return Err(invalid("Le nombre de participants doit être d'au moins 1."))
         }
-        Some(n) => Some(u32::try_from(n).unwrap_or(u32::MAX)),
-        None => parsed.participants,
+        Some(n) => {
+            let n = u32::try_from(n).unwrap_or(u32::MAX);
+            if parsed.participants.is_some_and(|p| p != n) || parsed.participants_about.is_some() {
+                overridden.push(format!("jauge {n}"));
+            }
+            (Some(n), None, None)
+        }
+        None => (
+            parsed.participants,
+            parsed.participants_max,
+            parsed.participants_about,
+        ),
     };
-    match participants {
-        Some(0) => return Err(invalid("Le nombre de participants doit être d'au moins 1.")),
-        Some(n) if n > MAX_PARTICIPANTS => {
+    for n in [participants, participants_max].into_iter().flatten() {
+        if n == 0 {
+            return Err(invalid("Le nombre de participants doit être d'au moins 1."));
+        }
+        if n > MAX_PARTICIPANTS {
             return Err(invalid(format!(
                 "{n} participants : la recherche accepte au plus {MAX_PARTICIPANTS} personnes."
-            )))
+            )));
         }
-        _ => {}
     }
+    let participants_about = participants_about.map(|n| n.min(MAX_PARTICIPANTS));
 
     let mut configurations = Vec::new();
     for key in &form.configurations {
@@ -104,9 +163,12 @@ pub fn build(form: &SearchForm) -> Result<SearchRequest, Invalid> {
     }
     if configurations.is_empty() {
         configurations = parsed.configurations.clone();
+    } else if !parsed.configurations.is_empty() && parsed.configurations != configurations {
+        overridden.push("configurations".into());
     }
 
     let mut postal_codes = Vec::new();
+    let mut unknown_postal_codes = Vec::new();
     for code in &form.postal_codes {
         let code = code.trim();
         if code.len() != 5 || !code.bytes().all(|b| b.is_ascii_digit()) {
@@ -114,10 +176,17 @@ pub fn build(form: &SearchForm) -> Result<SearchRequest, Invalid> {
                 "Code postal invalide : « {code} » (5 chiffres attendus)."
             )));
         }
-        postal_codes.push(code.to_string());
+        if is_unknown_paris_code(code) {
+            unknown_postal_codes.push(code.to_string());
+        } else if !postal_codes.iter().any(|c| c == code) {
+            postal_codes.push(code.to_string());
+        }
     }
-    if postal_codes.is_empty() {
+    if form.postal_codes.is_empty() {
         postal_codes = parsed.postal_codes.clone();
+        unknown_postal_codes = parsed.unknown_postal_codes.clone();
+    } else if !parsed.postal_codes.is_empty() && parsed.postal_codes != postal_codes {
+        overridden.push("codes postaux".into());
     }
 
     let near = match (form.near_lat, form.near_lng, form.radius_km) {
@@ -129,12 +198,14 @@ pub fn build(form: &SearchForm) -> Result<SearchRequest, Invalid> {
             if !(-90.0..=90.0).contains(&lat) || !(-180.0..=180.0).contains(&lng) {
                 return Err(invalid("Coordonnées du centre hors limites."));
             }
-            let radius_km = radius.unwrap_or(DEFAULT_RADIUS_KM);
+            if parsed.near.is_some() {
+                overridden.push("centre et rayon".into());
+            }
             Some(Near {
                 label: format!("{lat:.4}, {lng:.4}"),
                 lat,
                 lng,
-                radius_km: Some(radius_km),
+                radius_km: Some(radius.unwrap_or(DEFAULT_RADIUS_KM)),
             })
         }
     };
@@ -146,27 +217,74 @@ pub fn build(form: &SearchForm) -> Result<SearchRequest, Invalid> {
         }
     }
 
+    // The per-person figure follows the head count actually applied.
+    let budget = parsed.budget.clone().map(|mut b| {
+        let people = participants.or(participants_about);
+        if let (Some(total), Some(n)) = (b.total_eur, people) {
+            b.per_person_eur = Some((total + n / 2) / n.max(1));
+        }
+        b
+    });
+
+    let applied = Criteria {
+        participants,
+        participants_max,
+        participants_about,
+        configurations: configurations.clone(),
+        postal_codes: postal_codes.clone(),
+        unknown_postal_codes: unknown_postal_codes.clone(),
+        near: near.clone(),
+        member_codes: parsed.member_codes.clone(),
+        broad_area: parsed.broad_area,
+        budget: budget.clone(),
+        ..Criteria::default()
+    };
+    let mut understood = criteria::summary(&applied);
+    understood.extend(parsed.remarks.iter().cloned());
+    if !overridden.is_empty() {
+        understood.push(format!(
+            "le formulaire remplace le texte : {}",
+            overridden.join(", ")
+        ));
+    }
+    understood.extend(reader_notes);
+
     let request = SearchRequest {
         pool_slug,
         participants,
+        participants_max,
+        participants_about,
         configurations,
         postal_codes,
+        unknown_postal_codes,
         near,
-        member_codes: parsed.member_codes.clone(),
+        member_codes: parsed.member_codes,
         broad_area: parsed.broad_area,
-        semantic_query: parsed.semantic_query.clone(),
-        understood: parsed.notes.clone(),
+        budget,
+        semantic_query: parsed.semantic_query,
+        understood,
     };
     let has_criteria = request.participants.is_some()
+        || request.participants_about.is_some()
         || !request.configurations.is_empty()
         || !request.postal_codes.is_empty()
+        || !request.unknown_postal_codes.is_empty()
         || request.near.is_some()
         || !request.member_codes.is_empty()
-        || !request.semantic_query.trim().is_empty();
+        || request.broad_area
+        // Emoji and punctuation alone describe nothing.
+        || request.semantic_query.chars().any(char::is_alphanumeric);
     if !has_criteria {
-        return Err(invalid("Décrivez le lieu recherché ou donnez au moins un critère (zone, jauge, configuration)."));
+        return Err(invalid(
+            "Que cherchez-vous ? Décrivez le lieu ou l'événement (ambiance, type de soirée…) ou donnez un critère : zone, nombre de personnes, configuration.",
+        ));
     }
     Ok(request)
+}
+
+/// A Paris postal code that is no arrondissement ("75999", "75021").
+fn is_unknown_paris_code(code: &str) -> bool {
+    code.starts_with("75") && crate::geo::arrondissement_by_postal_code(code).is_none()
 }
 
 #[cfg(test)]
@@ -215,13 +333,76 @@ mod tests {
                 form(|f| (f.near_lat, f.near_lng) = (Some(98.0), Some(2.3))),
                 "hors limites",
             ),
-            (form(|f| f.text = "  ".into()), "au moins un critère"),
+            (form(|f| f.text = "  ".into()), "Que cherchez-vous"),
             (form(|f| f.text = "x".repeat(MAX_TEXT_CHARS + 1)), "dépasse"),
         ];
         for (form, needle) in cases {
             let err = build(&form).err().map(|e| e.0).unwrap_or_default();
             assert!(err.contains(needle), "{form:?} gave {err:?}");
         }
+    }
+
+    #[test]
+    fn a_negative_amount_in_the_text_is_refused_like_the_field() {
+        let parsed = Criteria {
+            negative_amount: Some("-20 personnes".into()),
+            ..Criteria::default()
+        };
+        let err = build_from(&form(|_| {}), parsed, Vec::new()).unwrap_err();
+        assert!(err.0.contains("au moins 1"), "{err}");
+        assert!(err.0.contains("-20 personnes"), "{err}");
+    }
+
+    #[test]
+    fn an_unknown_paris_code_is_kept_apart_not_searched() {
+        let req = build(&form(|f| f.postal_codes = vec!["75999".into(), "75011".into()])).unwrap();
+        assert_eq!(req.postal_codes, vec!["75011".to_string()]);
+        assert_eq!(req.unknown_postal_codes, vec!["75999".to_string()]);
+    }
+
+    #[test]
+    fn compris_shows_what_was_applied_and_which_form_field_won() {
+        let req = build(&form(|f| {
+            f.text = "salle lumineuse pour 80 personnes".into();
+            f.participants = Some(40);
+        }))
+        .unwrap();
+        assert!(req.understood.contains(&"40 personnes".to_string()), "{:?}", req.understood);
+        assert!(!req.understood.iter().any(|n| n.contains("80")), "{:?}", req.understood);
+        assert!(
+            req.understood.iter().any(|n| n.contains("formulaire") && n.contains("40")),
+            "{:?}",
+            req.understood
+        );
+    }
+
+    #[test]
+    fn a_budget_per_person_follows_the_head_count_applied() {
+        let parsed = Criteria {
+            participants: Some(100),
+            budget: Some(Budget {
+                total_eur: Some(20_000),
+                per_person_eur: Some(200),
+            }),
+            semantic_query: "soirée".into(),
+            ..Criteria::default()
+        };
+        let req = build_from(&form(|f| f.participants = Some(80)), parsed, Vec::new()).unwrap();
+        assert_eq!(req.budget_per_person(), Some(250));
+        assert_eq!(req.fit_target(), Some(80));
+    }
+
+    #[test]
+    fn a_range_filters_on_its_bottom_and_fits_its_top() {
+        let parsed = Criteria {
+            participants: Some(80),
+            participants_max: Some(120),
+            semantic_query: "soirée".into(),
+            ..Criteria::default()
+        };
+        let req = build_from(&form(|_| {}), parsed, Vec::new()).unwrap();
+        assert_eq!(req.min_capacity(), 80);
+        assert_eq!(req.fit_target(), Some(120));
     }
 
     #[test]

@@ -4,7 +4,27 @@
 //! pick a French sentence (`reasons`) built from the facts that weighed most.
 use super::finalist::{Finalist, Similarity};
 use super::reasons;
+use super::request::SearchRequest;
 use crate::db::venue_search::Signals;
+
+/// What the request prefers beyond its hard filters: the soft side of
+/// the ranking.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Wants {
+    /// The head count a room should suit (top of a range, or a vague amount).
+    pub people: Option<u32>,
+    /// Euros per person the organizer means to spend.
+    pub budget_per_person: Option<u32>,
+}
+
+impl Wants {
+    pub fn of(req: &SearchRequest) -> Self {
+        Wants {
+            people: req.fit_target(),
+            budget_per_person: req.budget_per_person(),
+        }
+    }
+}
 
 pub struct Scored {
     pub member_id: i64,
@@ -51,6 +71,22 @@ pub fn capacity_fit(participants: Option<u32>, capacity: i32) -> f64 {
     }
 }
 
+/// How a venue's per-person prices sit with the budget: `None` when either
+/// is unknown (the part is then left out, not guessed). Within budget is
+/// 1; a range that starts within budget 0.8; above it, falling fast.
+pub fn budget_fit(budget: Option<u32>, s: &Signals) -> Option<f64> {
+    let budget = f64::from(budget?);
+    let min = f64::from(s.price_per_person_min_eur.or(s.price_per_person_max_eur)?);
+    let max = f64::from(s.price_per_person_max_eur.unwrap_or(min as i32));
+    Some(if max <= budget {
+        1.0
+    } else if min <= budget {
+        0.8
+    } else {
+        (budget / min).powi(2).clamp(0.0, 0.7)
+    })
+}
+
 fn distance_score(km: Option<f64>) -> f64 {
     km.map_or(0.5, |d| 1.0 / (1.0 + d / 3.0))
 }
@@ -71,7 +107,7 @@ fn reactivity_score(s: &Signals) -> f64 {
 /// first. The LLM ranker shows these scores next to its own choices.
 pub fn scores(
     finalists: &[Finalist<'_>],
-    participants: Option<u32>,
+    wants: Wants,
     source: Similarity,
     model: &str,
 ) -> Vec<(Scored, f64)> {
@@ -104,7 +140,8 @@ pub fn scores(
             let km = c.distance_m.map(|m| m / 1000.0);
             let parts = [
                 (semantic(f.similarity), 0.40),
-                (Some(capacity_fit(participants, c.capacity)), 0.20),
+                (Some(capacity_fit(wants.people, c.capacity)), 0.20),
+                (budget_fit(wants.budget_per_person, &f.signals), 0.10),
                 (Some(distance_score(km)), 0.15),
                 (Some(history_score(&f.signals)), 0.10),
                 (Some(if f.signals.favourite { 1.0 } else { 0.0 }), 0.07),
@@ -136,11 +173,11 @@ pub fn scores(
 
 pub fn rank(
     finalists: &[Finalist<'_>],
-    participants: Option<u32>,
+    wants: Wants,
     source: Similarity,
     model: &str,
 ) -> Tiers {
-    let scored = scores(finalists, participants, source, model);
+    let scored = scores(finalists, wants, source, model);
     let by_id = |id: i64| finalists.iter().find(|f| f.candidate.id == id);
     let mut tiers = Tiers {
         recommended: Vec::new(),
@@ -153,10 +190,10 @@ pub fn rank(
             continue;
         };
         if tiers.recommended.len() < PER_TIER && s.score >= RECOMMENDED_FLOOR {
-            s.reason = reasons::sentence(f, participants, sem, true);
+            s.reason = reasons::sentence(f, wants, sem, true);
             tiers.recommended.push(s);
         } else if tiers.compatible.len() < PER_TIER && s.score >= COMPATIBLE_FLOOR {
-            s.reason = reasons::sentence(f, participants, sem, false);
+            s.reason = reasons::sentence(f, wants, sem, false);
             tiers.compatible.push(s);
         } else {
             tiers.rejected += 1;
@@ -175,6 +212,22 @@ mod tests {
         assert!(capacity_fit(Some(100), 100) < 1.0, "at its limit is tight");
         assert!(capacity_fit(Some(20), 500) < 0.3, "far too big");
         assert!(capacity_fit(Some(20), 500) >= 0.2);
+    }
+
+    #[test]
+    fn a_budget_prefers_venues_within_it_and_ignores_unknown_prices() {
+        let priced = |min: Option<i32>, max: Option<i32>| Signals {
+            price_per_person_min_eur: min,
+            price_per_person_max_eur: max,
+            ..Signals::default()
+        };
+        assert_eq!(budget_fit(Some(60), &priced(Some(40), Some(55))), Some(1.0));
+        assert_eq!(budget_fit(Some(60), &priced(Some(50), Some(90))), Some(0.8));
+        let above = budget_fit(Some(60), &priced(Some(120), Some(150))).unwrap();
+        assert!(above < 0.3, "twice the budget: {above}");
+        assert_eq!(budget_fit(Some(60), &priced(None, None)), None);
+        assert_eq!(budget_fit(None, &priced(Some(40), Some(55))), None);
+        assert_eq!(budget_fit(Some(60), &priced(None, Some(50))), Some(1.0));
     }
 
     #[test]

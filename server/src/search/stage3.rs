@@ -32,7 +32,7 @@ pub async fn rank(
     similarity: Similarity,
     model: &str,
 ) -> sqlx::Result<Stage3> {
-    let deterministic = || scoring::rank(finalists, req.participants, similarity, model);
+    let deterministic = || scoring::rank(finalists, scoring::Wants::of(req), similarity, model);
     let unasked = || Stage3 {
         tiers: deterministic(),
         source: "deterministic",
@@ -57,7 +57,7 @@ pub async fn rank(
     }
     let (tiers, source, notice) = match report.ranking {
         Some(ranking) => {
-            let scores = scoring::scores(finalists, req.participants, similarity, model);
+            let scores = scoring::scores(finalists, scoring::Wants::of(req), similarity, model);
             (from_llm(ranking, finalists.len(), &scores), "llm", None)
         }
         None => (

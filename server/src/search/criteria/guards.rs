@@ -14,13 +14,10 @@ const NAMED_AFTER: &[&str] = &[
 ];
 
 /// Words that make a place something seen rather than where to be.
+#[rustfmt::skip]
 const VIEW: &[&str] = &[
-    "vue",
-    "vues",
-    "panorama",
-    "panoramique",
-    "donnant",
-    "surplombant",
+    "vue", "vues", "panorama", "panoramique", "donnant", "donne", "donnent", "surplombant",
+    "surplombe", "dominant", "domine", "plongeante", "plongeant", "regard", "ouverte", "ouvert",
 ];
 
 /// Folded text of token `i`, used or not.

@@ -1,6 +1,8 @@
 //! Searches around a point: "à moins de 5 km de la gare de Lyon", "dans un
-//! rayon de 10 km autour de Versailles", "à 10 minutes à pied de Bastille",
-//! "près de la tour Eiffel", "autour de La Défense", "à Montmartre".
+//! rayon de 10 km autour de Versailles", "à 10 minutes à pied de Bastille"
+//! are a hard radius; "près de la tour Eiffel", "autour de Bastille", "à
+//! deux pas du Louvre" are a centre without a radius: the nearest venues
+//! come first and none is excluded (ADR 0010).
 //!
 //! One centre per search (the SQL filter takes one point); further places
 //! are taken out of the semantic query and listed in a note, so the
@@ -8,26 +10,33 @@
 
 use super::guards::{named_after_something, seen_not_visited};
 use super::scan::Scan;
-use super::{distance, places, Criteria, Near};
+use super::{arrondissements, distance, Criteria, Near};
 use crate::geo::{self, Context, Place};
 
 /// The widest radius a search accepts.
 pub const MAX_RADIUS_KM: f64 = 100.0;
 
-/// Words that announce a place to search around.
+/// Words that put the event near a place without a distance: the search
+/// ranks nearest first and excludes nothing.
 #[rustfmt::skip]
-const PROXIMITY: &[&str] = &[
+const NEARBY: &[&str] = &[
     "pres", "tout pres", "juste a cote", "a cote", "proche", "tres proche", "a proximite",
     "a proximite immediate", "autour", "aux alentours", "aux abords", "non loin", "pas loin",
     "pas tres loin", "a deux pas", "a quelques pas", "a quelques minutes", "du cote", "cote",
-    "vers", "dans le quartier", "dans le secteur", "quartier", "secteur", "en face", "face",
-    "aux environs", "dans les environs", "en plein", "en plein coeur", "au coeur", "au pied",
+    "vers", "en face", "face", "aux environs", "dans les environs", "au pied",
+];
+/// Words that put the event inside a place: around a point they mean
+/// "near" too, but an area with borders becomes its postal codes.
+#[rustfmt::skip]
+pub const INSIDE: &[&str] = &[
+    "dans le quartier", "quartier", "dans le secteur", "secteur", "en plein", "en plein coeur",
+    "au coeur",
 ];
 /// Prepositions that make a landmark (not a commune: "à Boulogne" is a
 /// postal code) the place of the event: "à Montmartre", "dans le Marais".
 const LIGHT: &[&str] = &["a", "au", "aux", "dans", "sur"];
 const LINKERS: &[&str] = &["de", "du", "des", "d", "a", "au", "aux"];
-const ARTICLES: &[&str] = &["la", "le", "l", "les"];
+pub const ARTICLES: &[&str] = &["la", "le", "l", "les"];
 
 /// What may precede a distance and belongs to it ("à moins de 5 km").
 #[rustfmt::skip]
@@ -40,9 +49,9 @@ const DISTANCE_LEADS: &[&str] = &[
 /// Distances that are a minimum, not a radius: left to the semantic query.
 const AT_LEAST: &[&str] = &["plus de", "plus d", "au moins", "au minimum", "minimum"];
 
-/// Takes distances first ("à 3 km de Bercy"), then proximity words and
-/// bare landmarks ("près de la tour Eiffel", "gare de Lyon").
-pub fn extract(scan: &mut Scan, found: &mut Criteria, notes: &mut Vec<String>) {
+/// Takes distances ("à 3 km de Bercy"): a hard radius. Runs before any
+/// other place reading, so the place of a distance is its centre.
+pub fn extract_distances(scan: &mut Scan, found: &mut Criteria, notes: &mut Vec<String>) {
     let mut i = 0;
     while i < scan.len() {
         i = match distance_at(scan, i) {
@@ -50,6 +59,11 @@ pub fn extract(scan: &mut Scan, found: &mut Criteria, notes: &mut Vec<String>) {
             None => i + 1,
         };
     }
+}
+
+/// Takes proximity words and bare landmarks ("près de la tour Eiffel",
+/// "gare de Lyon"): a centre without a radius.
+pub fn extract_proximities(scan: &mut Scan, found: &mut Criteria, notes: &mut Vec<String>) {
     let mut i = 0;
     while i < scan.len() {
         i = match proximity_at(scan, i) {
@@ -64,7 +78,8 @@ struct Hit {
     start: usize,
     end: usize,
     place: Place,
-    radius_km: f64,
+    /// `None`: a proximity without a distance, which excludes nothing.
+    radius_km: Option<f64>,
     /// How a travel time became a radius, for the notes.
     converted: Option<String>,
 }
@@ -78,18 +93,19 @@ fn take(scan: &mut Scan, found: &mut Criteria, notes: &mut Vec<String>, hit: Hit
         return hit.end;
     }
     let (lat, lng) = hit.place.position();
-    let mut radius_km = hit.radius_km;
-    if radius_km > MAX_RADIUS_KM {
-        notes.push(format!("rayon limité à {MAX_RADIUS_KM} km"));
-        radius_km = MAX_RADIUS_KM;
-    }
+    let radius_km = hit.radius_km.map(|km| {
+        if km > MAX_RADIUS_KM {
+            notes.push(format!("rayon limité à {MAX_RADIUS_KM} km"));
+        }
+        km.clamp(0.1, MAX_RADIUS_KM)
+    });
     notes.extend(hit.converted);
     let label = hit.place.name().to_string();
     found.near = Some(Near {
         label,
         lat,
         lng,
-        radius_km: Some(radius_km.max(0.1)),
+        radius_km,
     });
     hit.end
 }
@@ -115,7 +131,7 @@ fn distance_at(scan: &Scan, i: usize) -> Option<Hit> {
         start,
         end,
         place,
-        radius_km,
+        radius_km: Some(radius_km),
         converted,
     })
 }
@@ -127,10 +143,15 @@ fn proximity_at(scan: &Scan, i: usize) -> Option<Hit> {
         start,
         end,
         place,
-        radius_km: place.default_radius_km(),
+        radius_km: None,
         converted: None,
     };
-    if let Some((_, n)) = scan.longest(i, PROXIMITY) {
+    let proximity = [NEARBY, INSIDE]
+        .iter()
+        .filter_map(|words| scan.longest(i, words))
+        .map(|(_, n)| n)
+        .max();
+    if let Some(n) = proximity {
         let mut p = i + n;
         if scan.is_any(p, LINKERS) {
             p += 1;
@@ -141,7 +162,11 @@ fn proximity_at(scan: &Scan, i: usize) -> Option<Hit> {
     }
     if scan.is_any(i, LIGHT) && !seen_not_visited(scan, i) {
         if let Some((place @ Place::Landmark(_), end)) = place_at(scan, i + 1, Context::Triggered) {
-            return Some(hit(i, place, end));
+            // "dans les champs" is the countryside; "près des Champs" is not.
+            let fields = end - i <= 3 && scan.is(end - 1, "champs");
+            if !fields {
+                return Some(hit(i, place, end));
+            }
         }
     }
     if named_after_something(scan, i) || seen_not_visited(scan, i) {
@@ -154,11 +179,27 @@ fn proximity_at(scan: &Scan, i: usize) -> Option<Hit> {
     }
 }
 
+/// True when a word of proximity ends right before `i`, through an
+/// optional "de"/"du" and article ("près du Marais", "autour de la
+/// Défense"): the place is then a centre, not an area.
+pub fn nearby_before(scan: &Scan, i: usize) -> bool {
+    let mut k = i;
+    if k.checked_sub(1).is_some_and(|a| scan.is_any(a, ARTICLES)) {
+        k -= 1;
+    }
+    if k.checked_sub(1)
+        .is_some_and(|l| scan.is_any(l, &["de", "du", "des", "d"]))
+    {
+        k -= 1;
+    }
+    scan.longest_before(k, NEARBY) > 0
+}
+
 /// The place at `p`, after an optional article: (place, end of its name).
 fn place_at(scan: &Scan, p: usize, context: Context) -> Option<(Place, usize)> {
     let at = |p: usize| {
         if context > Context::Bare {
-            if let Some((n, taken)) = places::arrondissement_named_at(scan, p) {
+            if let Some((n, taken)) = arrondissements::named_at(scan, p) {
                 return geo::arrondissement(n).map(|a| (Place::Arrondissement(a), p + taken));
             }
         }

@@ -21,6 +21,9 @@ const VOCAB: &[&str] = &[
     "réunion", "d'", "demi", "h", "30", "20", "300", "1900", "2026", "075", "008", "#157",
     "Neuilly", "sur", "Marne", "plus", "au", "Centre", "région", "parisienne", "Sceaux",
     "crème", "Chantilly", "porte", "bois", "Roissy", "aéroport", "mètres", "m", "2",
+    "5/6", "Ve", "05", "75005", "75999", "75000", "rive", "gauche", "droite", "Marais",
+    "Quartier", "latin", "Pigalle", "Belleville", "petite", "couronne", "forcément", "intra-muros",
+    "hors", "Montparnasse", "Passy", "Colombes", "cœur",
 ];
 
 fn vocab_text() -> impl Strategy<Value = String> {

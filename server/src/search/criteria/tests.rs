@@ -143,9 +143,16 @@ fn notes_say_what_was_understood() {
     assert_eq!(extract("à Issy").notes, ["92130 (Issy-les-Moulineaux)"]);
     assert_eq!(
         extract("près d'Orly").notes,
-        ["5 km autour d'Aéroport d'Orly"]
+        ["près d'Aéroport d'Orly (classés par distance)"]
     );
-    assert_eq!(extract("dans le Marais").notes, ["1,5 km autour du Marais"]);
+    assert_eq!(
+        extract("dans le Marais").notes,
+        [
+            "75003 (Paris 3e)",
+            "75004 (Paris 4e)",
+            "Le Marais : Paris 3e, 4e"
+        ]
+    );
     assert_eq!(
         extract("toute l'IDF").notes,
         ["zone très large (Île-de-France) : à préciser"]

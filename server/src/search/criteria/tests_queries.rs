@@ -136,7 +136,7 @@ fn cases() -> Vec<Case> {
         q("Séminaire de direction 25 personnes en U avec déjeuner")
             .people(25).layouts(&["u"]).semantic("Séminaire de direction avec déjeuner"),
         q("dîner assis 60 couverts près de la tour Eiffel")
-            .people(60).layouts(&["banquet"]).near("Tour Eiffel", 2.0).semantic("dîner"),
+            .people(60).layouts(&["banquet"]).near("Tour Eiffel", 0.0).semantic("dîner"),
         q("#102 et #157").members(&["#102", "#157"]).semantic(""),
         q("péniche pour 120 à moins de 3 km de Bercy").people(120).near("Bercy", 3.0).semantic("péniche"),
         q("loft industriel Paris 11 ou 20 pour 90 pers.")
@@ -153,7 +153,7 @@ fn cases() -> Vec<Case> {
         q("75011 en configuration cabaret").codes(&["75011"]).layouts(&["cabaret"]).semantic(""),
         q("un lieu à Boulogne").codes(&["92100"]).semantic(""),
         q("à moins de 5 km de la gare de Lyon").near("Gare de Lyon", 5.0).semantic(""),
-        q("autour de La Défense").near("La Défense", 2.0).semantic(""),
+        q("autour de La Défense").near("La Défense", 0.0).semantic(""),
         q("dans un rayon de 10 km autour de Versailles").near("Versailles", 10.0).semantic(""),
         // Demo-style requests.
         q("Séminaire annuel de 40 collaborateurs en réunion ou en U, plénière le matin et ateliers l'après-midi")
@@ -194,12 +194,12 @@ fn cases() -> Vec<Case> {
         q("à 1,5 km de République pour 45 pers").people(45).near("République", 1.5).semantic(""),
         q("à 500 m de la gare Saint-Lazare").near("Gare Saint-Lazare", 0.5).semantic(""),
         q("dans le Marais ou à Saint-Germain-des-Prés, galerie pour 60")
-            .people(60).near("Le Marais", 1.5).semantic("galerie"),
+            .people(60).codes(&["75003", "75004", "75006"]).semantic("galerie"),
         q("séminaire à La Défense, 50 personnes en théâtre")
-            .people(50).layouts(&["theatre"]).near("La Défense", 2.0).semantic("séminaire"),
-        q("un théâtre pour 300 personnes à Montmartre").people(300).near("Montmartre", 2.0).semantic("théâtre"),
+            .people(50).layouts(&["theatre"]).codes(&["92400", "92800"]).semantic("séminaire"),
+        q("un théâtre pour 300 personnes à Montmartre").people(300).codes(&["75018"]).semantic("théâtre"),
         q("près de Roissy, 30 chambres et une salle pour 100")
-            .people(100).near("Aéroport Roissy-Charles-de-Gaulle", 5.0).semantic("30 chambres et une salle"),
+            .people(100).near("Aéroport Roissy-Charles-de-Gaulle", 0.0).semantic("30 chambres et une salle"),
         // Numbers that are not head counts.
         q("séminaire 2 jours, budget 80 €/pers, le 12 juin, à 10 minutes du métro")
             .semantic("séminaire 2 jours, budget 80 €/pers, le 12 juin, à 10 minutes du métro"),
@@ -235,12 +235,12 @@ fn cases() -> Vec<Case> {
         q("Hôtel 4* avec salle plénière 120 pers. en théâtre + 4 sous-commissions, proche gare Montparnasse")
             .people(120)
             .layouts(&["theatre"])
-            .near("Gare Montparnasse", 2.0)
+            .near("Gare Montparnasse", 0.0)
             .semantic("Hôtel 4* avec salle plénière, 4 sous-commissions"),
         q("boardroom 12 personnes Champs-Élysées")
             .people(12)
             .layouts(&["reunion"])
-            .near("Champs-Élysées", 2.0)
+            .codes(&["75008"])
             .semantic(""),
         q("brunch pour 35 adultes et 10 enfants").people(45).semantic("brunch"),
         q("mariage 180 invités, à 45 min de Paris en voiture")
@@ -251,7 +251,7 @@ fn cases() -> Vec<Case> {
         // Case, accents, odd input.
         q("PARIS 11E, ROOFTOP, 80 PERSONNES").people(80).codes(&["75011"]).semantic("ROOFTOP"),
         q("Paris VIII, 1 000 personnes debout").people(1000).codes(&["75008"]).layouts(&["cocktail"]).semantic(""),
-        q("cinquante à soixante personnes au Trocadéro").range(50, 60).near("Trocadéro", 2.0).semantic(""),
+        q("cinquante à soixante personnes au Trocadéro").range(50, 60).near("Trocadéro", 0.0).semantic(""),
         q("").semantic(""),
         q("  \n\t ").semantic(""),
         q("🎉 soirée 🎉").semantic("🎉 soirée 🎉"),

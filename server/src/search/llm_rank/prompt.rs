@@ -81,10 +81,19 @@ Réponse en JSON :
 
 fn request_summary(out: &mut String, input: &Input<'_>) {
     let req = input.request;
-    let participants = req
-        .participants
-        .map_or("non précisé".to_string(), |p| p.to_string());
+    let participants = match (req.participants, req.participants_max, req.participants_about) {
+        (Some(min), Some(max), _) => format!("{min} à {max}"),
+        (Some(n), None, _) => n.to_string(),
+        (None, _, Some(n)) => format!("environ {n} (indicatif)"),
+        _ => "non précisé".to_string(),
+    };
     let _ = writeln!(out, "- Participants : {participants}");
+    if let Some(b) = req.budget_per_person() {
+        let _ = writeln!(
+            out,
+            "- Budget : environ {b} € par personne (préférence, pas un critère éliminatoire)"
+        );
+    }
     let configurations = if req.configurations.is_empty() {
         "toutes".to_string()
     } else {

@@ -1,0 +1,154 @@
+//! The places a text names, gathered by the passes that read them (areas,
+//! arrondissements, postal codes, communes, Paris as a whole) and turned
+//! into the postal codes of the criteria at the end, in the order of the
+//! text.
+//!
+//! A wide area narrows to what is named inside it: "à Paris, dans le 8e"
+//! is the 8th, "rive gauche, Saint-Germain-des-Prés" is the 6th. Peers add
+//! up: "Montmartre ou Pigalle" is both.
+
+use super::scan::Scan;
+use super::Criteria;
+use crate::geo;
+
+/// One place named in the text.
+struct Named {
+    /// Token where it was read: the codes come out in the text's order.
+    at: usize,
+    codes: Vec<String>,
+    /// An area named by its name ("Le Marais"), for the notes.
+    area: Option<&'static str>,
+    /// Narrowed by a place named inside it.
+    wide: bool,
+}
+
+/// True when the place from `start` to `end` is offered as an alternative
+/// ("7e ou rive gauche", "rive gauche ou le 6e"): then a place inside it
+/// does not narrow it.
+pub fn offered_as_alternative(scan: &Scan, start: usize, end: usize) -> bool {
+    const OR: &[&str] = &["ou", "voire", "ou bien", "sinon"];
+    scan.longest_before(start, OR) > 0 || scan.longest(end, OR).is_some()
+}
+
+#[derive(Default)]
+pub struct NamedPlaces {
+    places: Vec<Named>,
+    /// Paris postal codes no arrondissement has ("75999").
+    unknown: Vec<String>,
+}
+
+impl NamedPlaces {
+    /// Postal codes named as such: an arrondissement (both codes of the
+    /// 16th), a postal code, a commune.
+    pub fn codes<'c>(&mut self, at: usize, codes: impl IntoIterator<Item = &'c str>) {
+        self.places.push(Named {
+            at,
+            codes: codes.into_iter().map(str::to_string).collect(),
+            area: None,
+            wide: false,
+        });
+    }
+
+    /// An area with borders ("Le Marais", "Rive gauche").
+    pub fn area(&mut self, at: usize, name: &'static str, codes: &[&str], wide: bool) {
+        self.places.push(Named {
+            at,
+            codes: codes.iter().map(|c| c.to_string()).collect(),
+            area: Some(name),
+            wide,
+        });
+    }
+
+    /// Paris, all twenty arrondissements: narrowed by any of them unless
+    /// offered as an alternative (`wide` false).
+    pub fn whole_paris(&mut self, at: usize, wide: bool) {
+        let codes: Vec<&str> = geo::ARRONDISSEMENTS
+            .iter()
+            .flat_map(|a| a.postal_codes())
+            .collect();
+        self.places.push(Named {
+            at,
+            codes: codes.into_iter().map(str::to_string).collect(),
+            area: None,
+            wide,
+        });
+    }
+
+    /// "Paris Centre": the 1st to the 4th, narrowed by any of them unless
+    /// offered as an alternative (`wide` false).
+    pub fn paris_centre(&mut self, at: usize, wide: bool) {
+        let codes = (1..=4)
+            .filter_map(geo::arrondissement)
+            .flat_map(|a| a.postal_codes());
+        self.places.push(Named {
+            at,
+            codes: codes.map(str::to_string).collect(),
+            area: None,
+            wide,
+        });
+    }
+
+    /// A Paris postal code no arrondissement has.
+    pub fn unknown(&mut self, code: String) {
+        if !self.unknown.contains(&code) {
+            self.unknown.push(code);
+        }
+    }
+
+    /// Writes the postal codes (wide areas narrowed, in the text's order,
+    /// each once) and the unknown codes, and notes what areas and unknown
+    /// codes stand for.
+    pub fn write(self, found: &mut Criteria, notes: &mut Vec<String>) {
+        let NamedPlaces { places, unknown } = self;
+        let narrowed = |place: &Named| {
+            place.wide
+                && places.iter().any(|other| {
+                    other.codes.len() < place.codes.len()
+                        && other.codes.iter().all(|c| place.codes.contains(c))
+                })
+        };
+        let mut kept: Vec<&Named> = places.iter().filter(|p| !narrowed(p)).collect();
+        kept.sort_by_key(|p| p.at);
+        for place in kept {
+            if let Some(name) = place.area {
+                notes.push(format!("{name} : {}", spelled(&place.codes)));
+            }
+            for code in &place.codes {
+                if !found.postal_codes.contains(code) {
+                    found.postal_codes.push(code.clone());
+                }
+            }
+        }
+        for code in unknown {
+            notes.push(format!(
+                "code postal {code} inconnu : aucun arrondissement de Paris ne l'a"
+            ));
+            found.unknown_postal_codes.push(code);
+        }
+    }
+}
+
+/// "Paris 3e, 4e", "Courbevoie, Puteaux": what an area's codes cover.
+fn spelled(codes: &[String]) -> String {
+    let mut arrondissements: Vec<&str> = Vec::new();
+    let mut others: Vec<&str> = Vec::new();
+    for code in codes {
+        if let Some(a) = geo::arrondissement_by_postal_code(code) {
+            let short = a.name.trim_start_matches("Paris ");
+            if !arrondissements.contains(&short) {
+                arrondissements.push(short);
+            }
+        } else if let Some(c) = geo::commune_by_postal_code(code) {
+            others.push(c.name);
+        } else {
+            others.push(code);
+        }
+    }
+    let paris =
+        (!arrondissements.is_empty()).then(|| format!("Paris {}", arrondissements.join(", ")));
+    paris
+        .into_iter()
+        .chain(others.into_iter().map(str::to_string))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
