@@ -50,7 +50,7 @@ const PREFIXES: &[&str] = &[
 /// Layouts said without a layout word, French and English.
 #[rustfmt::skip]
 const STANDALONE: &[(&str, Configuration)] = &[
-    ("debout", Cocktail), ("cocktail debout", Cocktail), ("cocktail style", Cocktail),
+    ("cocktail style", Cocktail),
     ("tables rondes", Banquet), ("round tables", Banquet), ("table imperiale", Banquet),
     ("tables imperiales", Banquet), ("banquet style", Banquet), ("fer a cheval", U),
     ("u shape", U), ("u shaped", U), ("horseshoe", U), ("salle de reunion", Reunion),
@@ -60,6 +60,12 @@ const STANDALONE: &[(&str, Configuration)] = &[
     ("classroom style", Ecole), ("theatre style", Theatre), ("theater style", Theatre),
     ("auditorium style", Theatre), ("cabaret style", Cabaret),
 ];
+
+/// How people stand or sit, said without a layout word: like an event,
+/// it gives way to an explicit layout ("en théâtre puis cocktail debout")
+/// and adds to the other events ("repas assis ou cocktail debout"); the
+/// words themselves are taken.
+const POSTURES: &[(&str, Configuration)] = &[("debout", Cocktail), ("cocktail debout", Cocktail)];
 
 /// "Standing" is English for "debout", and French for "upscale": a layout
 /// only next to a head count or a drink ("200 standing", "cocktail
@@ -108,7 +114,7 @@ const REFUSALS: &[&str] = &[
 fn vocabulary() -> &'static [&'static str] {
     static CELL: OnceLock<Vec<&'static str>> = OnceLock::new();
     vocabulary_of(&CELL, || {
-        let pairs = [NAMES, STANDALONE];
+        let pairs = [NAMES, STANDALONE, POSTURES];
         let lists = [
             PREFIXES,
             SEPARATORS,
@@ -175,7 +181,9 @@ fn read(reading: &Reading) -> (Vec<Said>, Vec<Said>) {
         if refused(reading, i) {
             // The whole refused phrase: "pas de cocktail debout" asks for
             // no "debout" either.
-            let explicit = explicit_at(reading, i).map(|said| said.end - i);
+            let explicit = explicit_at(reading, i)
+                .or_else(|| posture_at(reading, i))
+                .map(|said| said.end - i);
             let implied = events::implied_at(reading, i).map(|event| event.len);
             i += explicit.or(implied).unwrap_or(1).max(1);
         } else if let Some(said) = explicit_at(reading, i) {
@@ -189,6 +197,9 @@ fn read(reading: &Reading) -> (Vec<Said>, Vec<Said>) {
                 i = said.end;
                 explicit.push(said);
             }
+        } else if let Some(said) = posture_at(reading, i) {
+            i = said.end;
+            implied.push(said);
         } else if let Some(event) = events::implied_at(reading, i) {
             implied.push(Said {
                 layout: event.layout,
@@ -242,6 +253,7 @@ pub fn follows_layout(scan: &Scan, i: usize) -> bool {
     let reading = Reading::new(scan, i.saturating_sub(4)..i + 16, vocabulary());
     !refused(&reading, i)
         && (explicit_at(&reading, i).is_some()
+            || posture_at(&reading, i).is_some()
             || seated_meals::seated_after_meal(&reading, i).is_some())
 }
 
@@ -254,15 +266,19 @@ fn explicit_at(reading: &Reading, i: usize) -> Option<Said> {
             end: i + n,
         });
     }
-    if standing_at(reading, i) {
-        return Some(Said {
-            layout: Cocktail,
-            taken: [i..i + 1, 0..0],
-            end: i + 1,
-        });
-    }
     let (_, prefix) = reading.longest(i, PREFIXES)?;
     named(reading, i, i + prefix)
+}
+
+/// "debout", "cocktail debout", "200 standing" at `i`.
+fn posture_at(reading: &Reading, i: usize) -> Option<Said> {
+    let (layout, n) = longest_in(reading, i, POSTURES)
+        .or_else(|| standing_at(reading, i).then_some((Cocktail, 1)))?;
+    Some(Said {
+        layout,
+        taken: [i..i + n, 0..0],
+        end: i + n,
+    })
 }
 
 /// "Standing" as a layout ("200 standing", "cocktail standing"), not as
@@ -276,9 +292,13 @@ fn standing_at(reading: &Reading, i: usize) -> bool {
     let is_count = |w: Option<&str>| {
         w.is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()) || participants::is_people_unit(w))
     };
+    // "…for 50 people? Standing, networking event": a clause of its own.
+    let is_edge =
+        |w: Option<&str>| w.is_none_or(|w| matches!(w, "," | "." | "?" | "!" | ";" | ":"));
     is_count(before)
         || before.is_some_and(|w| STANDING_AFTER.contains(&w))
         || after.is_some_and(|w| STANDING_BEFORE.contains(&w))
+        || is_edge(before) && is_edge(after)
 }
 
 /// "pas de cocktail", "sans banquet", "pas en théâtre", "plutôt qu'un

@@ -26,7 +26,7 @@ pub const EVENTS: &[(&str, Configuration)] = &[
     // Teaching.
     ("formation", Ecole), ("formations", Ecole), ("training", Ecole), ("trainings", Ecole),
     ("examen", Ecole), ("examens", Ecole), ("un cours", Ecole), ("des cours", Ecole),
-    ("nos cours", Ecole), ("cours de", Ecole), ("cours d", Ecole), ("cours magistral", Ecole),
+    ("nos cours", Ecole), ("cours de", Ecole), ("cours pour", Ecole), ("cours d", Ecole), ("cours magistral", Ecole),
     ("une classe", Ecole), ("des classes", Ecole), ("nos classes", Ecole), ("ma classe", Ecole),
     ("notre classe", Ecole), ("cette classe", Ecole), ("classe de", Ecole), ("classe d", Ecole),
     ("classes de", Ecole),
@@ -71,7 +71,8 @@ pub const MASKS: &[&str] = &[
     "comite social", "reunion de famille", "reunion familiale", "reunions de famille",
     "reunion d amis", "reunion d anciens", "ile de la reunion", "salle de reception",
     "salles de reception", "lieu de reception", "lieux de reception", "espace de reception",
-    "espaces de reception", "reception de mariage", "a la reception", "bar a cocktails",
+    "espaces de reception", "appartement de reception", "appartements de reception",
+    "salon de reception", "salons de reception", "pieces de reception", "reception de mariage", "a la reception", "bar a cocktails",
     "bar a cocktail", "cocktail de fruits", "cocktail de vitamines", "en examen",
     "mise en examen",
 ];

@@ -21,11 +21,16 @@ pub fn closest<'v>(word: &str, vocabulary: &[&'v str]) -> Option<&'v str> {
 /// ("début" is not "debout", "banquette" is not "banquet"). A decoy as
 /// close as the entry loses: "banquett" is a typo of "banquet". Entries
 /// equally close are forms of one word in a vocabulary of phrases
-/// ("banquet", "banquets"; "theatre", "theater"): the shortest, then the
-/// first in alphabetical order, is taken.
+/// ("banquet", "banquets"; "theatre", "theater"): the one sharing the
+/// longest start with `word`, then the shortest, then the first in
+/// alphabetical order, is taken. A doubled letter is forgiven even in a
+/// short entry ("asssis").
 pub fn closest_except<'v>(word: &str, vocabulary: &[&'v str], decoys: &[&str]) -> Option<&'v str> {
     if decoys.contains(&word) {
         return None;
+    }
+    if let Some(entry) = undoubled(word, vocabulary) {
+        return Some(entry);
     }
     let letters = |w: &str| w.chars().count();
     let plausible =
@@ -36,6 +41,23 @@ pub fn closest_except<'v>(word: &str, vocabulary: &[&'v str], decoys: &[&str]) -
             .iter()
             .any(|d| within(word, d, distance - 1).is_some());
     (!nearer_decoy).then_some(entry)
+}
+
+/// The entry `word` spells with one letter typed twice too many
+/// ("asssis", "cocktaill").
+fn undoubled<'v>(word: &str, vocabulary: &[&'v str]) -> Option<&'v str> {
+    let chars: Vec<char> = word.chars().collect();
+    (1..chars.len())
+        .filter(|&k| chars.get(k) == chars.get(k - 1))
+        .find_map(|k| {
+            let shorter: String = chars
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != k)
+                .map(|(_, c)| c)
+                .collect();
+            vocabulary.iter().find(|v| **v == shorter).copied()
+        })
 }
 
 /// Edits allowed for a word of this many letters.
@@ -60,6 +82,11 @@ fn within(word: &str, entry: &str, max: usize) -> Option<usize> {
     }
     let d = strsim::damerau_levenshtein(word, entry);
     (d <= max).then_some(d)
+}
+
+/// Letters `a` and `b` start with in common.
+fn common_prefix(a: &str, b: &str) -> usize {
+    a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
 }
 
 /// What to do when two entries are equally close.
@@ -88,7 +115,8 @@ fn closest_with_distance<'v>(
         match best {
             Some((_, b)) if d > b => {}
             Some((kept, b)) if d == b => {
-                if tie == Tie::Shortest && (entry.len(), *entry) < (kept.len(), kept) {
+                let rank = |e: &str| (usize::MAX - common_prefix(word, e), e.len(), e.to_string());
+                if tie == Tie::Shortest && rank(entry) < rank(kept) {
                     best = Some((entry, d));
                 }
                 tied = tie == Tie::NoAnswer;
@@ -151,6 +179,11 @@ mod tests {
         // Forms of one word equally close: the shortest.
         let forms = &["banquets", "banquet", "theatre", "theater"];
         assert_eq!(closest_except("banquett", forms, decoys), Some("banquet"));
-        assert_eq!(closest_except("theatr", forms, decoys), Some("theater"));
+        assert_eq!(closest_except("theatr", forms, decoys), Some("theatre"));
+        assert_eq!(
+            closest_except("assemble", &["assembly", "assemblee"], decoys),
+            Some("assemblee")
+        );
+        assert_eq!(closest_except("asssis", &["assis"], decoys), Some("assis"));
     }
 }

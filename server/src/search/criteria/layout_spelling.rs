@@ -162,7 +162,9 @@ fn spell(word: &str, vocabulary: &'static [&'static str]) -> Option<&'static str
         .binary_search(&word)
         .ok()
         .and_then(|k| vocabulary.get(k).copied());
-    if exact.is_some() || word.chars().count() < 5 {
+    // No vocabulary word is long: a long token ("éééé…") is measured
+    // against nothing.
+    if exact.is_some() || !(5..=24).contains(&word.chars().count()) {
         return exact;
     }
     fuzzy::closest_except(word, vocabulary, DECOYS)

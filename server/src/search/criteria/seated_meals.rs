@@ -31,7 +31,8 @@ const ADJACENT_ONLY: &[&str] = &["place", "places", "placee", "placees"];
 #[rustfmt::skip]
 const GAP: &[&str] = &[
     ",", "de", "d", "du", "pour", "avec", "environ", "a", "gala", "servi", "servis", "servie",
-    "entierement", "uniquement", "totalement", "exclusivement", "en",
+    "entierement", "uniquement", "totalement", "exclusivement", "en", "for", "around", "about",
+    "of", "with",
 ];
 
 /// How far the seated word may follow the meal.

@@ -87,6 +87,11 @@ fn several_events_several_layouts() {
         ),
         ("formation puis apéro", &["ecole", "cocktail"]),
         ("cocktail puis dîner assis", &["cocktail", "banquet"]),
+        ("conférence puis cocktail debout", &["theatre", "cocktail"]),
+        (
+            "repas assis ou cocktail debout, 70 personnes",
+            &["banquet", "cocktail"],
+        ),
     ]);
 }
 
@@ -98,7 +103,7 @@ fn an_explicit_layout_always_wins() {
         ("comité de direction style boardroom", &["reunion"]),
         ("cocktail puis dîner assis en banquet", &["banquet"]),
         ("assemblée générale, format cabaret", &["cabaret"]),
-        ("conférence puis cocktail debout", &["cocktail"]),
+        ("conférence en théâtre puis cocktail debout", &["theatre"]),
         ("afterwork 80 personnes en tables rondes", &["banquet"]),
     ]);
 }
@@ -141,6 +146,13 @@ fn typos_and_english() {
         ("conferance de presse", &["theatre"]),
         ("formaiton de 10 personnes", &["ecole"]),
         ("dîner assi", &[]),
+        ("diner asssis pour 60", &["banquet"]),
+        ("assemblé générale 180 personnes", &["theatre"]),
+        ("team dinner, around 30 people, seated", &["banquet"]),
+        (
+            "any venue for 50 people? Standing, networking event",
+            &["cocktail"],
+        ),
         ("diner placé", &["banquet"]),
         ("dinner assis", &["banquet"]),
         ("200 standing", &["cocktail"]),
@@ -194,6 +206,8 @@ fn near_words_never_become_layouts() {
         ("comité d'entreprise", &[]),
         ("réunion de famille", &[]),
         ("salle de réception", &[]),
+        ("appartement de réception pour 60 pers", &[]),
+        ("Hôtel standing, 200 personnes", &[]),
         ("bar à cocktails", &[]),
         ("centre de conférences", &[]),
         ("palais des congrès", &[]),
