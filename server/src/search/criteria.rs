@@ -23,8 +23,10 @@ mod codes;
 mod configurations;
 mod distance;
 mod email;
+mod events;
 mod fuzzy;
 mod guards;
+mod layout_spelling;
 mod named_places;
 mod near;
 mod numbers;
@@ -32,6 +34,7 @@ mod participants;
 mod places;
 mod postal_codes;
 mod scan;
+mod seated_meals;
 mod semantic;
 mod tables;
 mod tokens;
@@ -48,6 +51,8 @@ mod tests_amounts;
 mod tests_areas;
 #[cfg(test)]
 mod tests_demo;
+#[cfg(test)]
+mod tests_layouts;
 #[cfg(test)]
 mod tests_places;
 #[cfg(test)]

@@ -208,10 +208,13 @@ fn odd_input_is_harmless_and_fast() {
     let long =
         "Soirée de lancement pour 180 personnes en cocktail dans le 8e, près de la gare de Lyon. "
             .repeat(2000);
+    // A guard against super-linear work, not a benchmark: a quadratic pass
+    // over 8 KB would take minutes; a debug build on a busy 2-core machine
+    // reads these in well under a second each.
     let started = Instant::now();
     let c = extract(&long);
     assert!(
-        started.elapsed() < Duration::from_secs(2),
+        started.elapsed() < Duration::from_secs(5),
         "{:?}",
         started.elapsed()
     );
@@ -223,7 +226,7 @@ fn odd_input_is_harmless_and_fast() {
     let _ = extract(&"é".repeat(10_000));
     let _ = extract(&"près de ".repeat(5000));
     assert!(
-        started.elapsed() < Duration::from_secs(2),
+        started.elapsed() < Duration::from_secs(5),
         "{:?}",
         started.elapsed()
     );
@@ -260,3 +263,4 @@ fn leftovers_regressions() {
         );
     }
 }
+

@@ -352,7 +352,7 @@ fn the_description_keeps_descriptive_words_only() {
         ),
         (
             "Réunion 12 pers. 1/2 journée, vidéoprojecteur",
-            people(12).semantic("vidéoprojecteur"),
+            people(12).semantic("Réunion, vidéoprojecteur"),
         ),
         (
             "Conférence de presse 10h-12h, 30 journalistes",

@@ -163,7 +163,7 @@ fn cases() -> Vec<Case> {
             .people(200).layouts(&["theatre"]).semantic("Keynote client suivie d'un cocktail"),
         q("Mariage de 120 invités : cocktail puis dîner assis en banquet, au vert avec un parc")
             .people(120).layouts(&["banquet"]).semantic("Mariage, cocktail puis dîner, au vert avec un parc"),
-        q("Cocktail de networking pour 80 invités").people(80).layouts(&["cocktail"]).semantic("networking"),
+        q("Cocktail de networking pour 80 invités").people(80).layouts(&["cocktail"]).semantic("Cocktail de networking"),
         q("Comité de direction de 12 personnes en réunion, discrétion indispensable")
             .people(12).layouts(&["reunion"]).semantic("Comité de direction, discrétion indispensable"),
         q("Dîner de gala de 250 couverts en banquet, cadre prestigieux souhaité")
@@ -174,7 +174,7 @@ fn cases() -> Vec<Case> {
         q("VIIIe arrondissement, 75011, Saint Denis, st-ouen, Issy")
             .codes(&["75008", "75011", "93200", "93400", "92130"]).semantic(""),
         q("Paris 8e, 9e et 17e arrondissements").codes(&["75008", "75009", "75017"]).semantic(""),
-        q("dans le 8e ou le 17e pour un afterwork").codes(&["75008", "75017"]).semantic("pour un afterwork"),
+        q("dans le 8e ou le 17e pour un afterwork").codes(&["75008", "75017"]).layouts(&["cocktail"]).semantic("pour un afterwork"),
         q("hôtel particulier du 18e siècle dans le XVIe")
             .codes(&["75016", "75116"]).semantic("hôtel particulier du 18e siècle"),
         q("lieu de 80 à 100 personnes dans le 16").range(80, 100).codes(&["75016", "75116"]).semantic(""),
@@ -220,7 +220,7 @@ fn cases() -> Vec<Case> {
         q("pas de cocktail, dîner assis pour 40").people(40).layouts(&["banquet"]).semantic("pas de cocktail, dîner"),
         q("200 personnes en cocktail et 120 en dîner assis").people(200).layouts(&["cocktail", "banquet"]).semantic("dîner"),
         q("table en U pour 20, ou format réunion").people(20).layouts(&["u", "reunion"]).semantic(""),
-        q("réunion d'équipe de 8 personnes").people(8).layouts(&["reunion"]).semantic(""),
+        q("réunion d'équipe de 8 personnes").people(8).layouts(&["reunion"]).semantic("réunion"),
         q("ancienne école reconvertie, 90 personnes").people(90).semantic("ancienne école reconvertie"),
         // Search-box shorthand.
         q("restaurant privatisable 40 couverts Paris 17 ou Neuilly")
