@@ -37,7 +37,9 @@ async function assertPicks(page) {
   const stats = await page.getByTestId('search-stats').innerText();
   assert.match(stats, /candidats/);
   assert.match(stats, /classement .*\((score déterministe|IA)\)/, 'the ranking source is named in French');
-  assert.match(await page.getByTestId('venue-results').innerText(), /Compris : .*75009/);
+  const understood = await page.getByTestId('venue-results').innerText();
+  assert.match(understood, /Compris : .*75009/);
+  assert.match(understood, /lu par les règles/, 'who read the request is said');
 }
 
 test('a search from the Lieux form lists picks with their matched room', { timeout: TEST_TIMEOUT }, async () => {
@@ -73,6 +75,46 @@ test('a bad search value is refused with a clear message', { timeout: TEST_TIMEO
     const alert = page.getByRole('alert');
     await alert.waitFor();
     assert.match(await alert.innerText(), /Code postal invalide/);
+    assert.equal(await page.getByTestId('venue-pick').count(), 0);
+  });
+});
+
+test('« Compris » shows what the request implies: a range, a layout from the event, a budget', { timeout: TEST_TIMEOUT }, async () => {
+  await withPage({ javaScriptEnabled: false }, async (page) => {
+    await signIn(page, TEAM, { js: false });
+    const q = 'conférence pour 80 à 120 personnes dans le 9e, budget 60 €/pers';
+    await page.goto(`${BASE_URL}/lieux?pool=lieux-atypiques&q=${encodeURIComponent(q)}`);
+    const results = page.getByTestId('venue-results');
+    await results.waitFor();
+    const text = await results.innerText();
+    assert.match(text, /80 à 120 personnes/, text);
+    assert.match(text, /théâtre/, text);
+    assert.match(text, /60 €/, text);
+    for (const room of await page.getByTestId('matched-room').allInnerTexts()) {
+      const [, capacity] = room.match(/(\d+) places/) ?? [];
+      assert.ok(Number(capacity) >= 80, `the range filters on its lower bound: ${room}`);
+      assert.match(room, /théâtre/, room);
+    }
+  });
+});
+
+test('an unknown postal code is said, and no venue from elsewhere is shown', { timeout: TEST_TIMEOUT }, async () => {
+  await withPage({ javaScriptEnabled: false }, async (page) => {
+    await signIn(page, TEAM, { js: false });
+    await page.goto(`${BASE_URL}/lieux?pool=lieux-atypiques&q=${encodeURIComponent('cocktail 40 personnes 75999')}`);
+    await page.getByTestId('venue-results').waitFor();
+    assert.match(await page.getByTestId('venue-results').innerText(), /Code postal inconnu : 75999/);
+    assert.equal(await page.getByTestId('venue-pick').count(), 0);
+  });
+});
+
+test('a request with nothing to search asks what is wanted', { timeout: TEST_TIMEOUT }, async () => {
+  await withPage({ javaScriptEnabled: false }, async (page) => {
+    await signIn(page, TEAM, { js: false });
+    await page.goto(`${BASE_URL}/lieux?pool=lieux-atypiques&q=${encodeURIComponent('des lieux stp')}`);
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    assert.match(await alert.innerText(), /Que cherchez-vous/);
     assert.equal(await page.getByTestId('venue-pick').count(), 0);
   });
 });

@@ -524,7 +524,10 @@ async fn an_unknown_postal_code_gets_a_notice_not_unrelated_venues(db: PgPool) {
         .unwrap();
     assert!(picks(&alone).is_empty(), "no venue from elsewhere");
     assert!(
-        alone.notices.iter().any(|n| n.contains("Code postal inconnu : 75999")),
+        alone
+            .notices
+            .iter()
+            .any(|n| n.contains("Code postal inconnu : 75999")),
         "{:?}",
         alone.notices
     );
@@ -540,8 +543,16 @@ async fn an_unknown_postal_code_gets_a_notice_not_unrelated_venues(db: PgPool) {
         )
         .await
         .unwrap();
-    assert!(beside.notices.iter().any(|n| n.contains("75999")), "{:?}", beside.notices);
+    assert!(
+        beside.notices.iter().any(|n| n.contains("75999")),
+        "{:?}",
+        beside.notices
+    );
     for p in picks(&beside) {
-        assert!(["75011", "75008"].contains(&p.postal_code.as_str()), "{}", p.postal_code);
+        assert!(
+            ["75011", "75008"].contains(&p.postal_code.as_str()),
+            "{}",
+            p.postal_code
+        );
     }
 }

@@ -13,12 +13,7 @@ fn km(d: f64) -> String {
 
 /// "Salle « Verrière » : 120 places en cocktail pour 100 personnes, à 800 m,
 /// proche de votre description et favori de l'équipe."
-pub fn sentence(
-    f: &Finalist<'_>,
-    wants: Wants,
-    semantic: f64,
-    recommended: bool,
-) -> String {
+pub fn sentence(f: &Finalist<'_>, wants: Wants, semantic: f64, recommended: bool) -> String {
     let c = f.candidate;
     let participants = wants.people;
     let mut facts: Vec<String> = Vec::new();

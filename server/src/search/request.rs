@@ -217,10 +217,12 @@ pub fn build_from(
         }
     }
 
-    // The per-person figure follows the head count actually applied.
+    // A total is split over the head count actually applied: the form's,
+    // when it replaced the text's (the reader already split it otherwise).
     let budget = parsed.budget.clone().map(|mut b| {
-        let people = participants.or(participants_about);
-        if let (Some(total), Some(n)) = (b.total_eur, people) {
+        if let (Some(total), Some(n), true) =
+            (b.total_eur, participants, form.participants.is_some())
+        {
             b.per_person_eur = Some((total + n / 2) / n.max(1));
         }
         b
@@ -355,7 +357,10 @@ mod tests {
 
     #[test]
     fn an_unknown_paris_code_is_kept_apart_not_searched() {
-        let req = build(&form(|f| f.postal_codes = vec!["75999".into(), "75011".into()])).unwrap();
+        let req = build(&form(|f| {
+            f.postal_codes = vec!["75999".into(), "75011".into()]
+        }))
+        .unwrap();
         assert_eq!(req.postal_codes, vec!["75011".to_string()]);
         assert_eq!(req.unknown_postal_codes, vec!["75999".to_string()]);
     }
@@ -367,10 +372,20 @@ mod tests {
             f.participants = Some(40);
         }))
         .unwrap();
-        assert!(req.understood.contains(&"40 personnes".to_string()), "{:?}", req.understood);
-        assert!(!req.understood.iter().any(|n| n.contains("80")), "{:?}", req.understood);
         assert!(
-            req.understood.iter().any(|n| n.contains("formulaire") && n.contains("40")),
+            req.understood.contains(&"40 personnes".to_string()),
+            "{:?}",
+            req.understood
+        );
+        assert!(
+            !req.understood.iter().any(|n| n.contains("80")),
+            "{:?}",
+            req.understood
+        );
+        assert!(
+            req.understood
+                .iter()
+                .any(|n| n.contains("formulaire") && n.contains("40")),
             "{:?}",
             req.understood
         );

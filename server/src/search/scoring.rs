@@ -171,12 +171,7 @@ pub fn scores(
     scored
 }
 
-pub fn rank(
-    finalists: &[Finalist<'_>],
-    wants: Wants,
-    source: Similarity,
-    model: &str,
-) -> Tiers {
+pub fn rank(finalists: &[Finalist<'_>], wants: Wants, source: Similarity, model: &str) -> Tiers {
     let scored = scores(finalists, wants, source, model);
     let by_id = |id: i64| finalists.iter().find(|f| f.candidate.id == id);
     let mut tiers = Tiers {

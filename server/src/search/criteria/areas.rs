@@ -12,7 +12,7 @@ use super::scan::Scan;
 use crate::geo::{self, Context, Place};
 
 /// Prepositions that put the event in the area that follows.
-const INTO: &[&str] = &["a", "au", "aux", "dans", "sur", "en"];
+const INTO: &[&str] = &["a", "au", "aux", "dans", "sur", "en", "in"];
 
 /// Takes every area the text names.
 pub fn extract(scan: &mut Scan, named: &mut NamedPlaces) {

@@ -83,11 +83,16 @@ pub fn at(scan: &mut Scan, named: &mut NamedPlaces, i: usize) -> Option<usize> {
             .checked_sub(1)
             .is_some_and(|k| scan.is_any(k, &["le", "du", "au"]));
         let rest = list(scan, end, form == Form::Bare);
+        // "cinquième ou sixième arrondissement": the noun closes the list.
+        let listed = !rest.0.is_empty();
+        let named = named || listed && scan.is_any(rest.1, ARRONDISSEMENT);
         let accepted = named
             || (fits(scan, end, form)
                 && match form {
+                    // "Ve ou VIe": two ordinals in a row are places.
                     Form::Ordinal => {
-                        after_article || (digits_ordinal && !preceded_by_determiner(scan, i))
+                        after_article
+                            || ((digits_ordinal || listed) && !preceded_by_determiner(scan, i))
                     }
                     Form::Bare => {
                         scan.longest_before(i, &["dans le", "du cote du"]) > 0
@@ -179,6 +184,8 @@ fn list(scan: &Scan, mut j: usize, bare: bool) -> (Vec<u8>, usize) {
         "ou bien le",
         "ou encore",
         "ou encore le",
+        "or",
+        "and",
     ];
     let mut numbers = Vec::new();
     while let Some((_, sep)) = scan.longest(j, SEPARATORS) {

@@ -45,17 +45,19 @@ const GREETINGS: &[&str] = &[
 const CLOSINGS: &[&str] = &[
     "cordialement", "bien cordialement", "tres cordialement", "bien a vous", "bien a toi",
     "sinceres salutations", "salutations", "amicalement", "bises", "best regards", "regards",
-    "kind regards", "cdlt", "bav", "salutations distinguees",
+    "kind regards", "cdlt", "bav", "salutations distinguees", "avec mes remerciements",
+    "avec nos remerciements", "en vous remerciant", "en vous remerciant par avance",
+    // Wishes close too; a line that counts people still stops a signature.
+    "belle journee", "bonne journee", "bonne soiree", "belle soiree", "belle fin de journee",
+    "belle semaine", "bonne semaine", "au plaisir", "a bientot", "a tres vite",
 ];
 
 /// Closings that may also start a sentence ("Merci\nNous serons 80"):
 /// only a name may follow them.
 #[rustfmt::skip]
 const WEAK_CLOSINGS: &[&str] = &[
-    "belle journee", "bonne journee", "bonne soiree", "belle soiree", "belle fin de journee",
     "merci d avance", "merci par avance", "d avance merci", "merci", "merci beaucoup",
-    "merci encore", "a bientot", "best", "thanks", "au plaisir", "a tres vite", "belle semaine",
-    "bonne semaine",
+    "merci encore", "best", "thanks",
 ];
 
 /// Most lines a signature runs after its closing formula, and tokens on

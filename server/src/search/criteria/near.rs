@@ -24,6 +24,8 @@ const NEARBY: &[&str] = &[
     "a proximite immediate", "autour", "aux alentours", "aux abords", "non loin", "pas loin",
     "pas tres loin", "a deux pas", "a quelques pas", "a quelques minutes", "du cote", "cote",
     "vers", "en face", "face", "aux environs", "dans les environs", "au pied",
+    // English, as requests forwarded from abroad put it.
+    "near", "nearby", "close to", "next to", "around", "walking distance from",
 ];
 /// Words that put the event inside a place: around a point they mean
 /// "near" too, but an area with borders becomes its postal codes.
@@ -36,7 +38,7 @@ pub const INSIDE: &[&str] = &[
 /// postal code) the place of the event: "à Montmartre", "dans le Marais".
 const LIGHT: &[&str] = &["a", "au", "aux", "dans", "sur"];
 const LINKERS: &[&str] = &["de", "du", "des", "d", "a", "au", "aux"];
-pub const ARTICLES: &[&str] = &["la", "le", "l", "les"];
+pub const ARTICLES: &[&str] = &["la", "le", "l", "les", "the"];
 
 /// What may precede a distance and belongs to it ("à moins de 5 km").
 #[rustfmt::skip]
@@ -44,7 +46,7 @@ const DISTANCE_LEADS: &[&str] = &[
     "a", "a moins de", "a moins d", "moins de", "moins d", "a max", "a maximum", "a environ",
     "environ", "a pas plus de", "pas plus de", "dans un rayon de", "dans un rayon d",
     "dans un perimetre de", "un rayon de", "rayon de", "rayon", "max", "maximum", "maxi",
-    "jusqu a", "dans les", "dans",
+    "jusqu a", "dans les", "dans", "within", "less than", "under", "max", "at most",
 ];
 /// Distances that are a minimum, not a radius: left to the semantic query.
 const AT_LEAST: &[&str] = &["plus de", "plus d", "au moins", "au minimum", "minimum"];
@@ -120,7 +122,7 @@ fn distance_at(scan: &Scan, i: usize) -> Option<Hit> {
     }
     let p = measured.end;
     #[rustfmt::skip]
-    let (_, linker) = scan.longest(p, &["de", "du", "des", "d", "autour de", "autour du", "autour des", "autour d"])?;
+    let (_, linker) = scan.longest(p, &["de", "du", "des", "d", "autour de", "autour du", "autour des", "autour d", "of", "from", "around"])?;
     let (place, end) = place_at(scan, p + linker, Context::Distance)?;
     // "à 45 min de Paris en voiture": the mode may follow the place.
     let later = distance::mode_at(scan, end);

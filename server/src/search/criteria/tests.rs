@@ -263,4 +263,3 @@ fn leftovers_regressions() {
         );
     }
 }
-

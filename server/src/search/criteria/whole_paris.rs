@@ -12,7 +12,8 @@ use super::scan::Scan;
 #[rustfmt::skip]
 const INTO_PARIS: &[&str] = &[
     "a", "dans", "sur", "en plein", "au coeur de", "en plein coeur de", "dans tout", "sur tout",
-    "partout a", "partout dans", "partout sur", "au sein de", "a l interieur de",
+    "partout a", "partout dans", "partout sur", "au sein de", "a l interieur de", "in",
+    "anywhere in",
 ];
 
 /// Phrases that are Paris on their own.

@@ -81,7 +81,11 @@ Réponse en JSON :
 
 fn request_summary(out: &mut String, input: &Input<'_>) {
     let req = input.request;
-    let participants = match (req.participants, req.participants_max, req.participants_about) {
+    let participants = match (
+        req.participants,
+        req.participants_max,
+        req.participants_about,
+    ) {
         (Some(min), Some(max), _) => format!("{min} à {max}"),
         (Some(n), None, _) => n.to_string(),
         (None, _, Some(n)) => format!("environ {n} (indicatif)"),
