@@ -248,6 +248,29 @@ fn describe(c: &Criteria, extra: Vec<String>) -> Vec<String> {
         notes.push("Paris intra-muros (75001 à 75020)".to_string());
         shown.extend(geo::ARRONDISSEMENTS.iter().flat_map(|a| a.postal_codes()));
     }
+    // Several arrondissements: one note ("Paris 3e, 4e"), left out when an
+    // extractor's remark already names them ("Le Marais : Paris 3e, 4e").
+    let arrondissements: Vec<&geo::Arrondissement> = geo::ARRONDISSEMENTS
+        .iter()
+        .filter(|a| {
+            a.postal_codes()
+                .any(|p| c.postal_codes.iter().any(|x| x == p))
+        })
+        .collect();
+    if shown.is_empty() && arrondissements.len() > 1 {
+        let list = format!(
+            "Paris {}",
+            arrondissements
+                .iter()
+                .map(|a| a.name.trim_start_matches("Paris "))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        if !extra.iter().any(|e| e.contains(&list)) {
+            notes.push(list);
+        }
+        shown.extend(arrondissements.iter().flat_map(|a| a.postal_codes()));
+    }
     for code in &c.postal_codes {
         if shown.contains(&code.as_str()) {
             continue;

@@ -89,10 +89,10 @@ pub fn at(scan: &mut Scan, named: &mut NamedPlaces, i: usize) -> Option<usize> {
         let accepted = named
             || (fits(scan, end, form)
                 && match form {
-                    // "Ve ou VIe": two ordinals in a row are places.
+                    // Not "Ve ou VIe" alone: once a criterion between them is
+                    // taken, any two ranks would read as places.
                     Form::Ordinal => {
-                        after_article
-                            || ((digits_ordinal || listed) && !preceded_by_determiner(scan, i))
+                        after_article || (digits_ordinal && !preceded_by_determiner(scan, i))
                     }
                     Form::Bare => {
                         scan.longest_before(i, &["dans le", "du cote du"]) > 0

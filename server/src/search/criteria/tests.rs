@@ -150,11 +150,11 @@ fn notes_say_what_was_understood() {
     );
     assert_eq!(
         extract("dans le Marais").notes,
-        [
-            "75003 (Paris 3e)",
-            "75004 (Paris 4e)",
-            "Le Marais : Paris 3e, 4e"
-        ]
+        ["Le Marais : Paris 3e, 4e"]
+    );
+    assert_eq!(
+        extract("Paris 5 ou 6, 40 pers").notes,
+        ["Paris 5e, 6e", "40 personnes"]
     );
     assert_eq!(
         extract("toute l'IDF").notes,
