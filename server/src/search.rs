@@ -5,6 +5,7 @@ pub mod criteria;
 pub mod finalist;
 pub mod llm_rank;
 pub mod pipeline;
+pub mod preferences;
 pub mod reading;
 mod reasons;
 pub mod request;

@@ -31,6 +31,7 @@ mod named_places;
 mod near;
 mod numbers;
 mod participants;
+mod people;
 mod places;
 mod postal_codes;
 mod scan;

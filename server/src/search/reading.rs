@@ -15,6 +15,7 @@
 //! ([`crate::llm::Recording`]), not this module's.
 pub mod answer;
 mod places;
+mod preview;
 pub mod prompt;
 #[cfg(test)]
 mod proptests;

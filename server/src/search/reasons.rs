@@ -1,6 +1,6 @@
 //! One French sentence per pick, from the facts that weighed most.
 use super::finalist::Finalist;
-use super::scoring::{budget_fit, Wants};
+use super::preferences::{budget_fit, Wants};
 use app::room_configurations::phrase_of;
 
 fn km(d: f64) -> String {

@@ -6,7 +6,7 @@
 
 use super::named_places::NamedPlaces;
 use super::numbers::{self, Form};
-use super::participants::is_people_unit;
+use super::people::is_people_unit;
 use super::scan::Scan;
 use super::tokens::Kind;
 use crate::geo;

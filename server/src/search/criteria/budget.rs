@@ -5,7 +5,7 @@
 //! eighty people.
 
 use super::numbers;
-use super::participants::is_people_unit;
+use super::people::is_people_unit;
 use super::scan::Scan;
 use super::{Budget, Criteria};
 

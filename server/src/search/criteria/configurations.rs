@@ -15,7 +15,7 @@
 
 use super::events;
 use super::layout_spelling::{vocabulary_of, Reading};
-use super::participants;
+use super::people;
 use super::scan::Scan;
 use super::seated_meals;
 use super::{Configuration, Criteria};
@@ -290,7 +290,7 @@ fn standing_at(reading: &Reading, i: usize) -> bool {
     let before = i.checked_sub(1).and_then(|k| reading.raw(k));
     let after = reading.raw(i + 1);
     let is_count = |w: Option<&str>| {
-        w.is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()) || participants::is_people_unit(w))
+        w.is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()) || people::is_people_unit(w))
     };
     // "…for 50 people? Standing, networking event": a clause of its own.
     let is_edge =

@@ -7,7 +7,7 @@
 //! it starts with a header name and a colon, a signature only when it
 //! closes the message (or what precedes a forwarded one).
 
-use super::participants::is_people_unit;
+use super::people::is_people_unit;
 use super::scan::Scan;
 use super::tokens::Kind;
 use std::ops::Range;

@@ -4,33 +4,11 @@
 //! minutes", "1er étage" or "75 m²". A vague amount ("une centaine") only
 //! informs the fit; a negative one is reported for the caller to refuse.
 
+use super::people::is_people_unit;
 use super::scan::Scan;
 use super::Criteria;
-use super::{configurations, fuzzy, numbers, tables};
+use super::{configurations, numbers, tables};
 use std::ops::Range;
-
-/// Nouns that count people.
-#[rustfmt::skip]
-const PEOPLE: &[&str] = &[
-    "personne", "personnes", "pers", "pax", "participant", "participants", "invite", "invites",
-    "convive", "convives", "couvert", "couverts", "collaborateur", "collaborateurs", "salarie",
-    "salaries", "employe", "employes", "adulte", "adultes", "enfant", "enfants", "gens", "places",
-    "people", "guests", "persons", "membres", "delegues", "congressistes", "visiteurs",
-    "spectateurs", "clients", "etudiants", "cadres", "managers", "personnalites", "invitees",
-    "participantes", "collaboratrices", "salariees", "employees", "attendees", "delegates",
-    "person", "guest", "ppl", "adherents", "benevoles", "stagiaires", "apprenants", "eleves",
-    "partenaires", "commerciaux", "agents", "medecins", "experts", "dirigeants", "chercheurs",
-    "journalistes", "intervenants", "exposants", "seniors", "jeunes", "familles", "ados",
-    "actionnaires", "associes", "collegues", "amis", "proches", "vip", "vips",
-];
-
-/// True when `word` (folded) counts people, small typos included
-/// ("personnnes", "particpants").
-pub fn is_people_unit(word: &str) -> bool {
-    // Entry by entry: "participans" is as close to "participant" as to
-    // "participants", a tie that still names people.
-    PEOPLE.contains(&word) || PEOPLE.iter().any(|p| fuzzy::closest(word, &[p]).is_some())
-}
 
 /// Words before a number that make it a head count without a unit.
 #[rustfmt::skip]

@@ -5,7 +5,7 @@
 
 use super::named_places::NamedPlaces;
 use super::numbers;
-use super::participants::is_people_unit;
+use super::people::is_people_unit;
 use super::scan::Scan;
 use crate::geo;
 

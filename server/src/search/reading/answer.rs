@@ -11,6 +11,7 @@
 //! contain. Dropping a hard criterion widens the search; keeping a wrong one
 //! would exclude good venues without anybody noticing.
 use super::places;
+use super::preview::preview;
 use crate::search::criteria::{Budget, Configuration, Criteria};
 use serde::Deserialize;
 
@@ -268,14 +269,4 @@ fn unfenced(text: &str) -> &str {
     // Drop the info string ("json") on the fence's line.
     let body = rest.split_once('\n').map_or("", |(_, body)| body);
     body.trim_end().strip_suffix("```").unwrap_or(body).trim()
-}
-
-/// The start of a value, for the logs.
-pub(super) fn preview(text: &str) -> String {
-    let short: String = text.chars().take(40).collect();
-    if short.len() < text.len() {
-        format!("{short:?}…")
-    } else {
-        format!("{short:?}")
-    }
 }

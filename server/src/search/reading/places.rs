@@ -3,7 +3,7 @@
 use crate::geo::{self, Place};
 use crate::search::criteria::{Near, MAX_RADIUS_KM};
 
-use super::answer::preview;
+use super::preview::preview;
 
 /// A radius under 100 m is a typo, not a search.
 pub const MIN_RADIUS_KM: f64 = 0.1;

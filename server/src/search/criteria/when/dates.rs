@@ -4,7 +4,7 @@
 //! prochaine". Never "le 15" (an arrondissement) nor "Paris 5/6".
 
 use super::small_number;
-use crate::search::criteria::participants::is_people_unit;
+use crate::search::criteria::people::is_people_unit;
 use crate::search::criteria::scan::Scan;
 use crate::search::criteria::tokens::Kind;
 use std::ops::Range;
