@@ -20,16 +20,33 @@ use support::anthropic::{listed_codes, prompt, FakeAnthropic, Reply};
 #[sqlx::test(migrations = "../migrations")]
 async fn a_valid_answer_becomes_the_catalogue_and_its_cost_is_recorded(db: PgPool) {
     seed(&db, 12).await;
-    let fake = FakeAnthropic::start(vec![Reply::with(last_eight_reversed)]).await;
+    // The model reads the request first (the `parse` task), then ranks.
+    let reading = serde_json::json!({
+        "participants": null, "participants_max": null, "participants_about": null,
+        "configurations": [], "postal_codes": [], "near": null, "member_codes": [],
+        "broad_area": false, "budget": null, "negative_amount": null,
+        "semantic_query": "ambiance festive"
+    });
+    let fake = FakeAnthropic::start(vec![
+        Reply::Text(reading.to_string()),
+        Reply::with(last_eight_reversed),
+    ])
+    .await;
     let service = SearchService {
         db: db.clone(),
         embedder: None,
         llm: fake.provider("5000"),
     };
     let r = service.search(None, &form()).await.unwrap();
+    assert!(
+        r.understood.iter().any(|n| n == "lu par le modèle"),
+        "{:?}",
+        r.understood
+    );
 
     let seen = fake.seen();
-    assert_eq!(seen.len(), 1);
+    assert_eq!(seen.len(), 2, "one reading, one ranking");
+    let seen = &seen[1..];
     let listed = listed_codes(&seen[0].body);
     assert_eq!(listed.len(), 12);
     let expected: Vec<&str> = listed.iter().rev().take(8).map(String::as_str).collect();
@@ -91,11 +108,11 @@ async fn a_valid_answer_becomes_the_catalogue_and_its_cost_is_recorded(db: PgPoo
     .fetch_one(&db)
     .await
     .unwrap();
-    assert_eq!(linked, 1, "the call names its search");
+    assert_eq!(linked, 2, "both calls name their search");
     assert_eq!((run.0.as_str(), run.1), ("llm", Some(12)));
     assert!(run.2.is_some() && run.3 > 0.0, "{run:?}");
     let call: (String, String, String, i32, i32, f64, String) = sqlx::query_as(
-        "SELECT task, provider, model, input_tokens, output_tokens, cost_usd::float8, status FROM llm_calls",
+        "SELECT task, provider, model, input_tokens, output_tokens, cost_usd::float8, status FROM llm_calls WHERE task = 'rank'",
     )
     .fetch_one(&db)
     .await
@@ -110,8 +127,18 @@ async fn a_valid_answer_becomes_the_catalogue_and_its_cost_is_recorded(db: PgPoo
         ("rank", "anthropic", "claude-haiku-4-5-20251001", "ok")
     );
     assert!(call.3 > 100 && call.4 > 0, "{call:?}");
+    let total: f64 = sqlx::query_scalar("SELECT sum(cost_usd)::float8 FROM llm_calls")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    let parse_status: String =
+        sqlx::query_scalar("SELECT status FROM llm_calls WHERE task = 'parse'")
+            .fetch_one(&db)
+            .await
+            .unwrap();
+    assert_eq!(parse_status, "ok");
     assert!(
-        (call.5 - run.3).abs() < 1e-6,
+        (total - run.3).abs() < 1e-6,
         "the run's cost is its calls' cost"
     );
 }
