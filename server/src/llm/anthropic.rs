@@ -13,6 +13,7 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
 use std::time::{Duration, Instant};
 use wire::{error_message, parse_message, WireRequest};
 
+pub mod stream;
 mod wire;
 
 /// The API version every request is written against.
