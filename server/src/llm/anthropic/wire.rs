@@ -93,13 +93,7 @@ pub(super) fn parse_message(body: &[u8], latency: Duration) -> Result<Completion
             WireBlock::Other => None,
         })
         .collect();
-    let stop_reason = match response.stop_reason.as_deref() {
-        Some("end_turn") => StopReason::EndTurn,
-        Some("max_tokens") => StopReason::MaxTokens,
-        Some("stop_sequence") => StopReason::StopSequence,
-        Some(other) => StopReason::Other(other.to_string()),
-        None => StopReason::Other("none".into()),
-    };
+    let stop_reason = stop_reason(response.stop_reason.as_deref());
     Ok(Completion {
         text,
         model: response.model,
@@ -129,6 +123,17 @@ pub(super) fn error_message(body: &[u8]) -> String {
         Err(_) => String::from_utf8_lossy(body).into_owned(),
     };
     crate::outbound::quote(&text)
+}
+
+/// Anthropic's stop reason as ours; streamed answers use the same mapping.
+pub(super) fn stop_reason(wire: Option<&str>) -> StopReason {
+    match wire {
+        Some("end_turn") => StopReason::EndTurn,
+        Some("max_tokens") => StopReason::MaxTokens,
+        Some("stop_sequence") => StopReason::StopSequence,
+        Some(other) => StopReason::Other(other.to_string()),
+        None => StopReason::Other("none".into()),
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! chat needs is read; unknown event, block and delta types are skipped so
 //! that new API features do not break running streams.
 use super::{StreamError, StreamEvent, UsageUpdate};
-use crate::llm::{StopReason, Usage};
+use crate::llm::Usage;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
@@ -119,17 +119,9 @@ struct Tagged {
     kind: String,
 }
 
-/// The same mapping as the non-streaming client's (`wire::parse_message`),
-/// so both paths report the same stop reasons.
-pub(super) fn stop_reason(wire: Option<&str>) -> StopReason {
-    match wire {
-        Some("end_turn") => StopReason::EndTurn,
-        Some("max_tokens") => StopReason::MaxTokens,
-        Some("stop_sequence") => StopReason::StopSequence,
-        Some(other) => StopReason::Other(other.to_string()),
-        None => StopReason::Other("none".into()),
-    }
-}
+/// The one mapping of Anthropic's stop reasons, shared with the
+/// non-streaming client so both paths report the same.
+pub(super) use crate::llm::anthropic::wire::stop_reason;
 
 /// One server-sent event (its `event:` name and `data:`) as the events it
 /// carries: none for `ping` and unknown types, two for a text block that
