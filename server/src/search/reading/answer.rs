@@ -231,7 +231,10 @@ fn budget(b: &BudgetAnswer, heads: Option<u32>, dropped: &mut Vec<String>) -> Op
     let per_person_eur =
         amount(b.per_person_eur, MAX_PER_PERSON_EUR, "per_person_eur").or_else(|| {
             let per_person = total_eur? / heads?;
-            (per_person >= 1).then_some(per_person)
+            // Derived, so bounded like a figure the model would have said.
+            (1..=MAX_PER_PERSON_EUR)
+                .contains(&per_person)
+                .then_some(per_person)
         });
     (total_eur.is_some() || per_person_eur.is_some()).then_some(Budget {
         total_eur,

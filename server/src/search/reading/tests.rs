@@ -182,3 +182,23 @@ fn an_empty_answer_is_replayed_as_a_turn_the_api_accepts() {
     assert_eq!(super::replayed(" \n "), "(réponse vide)");
     assert_eq!(super::replayed(" {} "), "{}");
 }
+
+/// A per-person figure worked out from a total is bounded like one said:
+/// 8.5 M€ for one person is no budget per person (found by the property
+/// test).
+#[test]
+fn a_derived_per_person_budget_is_bounded_too() {
+    let p = parse(
+        &json!({
+            "participants_about": 1,
+            "budget": {"total_eur": 8_551_493.17, "per_person_eur": 0.0},
+            "semantic_query": ""
+        })
+        .to_string(),
+        REQUEST,
+    )
+    .unwrap();
+    let budget = p.criteria.budget.unwrap_or_default();
+    assert_eq!(budget.per_person_eur, None);
+    assert!(budget.total_eur.is_some());
+}
