@@ -4,6 +4,7 @@
 //! metrics keep.
 pub mod anthropic;
 pub mod external;
+mod fenced;
 pub mod offline;
 pub mod pricing;
 pub mod provider;
@@ -11,6 +12,7 @@ pub mod record;
 pub mod recording;
 
 pub use anthropic::{AnthropicClient, ClientBuildError};
+pub use fenced::unfenced;
 pub use offline::OfflineLlm;
 pub use provider::{
     Check, Completion, CompletionRequest, LlmError, LlmProvider, Message, Role, StopReason, Task,

@@ -38,7 +38,7 @@ pub struct Parsed {
 
 /// `known`: (code, member id) of the finalists shown to the model.
 pub fn parse(text: &str, known: &[(&str, i64)]) -> Result<Parsed, String> {
-    let json: Value = serde_json::from_str(unfenced(text))
+    let json: Value = serde_json::from_str(crate::llm::unfenced(text))
         .map_err(|e| format!("not JSON ({e}): {}", preview(text)))?;
     let Value::Object(object) = json else {
         return Err(format!("not a JSON object: {}", preview(text)));
@@ -129,17 +129,6 @@ fn normalise_code(raw: &str) -> String {
     } else {
         code.to_string()
     }
-}
-
-/// The JSON inside a Markdown fence, or the text as is.
-fn unfenced(text: &str) -> &str {
-    let text = text.trim();
-    let Some(rest) = text.strip_prefix("```") else {
-        return text;
-    };
-    // Drop the info string ("json") on the fence's line.
-    let body = rest.split_once('\n').map_or("", |(_, body)| body);
-    body.trim_end().strip_suffix("```").unwrap_or(body).trim()
 }
 
 /// The first sentence, whitespace collapsed, at most

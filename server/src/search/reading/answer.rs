@@ -79,7 +79,7 @@ pub struct Parsed {
 
 /// `request`: the organizer's text as the model saw it.
 pub fn parse(text: &str, request: &str) -> Result<Parsed, String> {
-    let answer: Answer = serde_json::from_str(unfenced(text))
+    let answer: Answer = serde_json::from_str(crate::llm::unfenced(text))
         .map_err(|e| format!("not the JSON object asked for ({e})"))?;
     let semantic_query = description(&answer.semantic_query, request)?;
     let mut dropped = Vec::new();
@@ -261,15 +261,4 @@ fn negative_amount(amount: &str, request: &str, dropped: &mut Vec<String>) -> Op
     } else {
         Some(amount.to_string())
     }
-}
-
-/// The JSON inside a Markdown fence, or the text as is.
-fn unfenced(text: &str) -> &str {
-    let text = text.trim();
-    let Some(rest) = text.strip_prefix("```") else {
-        return text;
-    };
-    // Drop the info string ("json") on the fence's line.
-    let body = rest.split_once('\n').map_or("", |(_, body)| body);
-    body.trim_end().strip_suffix("```").unwrap_or(body).trim()
 }
