@@ -4,6 +4,8 @@
 # formatting, clippy, unit + integration tests on the real database, and the
 # Chromium end-to-end tests against a freshly built and seeded server.
 set -euo pipefail
+# One build per run: incremental caches would only cost CI disk (several GB).
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 

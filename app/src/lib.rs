@@ -6,6 +6,7 @@
 
 pub mod admin;
 pub mod auth;
+pub mod chat;
 pub mod errors;
 pub mod layout;
 pub mod links;

@@ -20,6 +20,7 @@ pub mod services;
 pub mod shutdown;
 pub mod state;
 pub mod telemetry;
+pub mod tools;
 pub mod venue_embeddings;
 
 use anyhow::Context;

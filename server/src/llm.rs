@@ -3,6 +3,7 @@
 //! table, the wrapping of third-party text, and the per-call record the
 //! metrics keep.
 pub mod anthropic;
+pub mod chat;
 pub mod external;
 mod fenced;
 pub mod offline;
@@ -12,6 +13,9 @@ pub mod record;
 pub mod recording;
 
 pub use anthropic::{AnthropicClient, ClientBuildError};
+pub use chat::{
+    Block, ChatAnswer, ChatEvent, ChatMessage, ChatRequest, ChatRole, ChatStream, ToolSpec,
+};
 pub use fenced::unfenced;
 pub use offline::OfflineLlm;
 pub use provider::{

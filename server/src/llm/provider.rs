@@ -6,10 +6,9 @@
 //! recording a call is a wrapper around any backend ([`super::Recording`]),
 //! so callers hold one `dyn LlmProvider` and never branch on either.
 //!
-//! Streaming and tool calls (the chat) will extend these types: messages
-//! will carry content blocks and the trait a `stream` method (which the
-//! recording wrapper will record when the stream ends). Nothing here assumes
-//! text-only beyond today's fields.
+//! The chat's streamed calls with tools use the types of [`super::chat`]
+//! through [`LlmProvider::stream`].
+use super::chat::{ChatRequest, ChatStream};
 use std::time::Duration;
 
 /// What a call is for: recorded with its cost (`llm_calls.task`), and the
@@ -21,6 +20,10 @@ pub enum Task {
     /// Reading the organizer's request into search criteria
     /// (`search::reading`), before stage 1.
     Parse,
+    /// A turn of the assistant's chat (streamed, with tools).
+    Chat,
+    /// A short summary of the history cut from a long conversation.
+    Summarize,
 }
 
 impl Task {
@@ -28,6 +31,8 @@ impl Task {
         match self {
             Self::Rank => "rank",
             Self::Parse => "parse",
+            Self::Chat => "chat",
+            Self::Summarize => "summarize",
         }
     }
 }
@@ -94,6 +99,8 @@ pub enum StopReason {
     /// Cut at `max_tokens`: the text is probably incomplete.
     MaxTokens,
     StopSequence,
+    /// The model called tools and waits for their results.
+    ToolUse,
     /// Anything else the provider reports (e.g. a refusal), as it says it.
     Other(String),
 }
@@ -156,5 +163,11 @@ pub trait LlmProvider: Send + Sync {
         let completion = self.complete(request).await?;
         check(&completion).map_err(LlmError::Unusable)?;
         Ok(completion)
+    }
+
+    /// A chat call with tools, streamed. Backends without one answer
+    /// [`LlmError::Offline`] and the agent uses its offline planner.
+    async fn stream(&self, _request: &ChatRequest) -> Result<ChatStream, LlmError> {
+        Err(LlmError::Offline)
     }
 }

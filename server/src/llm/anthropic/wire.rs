@@ -131,6 +131,7 @@ pub(super) fn stop_reason(wire: Option<&str>) -> StopReason {
         Some("end_turn") => StopReason::EndTurn,
         Some("max_tokens") => StopReason::MaxTokens,
         Some("stop_sequence") => StopReason::StopSequence,
+        Some("tool_use") => StopReason::ToolUse,
         Some(other) => StopReason::Other(other.to_string()),
         None => StopReason::Other("none".into()),
     }
