@@ -3,11 +3,13 @@
 //! Every variable has a default that suits the local set-up the README starts,
 //! and every bad value is refused with an error that names the variable.
 mod auth;
+mod chat;
 mod embedding;
 mod env;
 mod llm;
 
 pub use auth::AuthSettings;
+pub use chat::ChatSettings;
 pub use embedding::{EmbeddingPipeline, EmbeddingSettings, InputTypeStyle, PipelineSettings};
 pub use env::{redact_url, ConfigError, Env};
 pub use llm::{
@@ -37,6 +39,8 @@ pub struct Config {
     pub require_embeddings: bool,
     /// The language model that ranks venues; `none` ranks deterministically.
     pub llm: LlmSettings,
+    /// The assistant's history bound and approval lifetime.
+    pub chat: ChatSettings,
     pub auth: AuthSettings,
     /// Background job workers `maxy serve` runs (0: none, e.g. on web-only
     /// instances while other machines run the workers).
@@ -88,6 +92,7 @@ impl Config {
             embeddings: EmbeddingSettings::from_source(env)?,
             require_embeddings: env.boolean("MAXY_REQUIRE_EMBEDDINGS", true)?,
             llm: LlmSettings::from_source(env)?,
+            chat: ChatSettings::from_source(env)?,
             auth: AuthSettings::from_source(env)?,
             job_workers: env.number("MAXY_JOB_WORKERS", 1, 0..=64)?,
         })

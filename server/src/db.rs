@@ -1,5 +1,10 @@
 //! The PostgreSQL pool, the embedded migrations, and the queries (one
 //! module per table, checked at compile time by `sqlx::query!`).
+pub mod ai_context;
+pub mod ai_conversations;
+pub mod ai_events;
+pub mod ai_messages;
+pub mod ai_turns;
 pub mod audit_log;
 pub mod jobs;
 pub mod links_view;

@@ -7,6 +7,7 @@
 //! extractors of [`extract`] (server routes) and the page guard, all from the
 //! same role rule and the same page table.
 pub mod auth_routes;
+mod chat_events;
 pub mod client_addr;
 pub mod csrf;
 pub mod errors;
@@ -77,7 +78,9 @@ pub fn router(state: AppState) -> Router {
 
 /// The axum routes outside Leptos (health probes, sign-in and sign-out).
 fn server_routes() -> RouteTable {
-    health::routes().merge(auth_routes::routes())
+    health::routes()
+        .merge(auth_routes::routes())
+        .merge(chat_events::routes())
 }
 
 /// Method and path of every axum route outside Leptos, from the same table

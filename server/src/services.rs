@@ -4,6 +4,7 @@
 //! trait) and its construction in [`Services::new`] (the compiler asks for
 //! it); providing it to pages and server functions follows from the list.
 //! `AppState` holds a `Services` and the router provides it on every request.
+use crate::agent::{Agent, AgentSettings, AssistantService, Live};
 use crate::audit::{AuditReader, AuditThrottle};
 use crate::auth::tokens::SigningKey;
 use crate::embeddings::EmbeddingProvider;
@@ -11,6 +12,7 @@ use crate::link_views::LinkViewsService;
 use crate::llm::LlmProvider;
 use crate::search::SearchService;
 use app::admin::AuditLog;
+use app::chat::Assistant;
 use app::links::LinkViews;
 use app::venue_search::VenueSearch;
 use leptos::prelude::provide_context;
@@ -44,6 +46,8 @@ services! {
     audit_log: dyn AuditLog,
     /// The three-stage venue search.
     venue_search: dyn VenueSearch,
+    /// The assistant's chat.
+    assistant: dyn Assistant,
 }
 
 /// What the services are built from.
@@ -56,6 +60,9 @@ pub struct Dependencies {
     pub venue_embedder: Option<Arc<dyn EmbeddingProvider>>,
     /// The language model (the offline provider when none is configured).
     pub llm: Arc<dyn LlmProvider>,
+    /// Wakes the chat streams of this process when a turn writes events.
+    pub chat_live: Arc<Live>,
+    pub agent_settings: AgentSettings,
 }
 
 impl Services {
@@ -66,7 +73,23 @@ impl Services {
             audit_throttle,
             venue_embedder,
             llm,
+            chat_live,
+            agent_settings,
         } = deps;
+        let search = Arc::new(SearchService {
+            db: db.clone(),
+            embedder: venue_embedder.clone(),
+            llm: llm.clone(),
+        });
+        let agent = Arc::new(Agent {
+            db: db.clone(),
+            provider: llm,
+            offline: Arc::new(crate::llm::OfflineLlm),
+            search: search.clone(),
+            embedder: venue_embedder,
+            live: chat_live,
+            settings: agent_settings,
+        });
         Services {
             link_views: Arc::new(LinkViewsService {
                 db: db.clone(),
@@ -74,11 +97,8 @@ impl Services {
                 audit_throttle,
             }),
             audit_log: Arc::new(AuditReader { db: db.clone() }),
-            venue_search: Arc::new(SearchService {
-                db,
-                embedder: venue_embedder,
-                llm,
-            }),
+            venue_search: search,
+            assistant: Arc::new(AssistantService { agent }),
         }
     }
 }

@@ -1,4 +1,5 @@
 //! What every request handler can reach.
+use crate::agent::{AgentSettings, Live};
 use crate::audit::AuditThrottle;
 use crate::auth::rate_limit::RateLimits;
 use crate::auth::tokens::SigningKey;
@@ -24,6 +25,8 @@ pub struct AppState {
     pub audit_throttle: Arc<AuditThrottle>,
     /// The services server functions call (provided to them as context).
     pub services: Services,
+    /// Wakes the chat event streams of this process (`http::chat_events`).
+    pub chat_live: Arc<Live>,
 }
 
 impl AppState {
@@ -38,12 +41,19 @@ impl AppState {
         llm: Arc<dyn LlmProvider>,
     ) -> Self {
         let audit_throttle = Arc::new(AuditThrottle::default());
+        let chat_live = Arc::new(Live::default());
         let services = Services::new(Dependencies {
             db: db.clone(),
             signing_key: signing_key.clone(),
             audit_throttle: audit_throttle.clone(),
             venue_embedder,
             llm,
+            chat_live: chat_live.clone(),
+            agent_settings: AgentSettings {
+                max_history: config.chat.max_history,
+                approval_ttl: config.chat.approval_ttl,
+                ..AgentSettings::default()
+            },
         });
         AppState {
             leptos_options,
@@ -54,6 +64,7 @@ impl AppState {
             rate_limits: RateLimits::default(),
             audit_throttle,
             services,
+            chat_live,
         }
     }
 }

@@ -101,3 +101,11 @@ pub async fn set_password(
     .fetch_optional(db)
     .await
 }
+
+/// The name shown for the user (`None`: no such user).
+pub async fn display_name(db: impl sqlx::PgExecutor<'_>, id: i64) -> sqlx::Result<Option<String>> {
+    sqlx::query_scalar("SELECT display_name FROM users WHERE id = $1")
+        .bind(id)
+        .fetch_optional(db)
+        .await
+}

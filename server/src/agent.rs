@@ -1,0 +1,20 @@
+//! The assistant's agent loop: a message from the team starts a turn on the
+//! server ([`turn`]); the model (or the offline planner) streams its answer
+//! with the system prompt ([`prompt`]) and the bounded history
+//! ([`history`]); read tools run, write tools become approval cards; every
+//! step lands in the conversation's event log ([`sink`]) that pages follow
+//! ([`live`] wakes them). [`service`] is what the pages call.
+//!
+//! The loop holds the tool registry, never the executors of writes: those
+//! run only when a person approves a card (`crate::approvals`).
+pub mod history;
+mod labels;
+pub mod live;
+pub mod prompt;
+pub mod service;
+pub mod sink;
+pub mod turn;
+
+pub use live::Live;
+pub use service::AssistantService;
+pub use turn::{Agent, AgentSettings};

@@ -1,0 +1,289 @@
+//! The chat as the pages call it (`app::chat::Assistant`): conversations,
+//! messages that start a turn on the server, the stop button, decisions on
+//! approval cards. Every method checks that the conversation belongs to the
+//! caller; someone else's reads as absent.
+use super::turn::Agent;
+use crate::approvals;
+use crate::db::ai_conversations::{self, Conversation};
+use crate::db::{ai_events, ai_messages, ai_turns};
+use crate::llm::Block;
+use app::chat::{
+    Assistant, ChatEvent, ConversationLog, ConversationSummary, Decision, SentMessage,
+    MAX_MESSAGE_CHARS,
+};
+use app::errors::AppError;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A running turn whose server stopped beating this long ago is closed.
+const STALE_TURN: Duration = Duration::from_secs(60);
+/// Sidebar length.
+const LISTED: i64 = 100;
+/// Events a page loads at once (a long conversation's log stays far below).
+const LOG_LIMIT: i64 = 20_000;
+
+pub struct AssistantService {
+    pub agent: Arc<Agent>,
+}
+
+impl AssistantService {
+    async fn owned(&self, user_id: i64, id: i64) -> Result<Conversation, AppError> {
+        ai_conversations::owned(&self.agent.db, user_id, id)
+            .await
+            .map_err(AppError::unavailable)?
+            .ok_or(AppError::NotFound)
+    }
+
+    /// Closes turns whose process died, and says so in the log.
+    async fn close_stale_turns(&self, conversation_id: i64) -> Result<(), AppError> {
+        let closed = ai_turns::close_stale(&self.agent.db, conversation_id, STALE_TURN)
+            .await
+            .map_err(AppError::unavailable)?;
+        for turn_id in closed {
+            let events = [
+                ChatEvent::Notice {
+                    text: "La réponse a été interrompue (le serveur s'est arrêté). Renvoyez votre message pour reprendre.".into(),
+                },
+                ChatEvent::TurnFinished {
+                    turn_id,
+                    status: "failed".into(),
+                    cost_eur: 0.0,
+                },
+            ];
+            ai_events::append(&self.agent.db, conversation_id, Some(turn_id), &events)
+                .await
+                .map_err(AppError::unavailable)?;
+        }
+        Ok(())
+    }
+}
+
+/// The message as stored, or what to fix.
+fn checked_text(text: &str) -> Result<String, AppError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(AppError::Invalid(
+            "Écrivez un message avant d'envoyer.".into(),
+        ));
+    }
+    let chars = text.chars().count();
+    if chars > MAX_MESSAGE_CHARS {
+        return Err(AppError::Invalid(format!(
+            "Message trop long : {chars} caractères (maximum {MAX_MESSAGE_CHARS}). Raccourcissez-le ou joignez l'essentiel."
+        )));
+    }
+    Ok(text.to_string())
+}
+
+fn title_of(text: &str) -> String {
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match flat.char_indices().nth(60) {
+        Some((cut, _)) => format!("{}…", &flat[..cut]),
+        None => flat,
+    }
+}
+
+#[async_trait::async_trait]
+impl Assistant for AssistantService {
+    async fn conversations(&self, user_id: i64) -> Result<Vec<ConversationSummary>, AppError> {
+        let lines = ai_conversations::list(&self.agent.db, user_id, LISTED)
+            .await
+            .map_err(AppError::unavailable)?;
+        Ok(lines
+            .into_iter()
+            .map(|l| ConversationSummary {
+                id: l.id,
+                title: l.title,
+                request_id: l.request_id,
+                updated_at: l.updated_at.to_rfc3339(),
+                pending_approvals: l.pending_approvals,
+            })
+            .collect())
+    }
+
+    async fn conversation(
+        &self,
+        user_id: i64,
+        conversation_id: i64,
+    ) -> Result<ConversationLog, AppError> {
+        let conversation = self.owned(user_id, conversation_id).await?;
+        self.close_stale_turns(conversation_id).await?;
+        let db = &self.agent.db;
+        let events = ai_events::after(db, conversation_id, 0, LOG_LIMIT)
+            .await
+            .map_err(AppError::unavailable)?;
+        let running = ai_turns::running(db, conversation_id)
+            .await
+            .map_err(AppError::unavailable)?
+            .is_some();
+        let cost_usd = ai_conversations::cost_usd(db, conversation_id)
+            .await
+            .map_err(AppError::unavailable)?;
+        let pending = ai_conversations::list(db, user_id, LISTED)
+            .await
+            .map_err(AppError::unavailable)?
+            .into_iter()
+            .find(|l| l.id == conversation_id)
+            .map_or(0, |l| l.pending_approvals);
+        Ok(ConversationLog {
+            conversation: ConversationSummary {
+                id: conversation.id,
+                title: conversation.title,
+                request_id: conversation.request_id,
+                updated_at: conversation.updated_at.to_rfc3339(),
+                pending_approvals: pending,
+            },
+            events,
+            running,
+            offline: self.agent.is_offline(),
+            cost_eur: cost_usd * self.agent.settings.usd_to_eur,
+        })
+    }
+
+    async fn send(
+        &self,
+        user_id: i64,
+        conversation_id: Option<i64>,
+        request_id: Option<i64>,
+        text: String,
+    ) -> Result<SentMessage, AppError> {
+        let text = checked_text(&text)?;
+        let db = &self.agent.db;
+        let conversation = match conversation_id {
+            Some(id) => {
+                let conversation = self.owned(user_id, id).await?;
+                self.close_stale_turns(id).await?;
+                conversation
+            }
+            None => {
+                if let Some(request_id) = request_id {
+                    let exists = crate::db::ai_context::request(db, request_id)
+                        .await
+                        .map_err(AppError::unavailable)?
+                        .is_some();
+                    if !exists {
+                        return Err(AppError::Invalid(format!(
+                            "La demande n°{request_id} n'existe pas."
+                        )));
+                    }
+                }
+                ai_conversations::create(db, user_id, request_id, &title_of(&text))
+                    .await
+                    .map_err(AppError::unavailable)?
+            }
+        };
+        let provider = if self.agent.is_offline() {
+            "offline"
+        } else {
+            self.agent.provider.name()
+        };
+        let turn_id = ai_turns::start(db, conversation.id, provider)
+            .await
+            .map_err(AppError::unavailable)?
+            .ok_or_else(|| {
+                AppError::Conflict(
+                    "Maxy répond encore au message précédent : attendez la fin de sa réponse ou arrêtez-la."
+                        .into(),
+                )
+            })?;
+        let author = crate::db::users::display_name(db, user_id)
+            .await
+            .map_err(AppError::unavailable)?
+            .unwrap_or_default();
+        let stored = async {
+            let mut connection = db.acquire().await?;
+            ai_messages::append(
+                &mut connection,
+                conversation.id,
+                "user",
+                &[Block::Text { text: text.clone() }],
+                None,
+            )
+            .await?;
+            ai_events::append(
+                db,
+                conversation.id,
+                Some(turn_id),
+                &[ChatEvent::UserMessage { text, author }],
+            )
+            .await
+        }
+        .await;
+        let seq = match stored {
+            Ok(seq) => seq,
+            Err(e) => {
+                let _ = ai_turns::finish(db, turn_id, "failed", Some("the message was not stored"))
+                    .await;
+                return Err(AppError::unavailable(e));
+            }
+        };
+        self.agent.live.notify(conversation.id);
+        let conversation_id = conversation.id;
+        tokio::spawn(self.agent.clone().run_turn(conversation, turn_id));
+        Ok(SentMessage {
+            conversation_id,
+            seq,
+        })
+    }
+
+    async fn stop(&self, user_id: i64, conversation_id: i64) -> Result<(), AppError> {
+        self.owned(user_id, conversation_id).await?;
+        ai_turns::request_stop(&self.agent.db, conversation_id)
+            .await
+            .map_err(AppError::unavailable)?;
+        self.agent.live.stop(conversation_id);
+        Ok(())
+    }
+
+    async fn decide(
+        &self,
+        user_id: i64,
+        approval_id: i64,
+        decision: Decision,
+    ) -> Result<ChatEvent, AppError> {
+        let outcome = approvals::decide(&self.agent.db, user_id, approval_id, decision).await?;
+        let event = ChatEvent::ApprovalDecided {
+            approval_id: outcome.approval_id,
+            status: outcome.status.clone(),
+            detail: outcome.detail.clone(),
+            decided_by: crate::db::users::display_name(&self.agent.db, user_id)
+                .await
+                .map_err(AppError::unavailable)?,
+        };
+        ai_events::append(
+            &self.agent.db,
+            outcome.conversation_id,
+            None,
+            std::slice::from_ref(&event),
+        )
+        .await
+        .map_err(AppError::unavailable)?;
+        self.agent.live.notify(outcome.conversation_id);
+        Ok(event)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_and_oversized_messages_are_refused_with_a_reason() {
+        assert!(matches!(checked_text("  \n "), Err(AppError::Invalid(_))));
+        let long = "a".repeat(MAX_MESSAGE_CHARS + 1);
+        let Err(AppError::Invalid(why)) = checked_text(&long) else {
+            panic!("accepted");
+        };
+        assert!(why.contains("trop long"), "{why}");
+        assert_eq!(checked_text("  bonjour ").ok().as_deref(), Some("bonjour"));
+    }
+
+    #[test]
+    fn titles_are_one_short_line() {
+        assert_eq!(
+            title_of("Qualifie\ncette   demande"),
+            "Qualifie cette demande"
+        );
+        assert_eq!(title_of(&"é".repeat(100)).chars().count(), 61);
+    }
+}

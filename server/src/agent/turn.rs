@@ -1,0 +1,445 @@
+//! One turn: the assistant answering a message, round after round — the
+//! model streams, its read tool calls run, its write tool calls become
+//! approval cards — until it answers without calling a tool.
+//!
+//! The turn runs on the server (a spawned task), persisting as it goes: the
+//! model's messages and the tool results in `ai_messages` (what the model
+//! reads next), everything the page shows in the event log. It ends `done`,
+//! `stopped` (the stop button: the model call is dropped, which closes its
+//! connection) or `failed`.
+//!
+//! Fallback chain: when the configured model fails after its own retries,
+//! the offline planner answers the round instead and the team is told.
+use super::history;
+use super::labels::label;
+use super::live::Live;
+use super::prompt::{self, PromptContext};
+use super::sink::{EventSink, FLUSH_EVERY};
+use crate::approvals;
+use crate::db::ai_conversations::{self, Conversation};
+use crate::db::ai_messages;
+use crate::db::ai_turns;
+use crate::db::llm_calls::CallContext;
+use crate::embeddings::EmbeddingProvider;
+use crate::llm::{
+    Block, ChatAnswer, ChatEvent as ModelEvent, ChatRequest, LlmError, LlmProvider, Recording, Task,
+};
+use crate::search::SearchService;
+use crate::tools::{Access, Mode, ToolContext, ToolError, Toolbox};
+use app::chat::{ApprovalCard, ChatEvent};
+use futures_util::StreamExt;
+use sqlx::PgPool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How the agent behaves; defaults from seed 000.
+#[derive(Clone, Debug)]
+pub struct AgentSettings {
+    /// Messages of history sent to the model (seed: 30).
+    pub max_history: usize,
+    /// Model calls in one turn before Maxy stops and says so.
+    pub max_rounds: usize,
+    pub max_tokens: u32,
+    /// How long an approval card can be approved.
+    pub approval_ttl: Duration,
+    /// The longest a model call may take to START answering.
+    pub start_limit: Duration,
+    /// The longest one read tool may run.
+    pub tool_limit: Duration,
+    /// Euros per US dollar, for the costs shown.
+    pub usd_to_eur: f64,
+}
+
+impl Default for AgentSettings {
+    fn default() -> Self {
+        AgentSettings {
+            max_history: 30,
+            max_rounds: 8,
+            max_tokens: 2048,
+            approval_ttl: Duration::from_secs(24 * 3600),
+            start_limit: Duration::from_secs(30),
+            tool_limit: Duration::from_secs(20),
+            usd_to_eur: 0.92,
+        }
+    }
+}
+
+/// Everything a turn needs; shared by every turn of the process.
+pub struct Agent {
+    pub db: PgPool,
+    /// The configured model (the offline planner when none is).
+    pub provider: Arc<dyn LlmProvider>,
+    /// The offline planner: last step of the fallback chain.
+    pub offline: Arc<dyn LlmProvider>,
+    pub search: Arc<SearchService>,
+    pub embedder: Option<Arc<dyn EmbeddingProvider>>,
+    pub live: Arc<Live>,
+    pub settings: AgentSettings,
+}
+
+#[derive(Debug, thiserror::Error)]
+enum TurnError {
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+    #[error("{0}")]
+    Llm(LlmError),
+}
+
+enum RoundError {
+    Db(sqlx::Error),
+    Llm(LlmError),
+}
+
+impl From<sqlx::Error> for RoundError {
+    fn from(e: sqlx::Error) -> Self {
+        RoundError::Db(e)
+    }
+}
+
+/// A turn's two recorders: the configured model's and the planner's.
+struct Recorders {
+    main: Recording,
+    offline: Recording,
+}
+
+impl Agent {
+    /// Whether answers come from the offline planner by configuration.
+    pub fn is_offline(&self) -> bool {
+        self.provider.name() == self.offline.name()
+    }
+
+    /// Runs the turn to its end and closes it. Never panics the caller:
+    /// every failure ends the turn as `failed` with a notice.
+    pub async fn run_turn(self: Arc<Self>, conversation: Conversation, turn_id: i64) {
+        let mut sink = EventSink::new(
+            self.db.clone(),
+            self.live.clone(),
+            conversation.id,
+            Some(turn_id),
+        );
+        let context = CallContext {
+            user_id: Some(conversation.user_id),
+            request_id: conversation.request_id,
+            conversation_id: Some(conversation.id),
+            search_run_id: None,
+        };
+        let recorders = Recorders {
+            main: Recording::new(self.provider.clone(), self.db.clone(), context),
+            offline: Recording::new(self.offline.clone(), self.db.clone(), context),
+        };
+        let outcome = tokio::select! {
+            outcome = self.drive(&conversation, turn_id, &mut sink, &recorders) => outcome.map(|()| "done"),
+            () = self.stop_requested(conversation.id, turn_id) => Ok("stopped"),
+        };
+        let (status, error) = match outcome {
+            Ok(status) => (status, None),
+            Err(e) => {
+                tracing::error!(conversation_id = conversation.id, turn_id, error = %e, "chat turn failed");
+                let _ = sink
+                    .push(ChatEvent::Notice {
+                        text: "Maxy n'a pas pu terminer cette réponse. Réessayez dans un instant."
+                            .into(),
+                    })
+                    .await;
+                ("failed", Some(e.to_string()))
+            }
+        };
+        let cost_usd: f64 = recorders
+            .main
+            .calls()
+            .iter()
+            .chain(recorders.offline.calls().iter())
+            .filter_map(|c| c.record.cost_usd)
+            .sum();
+        let finished = ChatEvent::TurnFinished {
+            turn_id,
+            status: status.into(),
+            cost_eur: cost_usd * self.settings.usd_to_eur,
+        };
+        if let Err(e) = sink.push(finished).await {
+            tracing::error!(turn_id, error = %e, "cannot log the end of a chat turn");
+        }
+        if let Err(e) = ai_turns::finish(&self.db, turn_id, status, error.as_deref()).await {
+            tracing::error!(turn_id, error = %e, "cannot close a chat turn");
+        }
+        self.live.notify(conversation.id);
+    }
+
+    /// Resolves when the stop button was pressed (in this process: at once;
+    /// in another: within a second). Also keeps the turn's heartbeat.
+    async fn stop_requested(&self, conversation_id: i64, turn_id: i64) {
+        let signal = self.live.stop_signal(conversation_id);
+        loop {
+            tokio::select! {
+                () = signal.notified() => {}
+                () = tokio::time::sleep(Duration::from_secs(1)) => {}
+            }
+            if let Ok(true) = ai_turns::beat(&self.db, turn_id).await {
+                return;
+            }
+        }
+    }
+
+    async fn drive(
+        &self,
+        conversation: &Conversation,
+        turn_id: i64,
+        sink: &mut EventSink,
+        recorders: &Recorders,
+    ) -> Result<(), TurnError> {
+        let mut offline = self.is_offline();
+        sink.push(ChatEvent::TurnStarted {
+            turn_id,
+            offline,
+            model: if offline {
+                "offline-planner".into()
+            } else {
+                self.provider.model().to_string()
+            },
+        })
+        .await?;
+        let mode = if conversation.mode == "training" {
+            Mode::Training
+        } else {
+            Mode::Chat
+        };
+        let tools = ToolContext {
+            db: self.db.clone(),
+            user_id: conversation.user_id,
+            conversation_id: conversation.id,
+            request_id: conversation.request_id,
+            search: self.search.clone(),
+            embedder: self.embedder.clone(),
+        };
+        let specs = Toolbox::specs(mode);
+        let mut context = PromptContext::load(&self.db, conversation.request_id).await?;
+        for _round in 0..self.settings.max_rounds {
+            let (messages, summary) = self.history(conversation.id).await?;
+            context.summary = summary;
+            let request = ChatRequest {
+                task: Task::Chat,
+                system: prompt::render(&context),
+                tools: specs.clone(),
+                messages,
+                max_tokens: self.settings.max_tokens,
+                time_limit: Some(self.settings.start_limit),
+            };
+            let answer = if offline {
+                self.round(&recorders.offline, &request, sink).await
+            } else {
+                match self.round(&recorders.main, &request, sink).await {
+                    Err(RoundError::Llm(e)) => {
+                        tracing::warn!(conversation_id = conversation.id, error = %e, "chat model failed, offline planner takes over");
+                        sink.push(ChatEvent::Notice {
+                            text: "Le modèle distant ne répond pas : Maxy continue en mode hors-ligne pour cette réponse.".into(),
+                        })
+                        .await?;
+                        offline = true;
+                        self.round(&recorders.offline, &request, sink).await
+                    }
+                    other => other,
+                }
+            };
+            let answer = match answer {
+                Ok(answer) => answer,
+                Err(RoundError::Db(e)) => return Err(e.into()),
+                Err(RoundError::Llm(e)) => return Err(TurnError::Llm(e)),
+            };
+            let calls: Vec<(String, String, serde_json::Value)> = answer
+                .tool_calls()
+                .map(|(id, name, input)| (id.to_string(), name.to_string(), input.clone()))
+                .collect();
+            let mut db = self.db.acquire().await?;
+            let message = ai_messages::append(
+                &mut db,
+                conversation.id,
+                "assistant",
+                &answer.content,
+                Some(&answer.model),
+            )
+            .await?;
+            drop(db);
+            if calls.is_empty() {
+                return Ok(());
+            }
+            let mut results = Vec::with_capacity(calls.len());
+            for (id, name, input) in calls {
+                results.push(
+                    self.call(&tools, mode, message.id, &id, &name, &input, sink)
+                        .await?,
+                );
+            }
+            let mut db = self.db.acquire().await?;
+            ai_messages::append(&mut db, conversation.id, "tool", &results, None).await?;
+        }
+        sink.push(ChatEvent::Notice {
+            text: format!(
+                "Maxy s'arrête après {} appels au modèle dans ce tour : précisez la demande pour continuer.",
+                self.settings.max_rounds
+            ),
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// The history the model reads next, and the summary of what the bound cut.
+    async fn history(
+        &self,
+        conversation_id: i64,
+    ) -> sqlx::Result<(Vec<crate::llm::ChatMessage>, Option<String>)> {
+        let mut db = self.db.acquire().await?;
+        let window = i64::try_from(self.settings.max_history).unwrap_or(30);
+        let stored = ai_messages::last(&mut db, conversation_id, window).await?;
+        let start = history::bound(&stored, self.settings.max_history);
+        let kept = &stored[start..];
+        let summary = match kept.first() {
+            Some(first) if first.seq > 0 => {
+                let cut =
+                    ai_messages::user_texts_before(&mut db, conversation_id, first.seq, 60).await?;
+                history::summary(&cut)
+            }
+            _ => None,
+        };
+        let outcomes = ai_conversations::approval_outcomes(&mut *db, conversation_id).await?;
+        Ok((history::to_chat(kept, &outcomes), summary))
+    }
+
+    /// One model call, its text streamed to the page as it comes.
+    async fn round(
+        &self,
+        provider: &Recording,
+        request: &ChatRequest,
+        sink: &mut EventSink,
+    ) -> Result<ChatAnswer, RoundError> {
+        let mut stream = provider.stream(request).await.map_err(RoundError::Llm)?;
+        let mut tick = tokio::time::interval(FLUSH_EVERY);
+        loop {
+            tokio::select! {
+                next = stream.next() => match next {
+                    Some(Ok(ModelEvent::TextDelta { text })) => sink.text(&text).await?,
+                    Some(Ok(ModelEvent::Finished(answer))) => {
+                        sink.flush().await?;
+                        return Ok(answer);
+                    }
+                    // Tool calls are shown when they run, whole.
+                    Some(Ok(_)) => {}
+                    Some(Err(e)) => {
+                        sink.flush().await?;
+                        return Err(RoundError::Llm(e));
+                    }
+                    None => {
+                        sink.flush().await?;
+                        return Err(RoundError::Llm(LlmError::InvalidResponse(
+                            "the stream ended without its answer".into(),
+                        )));
+                    }
+                },
+                _ = tick.tick() => sink.flush().await?,
+            }
+        }
+    }
+
+    /// Runs a read call, turns a write call into an approval card, and
+    /// answers anything else with an error the model can read.
+    #[allow(clippy::too_many_arguments)]
+    async fn call(
+        &self,
+        tools: &ToolContext,
+        mode: Mode,
+        message_id: i64,
+        call_id: &str,
+        name: &str,
+        input: &serde_json::Value,
+        sink: &mut EventSink,
+    ) -> sqlx::Result<Block> {
+        let result = |content: String, is_error: bool| Block::ToolResult {
+            tool_use_id: call_id.to_string(),
+            content,
+            is_error,
+        };
+        match Toolbox::access(name) {
+            Some(Access::Read) => {
+                sink.push(ChatEvent::ToolStarted {
+                    call_id: call_id.into(),
+                    name: name.into(),
+                    label: label(name),
+                })
+                .await?;
+                let outcome = tokio::time::timeout(
+                    self.settings.tool_limit,
+                    Toolbox::run_read(tools, name, input),
+                )
+                .await
+                .unwrap_or(Err(ToolError::Unavailable));
+                let (content, summary, is_error) = match outcome {
+                    Ok(o) => (o.for_model, o.summary, false),
+                    Err(e) => (e.to_string(), e.to_string(), true),
+                };
+                sink.push(ChatEvent::ToolFinished {
+                    call_id: call_id.into(),
+                    name: name.into(),
+                    summary,
+                    is_error,
+                })
+                .await?;
+                Ok(result(content, is_error))
+            }
+            Some(Access::Write) => match Toolbox::propose(tools, mode, name, input).await {
+                Ok(proposal) => {
+                    let pending = approvals::create(
+                        &self.db,
+                        tools.conversation_id,
+                        message_id,
+                        call_id,
+                        name,
+                        &proposal.arguments,
+                        self.settings.approval_ttl,
+                    )
+                    .await?;
+                    sink.push(ChatEvent::ApprovalRequested(ApprovalCard {
+                        approval_id: pending.id,
+                        tool_name: name.into(),
+                        title: proposal.title,
+                        expires_at: pending.expires_at.to_rfc3339(),
+                        arguments_hash: pending.arguments_hash,
+                        body: proposal.body,
+                    }))
+                    .await?;
+                    Ok(result(
+                        history::outcome_text(&crate::db::ai_conversations::ApprovalOutcome {
+                            id: pending.id,
+                            tool_call_id: call_id.into(),
+                            tool_name: name.into(),
+                            status: "pending".into(),
+                            reject_reason: None,
+                            error: None,
+                            expires_at: pending.expires_at,
+                        }),
+                        false,
+                    ))
+                }
+                Err(e) => {
+                    sink.push(ChatEvent::ToolFinished {
+                        call_id: call_id.into(),
+                        name: name.into(),
+                        summary: format!("Proposition impossible : {e}"),
+                        is_error: true,
+                    })
+                    .await?;
+                    Ok(result(e.to_string(), true))
+                }
+            },
+            None => {
+                let error = ToolError::UnknownTool(name.into());
+                sink.push(ChatEvent::ToolFinished {
+                    call_id: call_id.into(),
+                    name: name.into(),
+                    summary: error.to_string(),
+                    is_error: true,
+                })
+                .await?;
+                Ok(result(error.to_string(), true))
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! `ai_events`: the log a conversation page is drawn from (one
+//! `app::chat::ChatEvent` per row, numbered by `seq`).
+use app::chat::{ChatEvent, SeqEvent};
+use sqlx::types::Json;
+use sqlx::PgExecutor;
+
+/// Appends events in one statement, numbered after the conversation's
+/// counter (taken under its row lock); returns the last seq.
+pub async fn append(
+    db: impl PgExecutor<'_>,
+    conversation_id: i64,
+    turn_id: Option<i64>,
+    events: &[ChatEvent],
+) -> sqlx::Result<i64> {
+    let count = i64::try_from(events.len()).unwrap_or(i64::MAX);
+    let payload: Vec<Json<&ChatEvent>> = events.iter().map(Json).collect();
+    sqlx::query_scalar(
+        "WITH counter AS (
+             UPDATE ai_conversations SET event_seq = event_seq + $3
+              WHERE id = $1 RETURNING event_seq - $3 AS first
+         ), rows AS (
+             INSERT INTO ai_events (conversation_id, seq, turn_id, event)
+             SELECT $1, counter.first + e.n, $2, e.event
+               FROM counter, unnest($4::jsonb[]) WITH ORDINALITY AS e(event, n)
+             RETURNING seq
+         )
+         SELECT coalesce(max(seq), 0) FROM rows",
+    )
+    .bind(conversation_id)
+    .bind(turn_id)
+    .bind(count)
+    .bind(payload)
+    .fetch_one(db)
+    .await
+}
+
+/// Events after `after`, in order, at most `limit`.
+pub async fn after(
+    db: impl PgExecutor<'_>,
+    conversation_id: i64,
+    after: i64,
+    limit: i64,
+) -> sqlx::Result<Vec<SeqEvent>> {
+    let rows: Vec<(i64, Json<ChatEvent>)> = sqlx::query_as(
+        "SELECT seq, event FROM ai_events
+          WHERE conversation_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+    )
+    .bind(conversation_id)
+    .bind(after)
+    .bind(limit)
+    .fetch_all(db)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(seq, Json(event))| SeqEvent { seq, event })
+        .collect())
+}
