@@ -13,6 +13,8 @@ use rand::{Rng, SeedableRng};
 use sqlx::{PgPool, Postgres, QueryBuilder};
 use std::time::Instant;
 
+pub mod chat;
+pub mod fake_model;
 pub mod lanes;
 
 /// Varied searches: pool-wide, one arrondissement, several, a radius, tight

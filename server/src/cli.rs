@@ -52,6 +52,19 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
         venues: u64,
     },
+    /// The chat: server overhead per turn (model time excluded) and many
+    /// conversations at once, against a local fake model.
+    Chat {
+        /// Turns measured one after the other, per kind of turn.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        turns: u64,
+        /// Conversations streaming at the same time.
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+        concurrent: u64,
+        /// Milliseconds the fake model waits before each delta.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+        pace_ms: u64,
+    },
 }
 
 #[derive(Debug, Subcommand)]

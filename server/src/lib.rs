@@ -65,6 +65,20 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
             };
             bench::lanes::run(&db, &config.embeddings, &options).await
         }
+        Command::Bench(cli::BenchCommand::Chat {
+            turns,
+            concurrent,
+            pace_ms,
+        }) => {
+            let db = db::connect(&config.database).await?;
+            db::migrate(&db).await?;
+            let options = bench::chat::Options {
+                turns: usize::try_from(turns)?,
+                concurrent: usize::try_from(concurrent)?,
+                pace: std::time::Duration::from_millis(pace_ms),
+            };
+            bench::chat::run(&db, &options).await
+        }
     }
 }
 

@@ -102,6 +102,11 @@ impl TestApp {
         }
     }
 
+    /// The `Cookie` header value that carries `session`.
+    pub fn cookie(&self, session: &str) -> String {
+        format!("{}={session}", self.cookie_name)
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
     }

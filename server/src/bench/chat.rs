@@ -1,0 +1,243 @@
+//! `maxy bench chat`: what the server adds to a chat turn, and how it holds
+//! many conversations at once. The model is a local fake speaking
+//! Anthropic's streamed wire ([`super::fake_model`]); everything else is the
+//! real path: the chat service, the agent loop, the Anthropic client, the
+//! tools, PostgreSQL.
+//!
+//! 1. **Overhead per turn**: turns one after the other, the model answering
+//!    at once; overhead = the turn's wall time (message stored → turn
+//!    closed) minus the model calls' recorded latency. Two kinds of turn:
+//!    text only, and one read tool round (`get_request`, then text).
+//! 2. **Concurrency**: `--concurrent` conversations sending at the same
+//!    moment, the model streaming deltas at `--pace-ms`; counts turns that
+//!    did not end `done`, and the process's resident memory before, at its
+//!    peak and after.
+use super::fake_model::{last_tool_results, Answer, FakeModel, Script};
+use super::{ms, pct};
+use crate::agent::{Agent, AgentSettings, AssistantService, Live};
+use crate::config::AnthropicSettings;
+use crate::db::ai_turns;
+use crate::llm::{AnthropicClient, OfflineLlm};
+use crate::search::SearchService;
+use anyhow::Context;
+use app::chat::Assistant;
+use serde_json::json;
+use sqlx::PgPool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub struct Options {
+    /// Turns measured one after the other, per kind.
+    pub turns: usize,
+    /// Conversations at once.
+    pub concurrent: usize,
+    /// Wait before each streamed delta in the concurrency run.
+    pub pace: Duration,
+}
+
+const ANSWER: &str = "Voici trois lieux qui conviennent : Le Belvédère (#102), une terrasse \
+    panoramique pour 120 personnes en cocktail ; l'Atelier Oberkampf (#205), un loft \
+    industriel de 90 places ; la Péniche Lumière (#318), à quai près de la gare d'Austerlitz.";
+
+pub async fn run(db: &PgPool, opts: &Options) -> anyhow::Result<()> {
+    let user_id: i64 =
+        sqlx::query_scalar("SELECT id FROM users WHERE disabled_at IS NULL ORDER BY id LIMIT 1")
+            .fetch_optional(db)
+            .await?
+            .context("no user: seed the demo first (maxy seed)")?;
+    let request_id: Option<i64> = sqlx::query_scalar("SELECT id FROM requests ORDER BY id LIMIT 1")
+        .fetch_optional(db)
+        .await?;
+
+    let text_only: Script = Arc::new(|_| Answer::Text(ANSWER.into()));
+    let one_tool: Script = Arc::new(move |body| {
+        if last_tool_results(body).is_empty() {
+            Answer::ToolUse {
+                text: "Je lis la demande.".into(),
+                name: "get_request".into(),
+                input: request_id.map_or(json!({}), |id| json!({"request_id": id})),
+            }
+        } else {
+            Answer::Text(ANSWER.into())
+        }
+    });
+
+    println!(
+        "chat turn overhead (model time excluded), {} turns each:",
+        opts.turns
+    );
+    for (label, script) in [
+        ("text only", text_only.clone()),
+        ("one read tool", one_tool),
+    ] {
+        let service = service(db, script, Duration::ZERO).await?;
+        let mut overheads = Vec::with_capacity(opts.turns);
+        let mut totals = Vec::with_capacity(opts.turns);
+        let mut conversation = None;
+        for i in 0..opts.turns {
+            // A new conversation every 10 turns: histories from 1 to ~40 messages.
+            if i % 10 == 0 {
+                conversation = None;
+            }
+            let calls_before: i64 =
+                sqlx::query_scalar("SELECT coalesce(max(id), 0) FROM llm_calls")
+                    .fetch_one(db)
+                    .await?;
+            let started = Instant::now();
+            let sent = service
+                .send(
+                    user_id,
+                    conversation,
+                    request_id,
+                    format!("Question {i} : des lieux ?"),
+                )
+                .await
+                .map_err(|e| anyhow::anyhow!("send: {e}"))?;
+            conversation = Some(sent.conversation_id);
+            wait_for_turn(&service, sent.conversation_id).await?;
+            let total = ms(started);
+            let model_ms: f64 = sqlx::query_scalar(
+                "SELECT coalesce(sum(latency_ms), 0)::float8 FROM llm_calls
+                  WHERE conversation_id = $1 AND id > $2",
+            )
+            .bind(sent.conversation_id)
+            .bind(calls_before)
+            .fetch_one(db)
+            .await?;
+            totals.push(total);
+            overheads.push((total - model_ms).max(0.0));
+        }
+        overheads.sort_by(f64::total_cmp);
+        totals.sort_by(f64::total_cmp);
+        println!(
+            "  {label:<14} overhead p50 {:>6.2} ms  p95 {:>6.2} ms   (whole turn p50 {:>6.2} ms)",
+            pct(&overheads, 0.5),
+            pct(&overheads, 0.95),
+            pct(&totals, 0.5)
+        );
+    }
+
+    println!(
+        "{} conversations at once, model streaming a delta every {} ms:",
+        opts.concurrent,
+        opts.pace.as_millis()
+    );
+    let service = service(db, text_only, opts.pace).await?;
+    let rss_before = rss_kib("VmRSS");
+    let started = Instant::now();
+    let mut sends = Vec::with_capacity(opts.concurrent);
+    for i in 0..opts.concurrent {
+        let service = service.clone();
+        sends.push(tokio::spawn(async move {
+            let sent = service
+                .send(
+                    user_id,
+                    None,
+                    request_id,
+                    format!("Conversation {i} : des lieux ?"),
+                )
+                .await
+                .map_err(|e| anyhow::anyhow!("send: {e}"))?;
+            wait_for_turn(&service, sent.conversation_id).await?;
+            Ok::<i64, anyhow::Error>(sent.conversation_id)
+        }));
+    }
+    let mut conversations = Vec::new();
+    let mut errors = 0usize;
+    for send in sends {
+        match send.await {
+            Ok(Ok(id)) => conversations.push(id),
+            _ => errors += 1,
+        }
+    }
+    let wall = ms(started);
+    let not_done: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM ai_turns WHERE conversation_id = ANY($1) AND status <> 'done'",
+    )
+    .bind(&conversations)
+    .fetch_one(db)
+    .await?;
+    let events: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM ai_events WHERE conversation_id = ANY($1)")
+            .bind(&conversations)
+            .fetch_one(db)
+            .await?;
+    let rss_peak = rss_kib("VmHWM");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let rss_after = rss_kib("VmRSS");
+    println!(
+        "  {} turns in {:.0} ms, errors {} (send) + {} (turn not done), {} events logged",
+        opts.concurrent, wall, errors, not_done, events
+    );
+    println!(
+        "  resident memory: before {} MiB, peak {} MiB, after {} MiB",
+        rss_before / 1024,
+        rss_peak / 1024,
+        rss_after / 1024
+    );
+    Ok(())
+}
+
+/// The chat service wired to a fake model streaming at `pace`.
+async fn service(
+    db: &PgPool,
+    script: Script,
+    pace: Duration,
+) -> anyhow::Result<Arc<AssistantService>> {
+    let fake = FakeModel::start(script, pace, 24).await?;
+    let client = AnthropicClient::new(
+        &AnthropicSettings {
+            base_url: fake.base_url(),
+            api_key: "bench-key".into(),
+        },
+        "claude-sonnet-4-5",
+        Duration::from_secs(60),
+    )?;
+    let offline = Arc::new(OfflineLlm);
+    let agent = Agent {
+        db: db.clone(),
+        provider: Arc::new(client),
+        offline: offline.clone(),
+        search: Arc::new(SearchService {
+            db: db.clone(),
+            embedder: None,
+            llm: offline,
+        }),
+        embedder: None,
+        live: Arc::new(Live::default()),
+        settings: AgentSettings::default(),
+    };
+    Ok(Arc::new(AssistantService {
+        agent: Arc::new(agent),
+    }))
+}
+
+/// Returns once the conversation has no running turn.
+async fn wait_for_turn(service: &AssistantService, conversation_id: i64) -> anyhow::Result<()> {
+    let wake = service.agent.live.channel(conversation_id);
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let notified = wake.notified();
+        if ai_turns::running(&service.agent.db, conversation_id)
+            .await?
+            .is_none()
+        {
+            return Ok(());
+        }
+        anyhow::ensure!(Instant::now() < deadline, "a turn ran for 2 minutes");
+        let _ = tokio::time::timeout(Duration::from_millis(20), notified).await;
+    }
+}
+
+/// A line of /proc/self/status in KiB (0 where it is not readable).
+fn rss_kib(field: &str) -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with(field))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|v| v.parse().ok())
+        })
+        .unwrap_or(0)
+}

@@ -1,0 +1,240 @@
+//! A local model that speaks Anthropic's streamed Messages wire (the network
+//! edge of the chat benchmark and of the chat tests): `POST /v1/messages`
+//! answers `message_start`, `content_block_*` deltas, `message_delta` and
+//! `message_stop` as server-sent events, at a chosen pace.
+//!
+//! What it answers is decided per request by a [`Script`] from the request
+//! body, so a test can script a model that obeys (or ignores) what the
+//! tools returned.
+use axum::extract::State;
+use axum::response::sse::{Event, Sse};
+use axum::routing::post;
+use axum::{Json, Router};
+use futures_util::stream::{self, Stream, StreamExt};
+use serde_json::{json, Value};
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+/// One answer of the model.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// Text, streamed in deltas of about `chunk` characters.
+    Text(String),
+    /// A tool call (its input streamed as JSON fragments), after optional text.
+    ToolUse {
+        text: String,
+        name: String,
+        input: Value,
+    },
+}
+
+/// Decides the answer from the request body.
+pub type Script = Arc<dyn Fn(&Value) -> Answer + Send + Sync>;
+
+#[derive(Clone)]
+pub struct FakeModel {
+    pub addr: SocketAddr,
+    seen: Arc<Mutex<Vec<Value>>>,
+}
+
+#[derive(Clone)]
+struct Shared {
+    script: Script,
+    pace: Duration,
+    chunk: usize,
+    seen: Arc<Mutex<Vec<Value>>>,
+    calls: Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl FakeModel {
+    /// Serves on a loopback port; each delta waits `pace`.
+    pub async fn start(script: Script, pace: Duration, chunk: usize) -> std::io::Result<FakeModel> {
+        let seen: Arc<Mutex<Vec<Value>>> = Arc::default();
+        let shared = Shared {
+            script,
+            pace,
+            chunk: chunk.max(1),
+            seen: seen.clone(),
+            calls: Arc::default(),
+        };
+        let app = Router::new()
+            .route("/v1/messages", post(answer))
+            .with_state(shared);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let addr = listener.local_addr()?;
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        Ok(FakeModel { addr, seen })
+    }
+
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The request bodies received, in order (the first 10,000).
+    pub fn seen(&self) -> Vec<Value> {
+        self.seen
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+async fn answer(
+    State(shared): State<Shared>,
+    Json(body): Json<Value>,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let n = shared
+        .calls
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let answer = (shared.script)(&body);
+    {
+        let mut seen = shared.seen.lock().unwrap_or_else(PoisonError::into_inner);
+        // Bounded: a long benchmark must not grow the fake's memory.
+        if seen.len() < 10_000 {
+            seen.push(body);
+        }
+    }
+    let frames = frames(&answer, shared.chunk, n);
+    let pace = shared.pace;
+    let stream = stream::iter(frames).then(move |(event, data)| async move {
+        if !pace.is_zero() && event.ends_with("delta") {
+            tokio::time::sleep(pace).await;
+        }
+        Ok(Event::default().event(event).data(data.to_string()))
+    });
+    Sse::new(stream)
+}
+
+/// The SSE frames of one answer: (event name, data).
+pub fn frames(answer: &Answer, chunk: usize, n: u64) -> Vec<(&'static str, Value)> {
+    let mut out = vec![(
+        "message_start",
+        json!({"type": "message_start", "message": {
+            "id": format!("msg_fake_{n}"), "type": "message", "role": "assistant",
+            "model": "claude-sonnet-4-5-fake", "content": [], "stop_reason": null,
+            "usage": {"input_tokens": 1200, "output_tokens": 1,
+                      "cache_creation_input_tokens": 0, "cache_read_input_tokens": 1000}}}),
+    )];
+    let (text, tool) = match answer {
+        Answer::Text(text) => (text.as_str(), None),
+        Answer::ToolUse { text, name, input } => (text.as_str(), Some((name, input))),
+    };
+    let mut index = 0;
+    if !text.is_empty() {
+        out.push((
+            "content_block_start",
+            json!({"type": "content_block_start", "index": index,
+                   "content_block": {"type": "text", "text": ""}}),
+        ));
+        for piece in pieces(text, chunk) {
+            out.push((
+                "content_block_delta",
+                json!({"type": "content_block_delta", "index": index,
+                       "delta": {"type": "text_delta", "text": piece}}),
+            ));
+        }
+        out.push((
+            "content_block_stop",
+            json!({"type": "content_block_stop", "index": index}),
+        ));
+        index += 1;
+    }
+    if let Some((name, input)) = tool {
+        out.push((
+            "content_block_start",
+            json!({"type": "content_block_start", "index": index,
+                   "content_block": {"type": "tool_use", "id": format!("toolu_fake_{n}"),
+                                     "name": name, "input": {}}}),
+        ));
+        for piece in pieces(&input.to_string(), chunk) {
+            out.push((
+                "content_block_delta",
+                json!({"type": "content_block_delta", "index": index,
+                       "delta": {"type": "input_json_delta", "partial_json": piece}}),
+            ));
+        }
+        out.push((
+            "content_block_stop",
+            json!({"type": "content_block_stop", "index": index}),
+        ));
+    }
+    let stop = if tool.is_some() {
+        "tool_use"
+    } else {
+        "end_turn"
+    };
+    out.push((
+        "message_delta",
+        json!({"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": null},
+               "usage": {"output_tokens": 40}}),
+    ));
+    out.push(("message_stop", json!({"type": "message_stop"})));
+    out
+}
+
+/// `text` cut every `chunk` characters (never inside a character).
+fn pieces(text: &str, chunk: usize) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .chunks(chunk.max(1))
+        .map(|c| c.iter().collect())
+        .collect()
+}
+
+/// The text of the last user message's tool results (what the tools returned
+/// to the model in this round), or "" when the last message is the team's.
+pub fn last_tool_results(body: &Value) -> String {
+    let Some(last) = body["messages"].as_array().and_then(|m| m.last()) else {
+        return String::new();
+    };
+    last["content"]
+        .as_array()
+        .map(|blocks| {
+            blocks
+                .iter()
+                .filter(|b| b["type"] == "tool_result")
+                .map(|b| match &b["content"] {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tool_answer_has_the_wire_shape() {
+        let frames = frames(
+            &Answer::ToolUse {
+                text: "Je regarde.".into(),
+                name: "get_request".into(),
+                input: json!({"request_id": 12}),
+            },
+            4,
+            0,
+        );
+        let names: Vec<&str> = frames.iter().map(|(e, _)| *e).collect();
+        assert_eq!(names.first(), Some(&"message_start"));
+        assert_eq!(names.last(), Some(&"message_stop"));
+        let json: String = frames
+            .iter()
+            .filter_map(|(_, d)| d["delta"]["partial_json"].as_str())
+            .collect();
+        assert_eq!(json, r#"{"request_id":12}"#);
+        assert!(frames
+            .iter()
+            .any(|(_, d)| d["delta"]["stop_reason"] == "tool_use"));
+    }
+
+    #[test]
+    fn pieces_never_split_a_character() {
+        assert_eq!(pieces("éàü", 2), vec!["éà".to_string(), "ü".to_string()]);
+    }
+}
