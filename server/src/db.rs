@@ -2,12 +2,19 @@
 //! module per table, checked at compile time by `sqlx::query!`).
 pub mod audit_log;
 pub mod jobs;
+pub mod knowledge_entries;
 pub mod links_view;
 pub mod llm_calls;
 pub mod magic_links;
 pub mod member_embeddings;
+pub mod member_search;
+pub mod member_signals;
+pub mod members;
+pub mod request_emails;
+pub mod requests;
 pub mod search_runs;
 pub mod sessions;
+pub mod training_sessions;
 pub mod users;
 pub mod venue_facts;
 pub mod venue_search;
