@@ -1,7 +1,9 @@
 //! The tool list the model sees and the dispatch of its calls: names,
 //! read or write, descriptions, schemas. Write tools are only described
 //! and proposed here; their executors live elsewhere, out of reach.
-use super::{read, schema, write, Access, Mode, Proposal, ToolContext, ToolError, ToolOutcome, Toolbox};
+use super::{
+    read, schema, write, Access, Mode, Proposal, ToolContext, ToolError, ToolOutcome, Toolbox,
+};
 use crate::llm::ToolSpec;
 
 /// What each tool does, for the model (French, as the team speaks).

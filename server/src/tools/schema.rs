@@ -154,7 +154,10 @@ mod tests {
         assert!(!text.contains("$ref") && !text.contains("$defs"), "{text}");
         assert!(s.get("$schema").is_none());
         assert_eq!(s["type"], "object");
-        assert_eq!(s["properties"]["near"]["properties"]["radius_km"]["type"], "number");
+        assert_eq!(
+            s["properties"]["near"]["properties"]["radius_km"]["type"],
+            "number"
+        );
         assert!(s["properties"]["text"]["description"]
             .as_str()
             .is_some_and(|d| d.contains("French")));
@@ -165,7 +168,10 @@ mod tests {
         let chat = for_tool("add_members_to_catalog", Mode::Chat).unwrap_or_default();
         let training = for_tool("add_members_to_catalog", Mode::Training).unwrap_or_default();
         assert_eq!(chat["properties"]["picks"]["maxItems"], CHAT_MAX_PICKS);
-        assert_eq!(training["properties"]["picks"]["maxItems"], TRAINING_MAX_PICKS);
+        assert_eq!(
+            training["properties"]["picks"]["maxItems"],
+            TRAINING_MAX_PICKS
+        );
         assert_eq!(
             chat["properties"]["picks"]["items"]["properties"]["tier"]["enum"],
             json!(["recommended", "compatible"])

@@ -45,7 +45,11 @@ pub async fn run(ctx: &ToolContext, args: CountMembers) -> Result<ToolOutcome, T
     let count = member_search::count(&ctx.db, &filter)
         .await
         .map_err(failed)?;
-    let mut summary = plural(usize::try_from(count).unwrap_or(0), "lieu actif", "lieux actifs");
+    let mut summary = plural(
+        usize::try_from(count).unwrap_or(0),
+        "lieu actif",
+        "lieux actifs",
+    );
     if let Some(p) = &pool {
         summary.push_str(&format!(" dans le pool {}", p.name));
     }

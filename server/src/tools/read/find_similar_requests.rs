@@ -56,8 +56,5 @@ pub async fn run(ctx: &ToolContext, args: FindSimilarRequests) -> Result<ToolOut
         if items.len() == 1 { "" } else { "s" },
         r.reference
     );
-    Ok(answer(
-        json!({"similar": items, "source": source}),
-        summary,
-    ))
+    Ok(answer(json!({"similar": items, "source": source}), summary))
 }

@@ -37,7 +37,10 @@ pub async fn run(ctx: &ToolContext, args: GetMember) -> Result<ToolOutcome, Tool
         .collect();
     out["attributes"] = Value::Object(attributes);
     out["tags"] = json!(tags);
-    out["address"] = json!(External::optional(Kind::VenueText, member.address.as_deref()));
+    out["address"] = json!(External::optional(
+        Kind::VenueText,
+        member.address.as_deref()
+    ));
     out["website"] = json!(member.website);
     out["prices"] = json!({
         "per_person_min_eur": member.price_per_person_min_eur,

@@ -25,7 +25,9 @@ pub async fn run(ctx: &ToolContext, args: GetMemberSignals) -> Result<ToolOutcom
         }
     }
     let failed = |e| input::unavailable("get_member_signals", e);
-    let found = members::ids_by_code(&ctx.db, &codes).await.map_err(failed)?;
+    let found = members::ids_by_code(&ctx.db, &codes)
+        .await
+        .map_err(failed)?;
     let unknown: Vec<&str> = codes
         .iter()
         .filter(|c| !found.iter().any(|(f, _)| f == *c))

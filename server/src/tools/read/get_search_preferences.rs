@@ -13,10 +13,7 @@ use crate::tools::output::{External, Kind};
 use crate::tools::{ToolContext, ToolError, ToolOutcome};
 use serde_json::json;
 
-pub async fn run(
-    ctx: &ToolContext,
-    args: GetSearchPreferences,
-) -> Result<ToolOutcome, ToolError> {
+pub async fn run(ctx: &ToolContext, args: GetSearchPreferences) -> Result<ToolOutcome, ToolError> {
     let id = input::request_id(ctx, args.request_id)?;
     let r = request(ctx, id).await?;
     let favorites = member_signals::favorites_of_user(&ctx.db, ctx.user_id)
@@ -25,7 +22,10 @@ pub async fn run(
     let summary = format!(
         "Préférences de recherche de {}{}",
         r.reference,
-        if r.search_hints.as_deref().is_some_and(|h| !h.trim().is_empty()) {
+        if r.search_hints
+            .as_deref()
+            .is_some_and(|h| !h.trim().is_empty())
+        {
             " (avec consignes)"
         } else {
             ""

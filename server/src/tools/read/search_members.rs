@@ -38,7 +38,12 @@ pub async fn run(ctx: &ToolContext, args: SearchMembers) -> Result<ToolOutcome, 
     let summary = if r + c == 0 {
         "Aucun lieu trouvé".to_string()
     } else {
-        format!("{} lieu{} proposé{} ({r} + {c})", r + c, s(r + c, "x"), s(r + c, "s"))
+        format!(
+            "{} lieu{} proposé{} ({r} + {c})",
+            r + c,
+            s(r + c, "x"),
+            s(r + c, "s")
+        )
     };
     Ok(answer(
         json!({
@@ -110,7 +115,10 @@ async fn form(ctx: &ToolContext, args: &SearchMembers) -> Result<SearchForm, Too
 async fn default_pool(ctx: &ToolContext) -> Result<String, ToolError> {
     let failed = |e| input::unavailable("search_members", e);
     if let Some(id) = ctx.request_id {
-        if let Some(r) = crate::db::requests::by_id(&ctx.db, id).await.map_err(failed)? {
+        if let Some(r) = crate::db::requests::by_id(&ctx.db, id)
+            .await
+            .map_err(failed)?
+        {
             return Ok(r.pool);
         }
     }

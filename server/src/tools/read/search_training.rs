@@ -13,7 +13,11 @@ use serde_json::json;
 
 pub async fn run(ctx: &ToolContext, args: SearchTraining) -> Result<ToolOutcome, ToolError> {
     let limit = input::limit(args.limit, 5, 10)?;
-    let text = args.text.as_deref().map(str::trim).filter(|t| !t.is_empty());
+    let text = args
+        .text
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty());
     if text.is_some_and(|t| t.chars().count() > 1000) {
         return Err(invalid("text dépasse 1000 caractères"));
     }
