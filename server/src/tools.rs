@@ -18,6 +18,11 @@ use sqlx::PgPool;
 use std::sync::Arc;
 
 pub mod args;
+mod input;
+pub mod output;
+pub mod read;
+mod registry;
+pub mod schema;
 
 /// Read or write: decides whether a call runs or waits for a person.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,58 @@
+//! Counts over `member_search` (one narrow row per active member, kept by
+//! the triggers of migration 0011) for `count_members`. Runtime-checked.
+use sqlx::{PgExecutor, Postgres, QueryBuilder};
+
+pub struct CountFilter<'a> {
+    pub pool_id: Option<i64>,
+    pub postal_codes: &'a [String],
+    /// A layout and the capacity one of its rooms must hold; `None` for
+    /// the layout: any layout.
+    pub capacity: Option<(Option<app::room_configurations::Configuration>, i32)>,
+}
+
+/// The `member_search` column of a layout's largest capacity (a closed
+/// list: the only text of the query that is not bound).
+fn column(c: app::room_configurations::Configuration) -> &'static str {
+    use app::room_configurations::Configuration as C;
+    match c {
+        C::Reunion => "cap_reunion",
+        C::U => "cap_u",
+        C::Theatre => "cap_theatre",
+        C::Cabaret => "cap_cabaret",
+        C::Ecole => "cap_ecole",
+        C::Banquet => "cap_banquet",
+        C::Cocktail => "cap_cocktail",
+    }
+}
+
+/// Active members matching every filter given.
+pub async fn count(db: impl PgExecutor<'_>, f: &CountFilter<'_>) -> sqlx::Result<i64> {
+    let mut q: QueryBuilder<Postgres> =
+        QueryBuilder::new("SELECT count(*) FROM member_search s WHERE true");
+    if let Some(pool_id) = f.pool_id {
+        q.push(" AND s.pool_id = ").push_bind(pool_id);
+    }
+    if !f.postal_codes.is_empty() {
+        q.push(" AND s.postal_code = ANY(")
+            .push_bind(f.postal_codes)
+            .push(")");
+    }
+    if let Some((configuration, min)) = f.capacity {
+        let columns: Vec<&str> = match configuration {
+            Some(c) => vec![column(c)],
+            None => app::room_configurations::Configuration::ALL
+                .into_iter()
+                .map(column)
+                .collect(),
+        };
+        q.push(" AND (");
+        for (i, c) in columns.into_iter().enumerate() {
+            if i > 0 {
+                q.push(" OR ");
+            }
+            q.push("s.").push(c).push(" >= ").push_bind(min);
+        }
+        q.push(")");
+    }
+    q.build_query_scalar().persistent(false).fetch_one(db).await
+}

@@ -1,0 +1,57 @@
+//! `count_members`: how many active venues match a pool, postal codes and
+//! a capacity in a layout — over `member_search`, the search's own table,
+//! so the count agrees with what a search can find.
+use super::{answer, plural};
+use crate::db::member_search::{self, CountFilter};
+use crate::tools::args::CountMembers;
+use crate::tools::input::{self, invalid};
+use crate::tools::{ToolContext, ToolError, ToolOutcome};
+use app::room_configurations::Configuration;
+use serde_json::json;
+
+pub async fn run(ctx: &ToolContext, args: CountMembers) -> Result<ToolOutcome, ToolError> {
+    let postal_codes = input::postal_codes(&args.postal_codes)?;
+    let configuration = match args.configuration.as_deref() {
+        Some(c) => Some(
+            Configuration::from_key(&input::configuration(c)?)
+                .ok_or_else(|| invalid(format!("configuration inconnue « {c} »")))?,
+        ),
+        None => None,
+    };
+    let min = match args.min_capacity {
+        Some(0) => return Err(invalid("min_capacity doit être au moins 1")),
+        Some(n) => Some(i32::try_from(n).map_err(|_| invalid("min_capacity trop grand"))?),
+        None => None,
+    };
+    let capacity = match (configuration, min) {
+        (None, None) => None,
+        (c, n) => Some((c, n.unwrap_or(1))),
+    };
+    let failed = |e| input::unavailable("count_members", e);
+    let pool = match args.pool.as_deref().map(str::trim) {
+        Some(slug) if !slug.is_empty() => Some(
+            crate::db::venue_search::pool_by_slug(&ctx.db, slug)
+                .await
+                .map_err(failed)?
+                .ok_or_else(|| ToolError::NotFound(format!("pool « {slug} »")))?,
+        ),
+        _ => None,
+    };
+    let filter = CountFilter {
+        pool_id: pool.as_ref().map(|p| p.id),
+        postal_codes: &postal_codes,
+        capacity,
+    };
+    let count = member_search::count(&ctx.db, &filter)
+        .await
+        .map_err(failed)?;
+    let mut summary = plural(
+        usize::try_from(count).unwrap_or(0),
+        "lieu actif",
+        "lieux actifs",
+    );
+    if let Some(p) = &pool {
+        summary.push_str(&format!(" dans le pool {}", p.name));
+    }
+    Ok(answer(json!({ "count": count }), summary))
+}

@@ -1,0 +1,33 @@
+//! `get_request`: one request with its criteria; its description, memo
+//! and search hints are third-party text, wrapped.
+use super::{answer, request};
+use crate::tools::args::GetRequest;
+use crate::tools::input;
+use crate::tools::output::{External, Kind};
+use crate::tools::{ToolContext, ToolError, ToolOutcome};
+use serde_json::json;
+
+pub async fn run(ctx: &ToolContext, args: GetRequest) -> Result<ToolOutcome, ToolError> {
+    let id = input::request_id(ctx, args.request_id)?;
+    let r = request(ctx, id).await?;
+    let summary = format!("Demande {} ({})", r.reference, r.status);
+    Ok(answer(
+        json!({"request": {
+            "id": r.id,
+            "reference": r.reference,
+            "pool": r.pool,
+            "status": r.status,
+            "participants": r.participants,
+            "configurations": r.configurations,
+            "postal_codes": r.postal_codes,
+            "event_type": r.event_type,
+            "budget_eur": r.budget_eur,
+            "event_start_date": r.event_start_date.map(|d| d.to_string()),
+            "area": r.area,
+            "description": External::bounded(Kind::Description, &r.description, 4000),
+            "team_memo": External::optional(Kind::Memo, r.team_memo.as_deref()),
+            "search_hints": External::optional(Kind::SearchHints, r.search_hints.as_deref()),
+        }}),
+        summary,
+    ))
+}

@@ -1,0 +1,132 @@
+//! `search_members`: the venue search the Lieux page runs (three stages,
+//! matched room, narrow-area hint), with the conversation's request's pool
+//! as default. Venue names come from the catalogue; the pipeline's reasons
+//! are ours.
+use super::answer;
+use crate::tools::args::SearchMembers;
+use crate::tools::input::{self, invalid};
+use crate::tools::{ToolContext, ToolError, ToolOutcome};
+use app::errors::AppError;
+use app::venue_search::{SearchForm, VenuePick};
+use serde_json::json;
+
+pub async fn run(ctx: &ToolContext, args: SearchMembers) -> Result<ToolOutcome, ToolError> {
+    let form = form(ctx, &args).await?;
+    let results = app::venue_search::VenueSearch::search(ctx.search.as_ref(), ctx.user_id, form)
+        .await
+        .map_err(|e| match e {
+            AppError::Invalid(message) => invalid(message),
+            other => {
+                tracing::error!(error = ?other, "search_members: the venue search failed");
+                ToolError::Unavailable
+            }
+        })?;
+    let pick = |p: &VenuePick| {
+        json!({
+            "code": p.code,
+            "name": p.name,
+            "city": p.city,
+            "postal_code": p.postal_code,
+            "matched_room": p.matched_room.as_ref().map(|m| json!({
+                "id": m.id, "name": m.name, "configuration": m.configuration, "capacity": m.capacity,
+            })),
+            "reason": p.reason,
+            "distance_km": p.distance_km.map(|d| (d * 10.0).round() / 10.0),
+        })
+    };
+    let (r, c) = (results.recommended.len(), results.compatible.len());
+    let summary = if r + c == 0 {
+        "Aucun lieu trouvé".to_string()
+    } else {
+        format!(
+            "{} lieu{} proposé{} ({r} + {c})",
+            r + c,
+            s(r + c, "x"),
+            s(r + c, "s")
+        )
+    };
+    Ok(answer(
+        json!({
+            "recommended": results.recommended.iter().map(pick).collect::<Vec<_>>(),
+            "compatible": results.compatible.iter().map(pick).collect::<Vec<_>>(),
+            "narrow_area": results.narrow_area,
+            "notices": results.notices,
+            "understood": results.understood,
+        }),
+        summary,
+    ))
+}
+
+fn s(n: usize, suffix: &str) -> &str {
+    if n > 1 {
+        suffix
+    } else {
+        ""
+    }
+}
+
+/// The search form from the arguments: checked here so a bad value is the
+/// model's to fix, the pool defaulting to the request's, then the first.
+async fn form(ctx: &ToolContext, args: &SearchMembers) -> Result<SearchForm, ToolError> {
+    if args.text.chars().count() > 2000 {
+        return Err(invalid("text dépasse 2000 caractères"));
+    }
+    let participants = match args.participants {
+        Some(0) => return Err(invalid("participants doit être au moins 1")),
+        Some(n) if n > 100_000 => {
+            return Err(invalid(format!("participants trop grand ({n})")));
+        }
+        other => other.map(i64::from),
+    };
+    let configurations = args
+        .configurations
+        .iter()
+        .map(|c| input::configuration(c))
+        .collect::<Result<Vec<_>, _>>()?;
+    let postal_codes = input::postal_codes(&args.postal_codes)?;
+    if let Some(n) = &args.near {
+        let ok = (-90.0..=90.0).contains(&n.lat)
+            && (-180.0..=180.0).contains(&n.lng)
+            && n.radius_km > 0.0
+            && n.radius_km <= 200.0;
+        if !ok {
+            return Err(invalid(
+                "near : lat entre -90 et 90, lng entre -180 et 180, radius_km entre 0 et 200",
+            ));
+        }
+    }
+    let pool = match args.pool.as_deref().map(str::trim) {
+        Some(p) if !p.is_empty() => p.to_string(),
+        _ => default_pool(ctx).await?,
+    };
+    Ok(SearchForm {
+        pool,
+        text: args.text.clone(),
+        participants,
+        configurations,
+        postal_codes,
+        near_lat: args.near.as_ref().map(|n| n.lat),
+        near_lng: args.near.as_ref().map(|n| n.lng),
+        radius_km: args.near.as_ref().map(|n| n.radius_km),
+    })
+}
+
+/// The conversation's request's pool, else the first pool by name.
+async fn default_pool(ctx: &ToolContext) -> Result<String, ToolError> {
+    let failed = |e| input::unavailable("search_members", e);
+    if let Some(id) = ctx.request_id {
+        if let Some(r) = crate::db::requests::by_id(&ctx.db, id)
+            .await
+            .map_err(failed)?
+        {
+            return Ok(r.pool);
+        }
+    }
+    crate::db::venue_search::pools(&ctx.db)
+        .await
+        .map_err(failed)?
+        .into_iter()
+        .next()
+        .map(|p| p.slug)
+        .ok_or_else(|| ToolError::NotFound("aucun pool".into()))
+}
