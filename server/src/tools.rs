@@ -101,28 +101,3 @@ pub enum Mode {
 pub struct Toolbox;
 
 pub mod write;
-
-// TEMPORARY stubs, replaced by the registry when it lands.
-impl Toolbox {
-    pub fn specs(_mode: Mode) -> Vec<crate::llm::ToolSpec> {
-        Vec::new()
-    }
-    pub fn access(_name: &str) -> Option<Access> {
-        None
-    }
-    pub async fn run_read(
-        _ctx: &ToolContext,
-        name: &str,
-        _input: &serde_json::Value,
-    ) -> Result<ToolOutcome, ToolError> {
-        Err(ToolError::UnknownTool(name.into()))
-    }
-    pub async fn propose(
-        ctx: &ToolContext,
-        mode: Mode,
-        name: &str,
-        input: &serde_json::Value,
-    ) -> Result<Proposal, ToolError> {
-        write::propose(ctx, mode, name, input).await
-    }
-}
