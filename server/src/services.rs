@@ -12,6 +12,7 @@ use crate::llm::LlmProvider;
 use crate::search::SearchService;
 use app::admin::AuditLog;
 use app::links::LinkViews;
+use app::llm_budget::LlmBudget;
 use app::venue_search::VenueSearch;
 use leptos::prelude::provide_context;
 use sqlx::PgPool;
@@ -44,6 +45,8 @@ services! {
     audit_log: dyn AuditLog,
     /// The three-stage venue search.
     venue_search: dyn VenueSearch,
+    /// The month's language-model spend, for the admin console.
+    llm_budget: dyn LlmBudget,
 }
 
 /// What the services are built from.
@@ -56,6 +59,8 @@ pub struct Dependencies {
     pub venue_embedder: Option<Arc<dyn EmbeddingProvider>>,
     /// The language model (the offline provider when none is configured).
     pub llm: Arc<dyn LlmProvider>,
+    /// The monthly cap and exchange rate of the language-model budget.
+    pub llm_budget: crate::llm::budget::BudgetSettings,
 }
 
 impl Services {
@@ -66,6 +71,7 @@ impl Services {
             audit_throttle,
             venue_embedder,
             llm,
+            llm_budget,
         } = deps;
         Services {
             link_views: Arc::new(LinkViewsService {
@@ -75,9 +81,13 @@ impl Services {
             }),
             audit_log: Arc::new(AuditReader { db: db.clone() }),
             venue_search: Arc::new(SearchService {
-                db,
+                db: db.clone(),
                 embedder: venue_embedder,
                 llm,
+            }),
+            llm_budget: Arc::new(crate::llm::budget::BudgetService {
+                db,
+                settings: llm_budget,
             }),
         }
     }

@@ -44,6 +44,7 @@ impl AppState {
             audit_throttle: audit_throttle.clone(),
             venue_embedder,
             llm,
+            llm_budget: (&config.llm).into(),
         });
         AppState {
             leptos_options,
