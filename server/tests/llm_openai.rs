@@ -1,0 +1,583 @@
+//! The OpenAI-compatible client against a local server speaking the real
+//! wire (`POST /v1/chat/completions`, whole or as server-sent events): text
+//! deltas, tool calls whose arguments arrive cut inside JSON strings and
+//! inside UTF-8 characters, the usage chunk and `[DONE]`; retries on 429
+//! (with `retry-after`) and 5xx, no retry on other 4xx; a connection that
+//! drops mid-answer; a dropped stream closing its connection; the request
+//! body (system first, tools, tool calls and results) and a key that never
+//! shows.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+mod support;
+
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use futures_util::stream::{self, StreamExt};
+use serde_json::{json, Value};
+use server::config::{Env, LlmSettings};
+use server::llm::{
+    Block, ChatEvent, ChatMessage, ChatRequest, ChatRole, CompletionRequest, LlmError, LlmProvider,
+    Message, StopReason, Task, ToolSpec, Usage,
+};
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const KEY: &str = "sk-or-test-0123456789-secret";
+
+/// What the fake answers to one request, in script order; once the script
+/// is spent it answers 500, so an unexpected extra call shows.
+enum Reply {
+    /// 200, these bytes as server-sent events, one write each, 15 ms apart.
+    Stream(Vec<Vec<u8>>),
+    /// Like `Stream`, then the connection breaks.
+    Cut(Vec<Vec<u8>>),
+    /// Text deltas every 20 ms, for ever; `closed` is set when the body
+    /// is dropped (the client went away).
+    Endless(Arc<AtomicBool>),
+    /// 200 with this whole completion.
+    Whole(Value),
+    /// This status, an OpenAI error body with this message, and maybe a
+    /// `retry-after`.
+    Status(u16, String, Option<&'static str>),
+}
+
+#[derive(Clone, Debug)]
+struct Seen {
+    headers: HeaderMap,
+    body: Value,
+}
+
+#[derive(Clone)]
+struct Fake {
+    addr: SocketAddr,
+    script: Arc<Mutex<VecDeque<Reply>>>,
+    seen: Arc<Mutex<Vec<Seen>>>,
+}
+
+impl Fake {
+    async fn start(script: Vec<Reply>) -> Fake {
+        let mut fake = Fake {
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            script: Arc::new(Mutex::new(script.into())),
+            seen: Arc::default(),
+        };
+        let app = Router::new()
+            .route("/v1/chat/completions", post(answer))
+            .with_state(fake.clone());
+        fake.addr = support::serve_in_background(app).await;
+        fake
+    }
+
+    fn settings(&self, key: Option<&str>) -> LlmSettings {
+        let base = format!("http://{}/v1/", self.addr);
+        let mut pairs = vec![
+            ("MAXY_LLM_PROVIDER", "openai"),
+            ("MAXY_OPENAI_BASE_URL", base.as_str()),
+            ("MAXY_LLM_MODEL", "qwen3-32b"),
+            ("MAXY_LLM_TIMEOUT_MS", "3000"),
+        ];
+        if let Some(key) = key {
+            pairs.push(("MAXY_OPENAI_API_KEY", key));
+        }
+        LlmSettings::from_source(&Env::from_pairs(pairs)).unwrap()
+    }
+
+    fn provider(&self) -> Arc<dyn LlmProvider> {
+        server::llm::from_settings(&self.settings(Some(KEY))).unwrap()
+    }
+
+    fn seen(&self) -> Vec<Seen> {
+        self.seen.lock().unwrap().clone()
+    }
+}
+
+/// Sets its flag when dropped: the client closed the connection and hyper
+/// dropped the body.
+struct SetOnDrop(Arc<AtomicBool>);
+
+impl Drop for SetOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+async fn answer(State(fake): State<Fake>, headers: HeaderMap, Json(body): Json<Value>) -> Response {
+    fake.seen.lock().unwrap().push(Seen {
+        headers: headers.clone(),
+        body,
+    });
+    let auth = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    let reply = fake.script.lock().unwrap().pop_front();
+    match reply {
+        None => error(500, "the fake's script is spent", None),
+        Some(Reply::Status(code, message, retry_after)) => {
+            // Some gateways echo the credentials they refused.
+            let message = message.replace("{auth}", &auth);
+            error(code, &message, retry_after)
+        }
+        Some(Reply::Whole(value)) => Json(value).into_response(),
+        Some(Reply::Stream(pieces)) => sse(paced(pieces).map(Ok::<_, std::io::Error>).boxed()),
+        Some(Reply::Cut(pieces)) => sse(paced(pieces)
+            .map(Ok)
+            .chain(stream::once(async {
+                Err(std::io::Error::other("the fake hangs up"))
+            }))
+            .boxed()),
+        Some(Reply::Endless(closed)) => {
+            let guard = SetOnDrop(closed);
+            let first =
+                chunk(json!({"model": "qwen3-32b", "choices": [{"delta": {"role": "assistant"}}]}));
+            let deltas = stream::unfold((guard, 0u32), |(guard, n)| async move {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                let piece = chunk(json!({"choices": [{"delta": {"content": format!("mot{n} ")}}]}));
+                Some((Ok(Bytes::from(piece)), (guard, n + 1)))
+            });
+            sse(stream::once(async { Ok(Bytes::from(first)) })
+                .chain(deltas)
+                .boxed())
+        }
+    }
+}
+
+fn paced(pieces: Vec<Vec<u8>>) -> impl futures_util::Stream<Item = Bytes> + Send {
+    stream::iter(pieces).then(|piece| async move {
+        tokio::time::sleep(Duration::from_millis(15)).await;
+        Bytes::from(piece)
+    })
+}
+
+fn sse(body: futures_util::stream::BoxStream<'static, Result<Bytes, std::io::Error>>) -> Response {
+    (
+        [("content-type", "text/event-stream")],
+        Body::from_stream(body),
+    )
+        .into_response()
+}
+
+fn error(code: u16, message: &str, retry_after: Option<&str>) -> Response {
+    let status = StatusCode::from_u16(code).unwrap();
+    let body =
+        json!({"error": {"message": message, "type": "invalid_request_error", "code": null}});
+    let mut response = (status, Json(body)).into_response();
+    if let Some(after) = retry_after {
+        response
+            .headers_mut()
+            .insert("retry-after", after.parse().unwrap());
+    }
+    response
+}
+
+fn chunk(value: Value) -> String {
+    format!("data: {value}\n\n")
+}
+
+/// The streamed answer of the tests, as the server writes it: each SSE
+/// event is cut into two writes at a byte offset, some inside a JSON
+/// string, one inside the two bytes of « é ».
+fn transcript() -> Vec<Vec<u8>> {
+    let events = [
+        chunk(
+            json!({"id": "c1", "object": "chat.completion.chunk", "model": "qwen3-32b-q4",
+            "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": null}]}),
+        ),
+        chunk(
+            json!({"model": "qwen3-32b-q4", "choices": [{"index": 0, "delta": {"content": "Je regarde les lieux "}}]}),
+        ),
+        chunk(
+            json!({"model": "qwen3-32b-q4", "choices": [{"index": 0, "delta": {"content": "à Montréal…"}}]}),
+        ),
+        chunk(
+            json!({"model": "qwen3-32b-q4", "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "id": "call_Xy1", "type": "function", "function": {"name": "search_members", "arguments": ""}}]}}]}),
+        ),
+        chunk(
+            json!({"model": "qwen3-32b-q4", "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "function": {"arguments": "{\"text\": \"rooftop f"}}]}}]}),
+        ),
+        chunk(
+            json!({"model": "qwen3-32b-q4", "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "function": {"arguments": "estif à Montré"}}]}}]}),
+        ),
+        chunk(
+            json!({"model": "qwen3-32b-q4", "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "function": {"arguments": "al\", \"participants\": 80}"}}]}}]}),
+        ),
+        chunk(
+            json!({"model": "qwen3-32b-q4", "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
+        ),
+        chunk(
+            json!({"model": "qwen3-32b-q4", "choices": [], "usage": {"prompt_tokens": 2100, "completion_tokens": 57,
+            "total_tokens": 2157, "prompt_tokens_details": {"cached_tokens": 2048}}}),
+        ),
+        "data: [DONE]\n\n".to_string(),
+    ];
+    let mut pieces = Vec::new();
+    for event in events {
+        let bytes = event.into_bytes();
+        // Inside « é » when there is one (its first byte is 0xC3), else
+        // in the middle.
+        let cut = bytes
+            .iter()
+            .position(|b| *b == 0xC3)
+            .map(|at| at + 1)
+            .unwrap_or(bytes.len() / 2);
+        pieces.push(bytes[..cut].to_vec());
+        pieces.push(bytes[cut..].to_vec());
+    }
+    pieces
+}
+
+fn chat_request() -> ChatRequest {
+    ChatRequest {
+        task: Task::Chat,
+        system: "Tu es Maxy.\nDEMANDE EN COURS : id=7 référence=R-7".into(),
+        tools: vec![ToolSpec {
+            name: "search_members".into(),
+            description: "Cherche des lieux.".into(),
+            input_schema: json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}),
+        }],
+        messages: vec![
+            ChatMessage::user_text("Combien de lieux à Lyon ?"),
+            ChatMessage {
+                role: ChatRole::Assistant,
+                content: vec![
+                    Block::Text {
+                        text: "Je compte.".into(),
+                    },
+                    Block::ToolUse {
+                        id: "call_0".into(),
+                        name: "count_members".into(),
+                        input: json!({"pool": "lyon"}),
+                    },
+                ],
+            },
+            ChatMessage {
+                role: ChatRole::User,
+                content: vec![Block::ToolResult {
+                    tool_use_id: "call_0".into(),
+                    content: "{\"count\": 12}".into(),
+                    is_error: false,
+                }],
+            },
+            ChatMessage::assistant_text("12 lieux."),
+            ChatMessage::user_text("Un rooftop festif à Montréal pour 80 ?"),
+        ],
+        max_tokens: 1024,
+        time_limit: Some(Duration::from_secs(10)),
+    }
+}
+
+async fn collect(llm: &dyn LlmProvider) -> Result<Vec<Result<ChatEvent, LlmError>>, LlmError> {
+    let stream = llm.stream(&chat_request()).await?;
+    Ok(stream.collect().await)
+}
+
+#[tokio::test]
+async fn a_streamed_answer_gives_deltas_tool_calls_usage_and_the_whole_answer() {
+    let fake = Fake::start(vec![Reply::Stream(transcript())]).await;
+    let llm = fake.provider();
+    let events: Vec<ChatEvent> = collect(llm.as_ref())
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|e| e.unwrap())
+        .collect();
+
+    let input = |json: &str| ChatEvent::ToolInputDelta {
+        id: "call_Xy1".into(),
+        partial_json: json.into(),
+    };
+    let (finished, deltas) = events.split_last().unwrap();
+    assert_eq!(
+        deltas,
+        [
+            ChatEvent::Started {
+                model: "qwen3-32b-q4".into()
+            },
+            ChatEvent::TextDelta {
+                text: "Je regarde les lieux ".into()
+            },
+            ChatEvent::TextDelta {
+                text: "à Montréal…".into()
+            },
+            ChatEvent::ToolUseStart {
+                id: "call_Xy1".into(),
+                name: "search_members".into()
+            },
+            input("{\"text\": \"rooftop f"),
+            input("estif à Montré"),
+            input("al\", \"participants\": 80}"),
+        ]
+    );
+    let ChatEvent::Finished(answer) = finished else {
+        panic!("Finished last, got {finished:?}")
+    };
+    assert_eq!(answer.model, "qwen3-32b-q4");
+    assert_eq!(
+        answer.content,
+        vec![
+            Block::Text {
+                text: "Je regarde les lieux à Montréal…".into()
+            },
+            Block::ToolUse {
+                id: "call_Xy1".into(),
+                name: "search_members".into(),
+                input: json!({"text": "rooftop festif à Montréal", "participants": 80}),
+            },
+        ]
+    );
+    assert_eq!(
+        answer.usage,
+        Usage {
+            input_tokens: 52,
+            output_tokens: 57,
+            cache_write_tokens: 0,
+            cache_read_tokens: 2048,
+        }
+    );
+    assert_eq!(answer.stop_reason, StopReason::ToolUse);
+    assert!(
+        answer.latency >= Duration::from_millis(100),
+        "{:?}",
+        answer.latency
+    );
+
+    // The request, as it went on the wire.
+    let seen = fake.seen();
+    assert_eq!(seen.len(), 1);
+    let headers = &seen[0].headers;
+    assert_eq!(headers["authorization"], format!("Bearer {KEY}").as_str());
+    assert_eq!(headers["content-type"], "application/json");
+    let body = &seen[0].body;
+    assert_eq!(body["model"], "qwen3-32b");
+    assert_eq!(body["stream"], true);
+    assert_eq!(body["stream_options"], json!({"include_usage": true}));
+    assert_eq!(body["max_tokens"], 1024);
+    assert_eq!(
+        body["tools"],
+        json!([{"type": "function", "function": {
+            "name": "search_members",
+            "description": "Cherche des lieux.",
+            "parameters": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
+        }}])
+    );
+    assert_eq!(
+        body["messages"],
+        json!([
+            {"role": "system", "content": "Tu es Maxy.\nDEMANDE EN COURS : id=7 référence=R-7"},
+            {"role": "user", "content": "Combien de lieux à Lyon ?"},
+            {"role": "assistant", "content": "Je compte.", "tool_calls": [{
+                "id": "call_0", "type": "function",
+                "function": {"name": "count_members", "arguments": "{\"pool\":\"lyon\"}"}
+            }]},
+            {"role": "tool", "tool_call_id": "call_0", "content": "{\"count\": 12}"},
+            {"role": "assistant", "content": "12 lieux."},
+            {"role": "user", "content": "Un rooftop festif à Montréal pour 80 ?"}
+        ])
+    );
+}
+
+#[tokio::test]
+async fn a_429_is_retried_after_the_time_it_asks_for_then_the_stream_flows() {
+    let fake = Fake::start(vec![
+        Reply::Status(429, "slow down".into(), Some("1")),
+        Reply::Stream(transcript()),
+    ])
+    .await;
+    let started = Instant::now();
+    let events = collect(fake.provider().as_ref()).await.unwrap();
+    assert!(
+        started.elapsed() >= Duration::from_millis(950),
+        "retry-after: 1 was honoured ({:?})",
+        started.elapsed()
+    );
+    assert_eq!(fake.seen().len(), 2);
+    let Some(Ok(ChatEvent::Finished(answer))) = events.last() else {
+        panic!("{events:?}")
+    };
+    assert_eq!(answer.stop_reason, StopReason::ToolUse);
+    assert!(
+        answer.latency >= Duration::from_millis(950),
+        "latency counts the wait"
+    );
+}
+
+#[tokio::test]
+async fn server_errors_are_retried_then_given_up() {
+    let fake = Fake::start(vec![
+        Reply::Status(503, "loading model".into(), None),
+        Reply::Status(502, "bad gateway".into(), None),
+        Reply::Status(500, "oops".into(), None),
+        Reply::Stream(transcript()),
+    ])
+    .await;
+    let Err(err) = collect(fake.provider().as_ref()).await else {
+        panic!("an error")
+    };
+    assert!(matches!(err, LlmError::Unavailable(_)), "{err}");
+    let message = err.to_string();
+    assert!(
+        message.contains("HTTP 500") && message.contains("after 3 attempts"),
+        "{message}"
+    );
+    assert_eq!(fake.seen().len(), 3);
+}
+
+#[tokio::test]
+async fn a_400_is_final_and_an_echoed_key_is_scrubbed() {
+    let fake = Fake::start(vec![Reply::Status(
+        400,
+        "unknown model qwen3-32b for {auth}".into(),
+        None,
+    )])
+    .await;
+    let Err(err) = collect(fake.provider().as_ref()).await else {
+        panic!("an error")
+    };
+    assert!(matches!(err, LlmError::Rejected(_)), "{err}");
+    let message = err.to_string();
+    assert!(
+        message.contains("HTTP 400") && message.contains("unknown model qwen3-32b"),
+        "{message}"
+    );
+    assert!(
+        !message.contains(KEY) && message.contains("Bearer ***"),
+        "{message}"
+    );
+    assert!(
+        message.contains("/v1/chat/completions (qwen3-32b)"),
+        "{message}"
+    );
+    assert_eq!(fake.seen().len(), 1, "a refused request is not repeated");
+}
+
+#[tokio::test]
+async fn a_connection_dropped_mid_answer_is_an_error_after_the_deltas() {
+    let pieces: Vec<Vec<u8>> = transcript().into_iter().take(7).collect();
+    let fake = Fake::start(vec![Reply::Cut(pieces)]).await;
+    let events = collect(fake.provider().as_ref()).await.unwrap();
+    let (last, before) = events.split_last().unwrap();
+    assert!(
+        matches!(last, Err(LlmError::Unavailable(m)) if m.contains("(qwen3-32b)")),
+        "{last:?}"
+    );
+    assert!(before.iter().all(Result::is_ok), "{before:?}");
+    assert!(
+        before
+            .iter()
+            .any(|e| matches!(e, Ok(ChatEvent::TextDelta { .. }))),
+        "the text that came was delivered"
+    );
+    assert!(!before
+        .iter()
+        .any(|e| matches!(e, Ok(ChatEvent::Finished(_)))));
+    assert_eq!(fake.seen().len(), 1, "a stream that started is not retried");
+}
+
+#[tokio::test]
+async fn dropping_the_stream_closes_the_connection() {
+    let closed = Arc::new(AtomicBool::new(false));
+    let fake = Fake::start(vec![Reply::Endless(closed.clone())]).await;
+    let llm = fake.provider();
+    let mut stream = llm.stream(&chat_request()).await.unwrap();
+    assert!(matches!(
+        stream.next().await,
+        Some(Ok(ChatEvent::Started { .. }))
+    ));
+    assert!(matches!(
+        stream.next().await,
+        Some(Ok(ChatEvent::TextDelta { .. }))
+    ));
+    assert!(!closed.load(Ordering::SeqCst));
+    drop(stream);
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while !closed.load(Ordering::SeqCst) && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(
+        closed.load(Ordering::SeqCst),
+        "the server saw the connection close"
+    );
+}
+
+#[tokio::test]
+async fn a_whole_completion_reads_text_usage_and_needs_no_key() {
+    let fake = Fake::start(vec![Reply::Whole(json!({
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "model": "qwen3-32b-q4",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "{\"recommended\": []}"},
+                     "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 300, "completion_tokens": 9, "total_tokens": 309,
+                  "prompt_tokens_details": {"cached_tokens": 100}}
+    }))])
+    .await;
+    // A local server: no key configured, no Authorization header sent.
+    let llm = server::llm::from_settings(&fake.settings(None)).unwrap();
+    assert_eq!(llm.name(), "openai_compat");
+    let request = CompletionRequest {
+        task: Task::Rank,
+        system: "Tu classes des lieux.".into(),
+        messages: vec![Message::user("Voici la demande…")],
+        max_tokens: 512,
+        temperature: Some(0.0),
+        time_limit: None,
+    };
+    let c = llm.complete(&request).await.unwrap();
+    assert_eq!(c.text, "{\"recommended\": []}");
+    assert_eq!(c.model, "qwen3-32b-q4");
+    assert_eq!(c.stop_reason, StopReason::EndTurn);
+    assert_eq!(
+        c.usage,
+        Usage {
+            input_tokens: 200,
+            output_tokens: 9,
+            cache_write_tokens: 0,
+            cache_read_tokens: 100,
+        }
+    );
+    let seen = fake.seen();
+    assert!(seen[0].headers.get("authorization").is_none());
+    assert_eq!(
+        seen[0].body,
+        json!({
+            "model": "qwen3-32b",
+            "max_tokens": 512,
+            "temperature": 0.0,
+            "messages": [
+                {"role": "system", "content": "Tu classes des lieux."},
+                {"role": "user", "content": "Voici la demande…"}
+            ]
+        })
+    );
+}
+
+#[tokio::test]
+async fn the_callers_time_limit_bounds_the_retries() {
+    let fake = Fake::start(vec![
+        Reply::Status(429, "slow down".into(), Some("5")),
+        Reply::Stream(transcript()),
+    ])
+    .await;
+    let mut request = chat_request();
+    request.time_limit = Some(Duration::from_millis(300));
+    let started = Instant::now();
+    let Err(err) = fake.provider().stream(&request).await else {
+        panic!("an error")
+    };
+    assert!(started.elapsed() < Duration::from_secs(2));
+    assert!(
+        matches!(&err, LlmError::Unavailable(m) if m.contains("limit of 300 ms")),
+        "{err}"
+    );
+}
