@@ -366,3 +366,29 @@ async fn the_callers_time_limit_bounds_the_retries() {
         "{err}"
     );
 }
+
+#[tokio::test]
+async fn an_unreachable_server_is_retried_then_unavailable() {
+    // A port that was just free: nothing listens there.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    drop(listener);
+    let settings = server::config::LlmSettings::from_source(&server::config::Env::from_pairs([
+        ("MAXY_LLM_PROVIDER", "openai"),
+        ("MAXY_OPENAI_BASE_URL", format!("http://{addr}/v1").as_str()),
+        ("MAXY_OPENAI_API_KEY", KEY),
+    ]))
+    .unwrap();
+    let llm = server::llm::from_settings(&settings).unwrap();
+    assert_eq!(llm.model(), "local-model");
+    let Err(err) = llm.stream(&chat_request()).await else {
+        panic!("an error")
+    };
+    let message = err.to_string();
+    assert!(matches!(err, LlmError::Unavailable(_)), "{message}");
+    assert!(
+        message.contains("is unreachable") && message.contains("after 3 attempts"),
+        "{message}"
+    );
+    assert!(!message.contains(KEY), "{message}");
+}
