@@ -10,6 +10,7 @@ pub mod chat;
 pub mod errors;
 pub mod layout;
 pub mod links;
+pub mod llm_budget;
 pub mod pages;
 pub mod room_configurations;
 pub mod routes;

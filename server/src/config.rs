@@ -13,7 +13,9 @@ pub use chat::ChatSettings;
 pub use embedding::{EmbeddingPipeline, EmbeddingSettings, InputTypeStyle, PipelineSettings};
 pub use env::{redact_url, ConfigError, Env};
 pub use llm::{
-    AnthropicSettings, LlmBackend, LlmSettings, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_LLM_MODEL,
+    AnthropicSettings, LlmBackend, LlmSettings, OpenAiSettings, DEFAULT_ANTHROPIC_BASE_URL,
+    DEFAULT_LLM_MODEL, DEFAULT_MONTHLY_CAP_EUR, DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL,
+    DEFAULT_USD_TO_EUR,
 };
 
 use std::net::SocketAddr;

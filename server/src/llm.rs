@@ -1,16 +1,20 @@
 //! Language models: the provider trait, its backends (the Anthropic
-//! Messages client, the offline provider), the recording wrapper, the price
-//! table, the wrapping of third-party text, and the per-call record the
-//! metrics keep.
+//! Messages client, the OpenAI-compatible client, the offline provider),
+//! the routing of tasks to models, the monthly budget, the recording
+//! wrapper, the price table, the wrapping of third-party text, and the
+//! per-call record the metrics keep.
 pub mod anthropic;
+pub mod budget;
 pub mod chat;
 pub mod external;
 mod fenced;
 pub mod offline;
+pub mod openai;
 pub mod pricing;
 pub mod provider;
 pub mod record;
 pub mod recording;
+pub mod routing;
 
 pub use anthropic::{AnthropicClient, ClientBuildError};
 pub use chat::{
@@ -18,24 +22,39 @@ pub use chat::{
 };
 pub use fenced::unfenced;
 pub use offline::OfflineLlm;
+pub use openai::{OpenAiBuildError, OpenAiClient};
 pub use provider::{
     Check, Completion, CompletionRequest, LlmError, LlmProvider, Message, Role, StopReason, Task,
     Usage,
 };
 pub use record::CallRecord;
 pub use recording::{RecordedCall, Recording};
+pub use routing::Router;
 
 use crate::config::{LlmBackend, LlmSettings};
 use std::sync::Arc;
 
+/// Why a configured provider could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum ProviderBuildError {
+    #[error(transparent)]
+    Anthropic(#[from] ClientBuildError),
+    #[error(transparent)]
+    OpenAi(#[from] OpenAiBuildError),
+}
+
 /// The configured provider: [`OfflineLlm`] when `MAXY_LLM_PROVIDER=none`.
 /// Build once per process and share; wrap it in a [`Recording`] per unit of
-/// work.
-pub fn from_settings(settings: &LlmSettings) -> Result<Arc<dyn LlmProvider>, ClientBuildError> {
+/// work. [`Router::from_settings`] builds it with the bulk model beside it.
+pub fn from_settings(settings: &LlmSettings) -> Result<Arc<dyn LlmProvider>, ProviderBuildError> {
+    build(settings, &settings.model)
+}
+
+/// The configured backend asking for `model`.
+fn build(settings: &LlmSettings, model: &str) -> Result<Arc<dyn LlmProvider>, ProviderBuildError> {
     Ok(match &settings.backend {
         LlmBackend::Offline => Arc::new(OfflineLlm),
-        LlmBackend::Anthropic(a) => {
-            Arc::new(AnthropicClient::new(a, &settings.model, settings.timeout)?)
-        }
+        LlmBackend::Anthropic(a) => Arc::new(AnthropicClient::new(a, model, settings.timeout)?),
+        LlmBackend::OpenAi(o) => Arc::new(OpenAiClient::new(o, model, settings.timeout)?),
     })
 }

@@ -14,6 +14,7 @@ use crate::search::SearchService;
 use app::admin::AuditLog;
 use app::chat::Assistant;
 use app::links::LinkViews;
+use app::llm_budget::LlmBudget;
 use app::venue_search::VenueSearch;
 use leptos::prelude::provide_context;
 use sqlx::PgPool;
@@ -48,6 +49,8 @@ services! {
     venue_search: dyn VenueSearch,
     /// The assistant's chat.
     assistant: dyn Assistant,
+    /// The month's language-model spend, for the admin console.
+    llm_budget: dyn LlmBudget,
 }
 
 /// What the services are built from.
@@ -63,6 +66,8 @@ pub struct Dependencies {
     /// Wakes the chat streams of this process when a turn writes events.
     pub chat_live: Arc<Live>,
     pub agent_settings: AgentSettings,
+    /// The monthly cap and exchange rate of the language-model budget.
+    pub llm_budget: crate::llm::budget::BudgetSettings,
 }
 
 impl Services {
@@ -75,6 +80,7 @@ impl Services {
             llm,
             chat_live,
             agent_settings,
+            llm_budget,
         } = deps;
         let search = Arc::new(SearchService {
             db: db.clone(),
@@ -99,6 +105,10 @@ impl Services {
             audit_log: Arc::new(AuditReader { db: db.clone() }),
             venue_search: search,
             assistant: Arc::new(AssistantService { agent }),
+            llm_budget: Arc::new(crate::llm::budget::BudgetService {
+                db,
+                settings: llm_budget,
+            }),
         }
     }
 }

@@ -52,8 +52,10 @@ impl AppState {
             agent_settings: AgentSettings {
                 max_history: config.chat.max_history,
                 approval_ttl: config.chat.approval_ttl,
+                usd_to_eur: config.llm.usd_to_eur,
                 ..AgentSettings::default()
             },
+            llm_budget: (&config.llm).into(),
         });
         AppState {
             leptos_options,

@@ -3,6 +3,7 @@ use leptos::prelude::*;
 
 use super::{ComingSoon, PageHeader};
 use crate::admin::{audit_events, AuditEvent};
+use crate::llm_budget::LlmBudgetBanner;
 
 #[component]
 pub fn ConsolePage() -> impl IntoView {
@@ -24,6 +25,7 @@ pub fn ConsolePage() -> impl IntoView {
 fn AdminConsole() -> impl IntoView {
     let events = Resource::new(|| (), |_| audit_events());
     view! {
+        <LlmBudgetBanner />
         <PageHeader title="Console" subtitle="Playbooks, règles d'activation et suggestions (administrateurs)." />
         <ComingSoon what="La console des playbooks arrive bientôt ici." />
         <h2 class="mb-3 mt-10 text-lg font-medium">"Journal d'audit"</h2>

@@ -237,7 +237,7 @@ fn bad_llm_values_name_their_variable() {
     let anthropic = ("MAXY_LLM_PROVIDER", "anthropic");
     let key = ("MAXY_ANTHROPIC_API_KEY", "sk-ant-test");
     let cases: &[(&str, &[(&str, &str)])] = &[
-        ("MAXY_LLM_PROVIDER", &[("MAXY_LLM_PROVIDER", "openai")]),
+        ("MAXY_LLM_PROVIDER", &[("MAXY_LLM_PROVIDER", "gpt")]),
         ("MAXY_LLM_PROVIDER", &[("MAXY_LLM_PROVIDER", " ")]),
         ("MAXY_ANTHROPIC_API_KEY", &[anthropic]),
         (
@@ -294,6 +294,162 @@ fn the_anthropic_key_never_shows_in_debug_or_errors() -> Result<(), ConfigError>
         .map(|e| e.to_string())
         .unwrap_or_default();
     assert!(message.starts_with("MAXY_ANTHROPIC_API_KEY"), "{message}");
+    assert!(!message.contains("secret"), "{message}");
+    Ok(())
+}
+
+#[test]
+fn offline_is_an_alias_of_none() -> Result<(), ConfigError> {
+    for value in ["none", "offline", "OFFLINE"] {
+        let c = config(&[("MAXY_LLM_PROVIDER", value)])?;
+        assert_eq!(c.llm.backend, LlmBackend::Offline, "{value}");
+        assert_eq!(c.llm.backend.label(), "none");
+    }
+    let message = config(&[("MAXY_LLM_PROVIDER", "claude")])
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        message.contains("none (or offline), anthropic or openai"),
+        "{message}"
+    );
+    Ok(())
+}
+
+#[test]
+fn openai_defaults_to_a_local_server_without_a_key() -> Result<(), ConfigError> {
+    let c = config(&[("MAXY_LLM_PROVIDER", "openai")])?;
+    let LlmBackend::OpenAi(o) = &c.llm.backend else {
+        panic!("openai expected, got {:?}", c.llm.backend)
+    };
+    assert_eq!(o.base_url, DEFAULT_OPENAI_BASE_URL);
+    assert_eq!(o.api_key, None);
+    assert_eq!(c.llm.model, DEFAULT_OPENAI_MODEL);
+    assert_eq!(c.llm.backend.label(), "openai");
+    Ok(())
+}
+
+#[test]
+fn openai_takes_its_url_key_and_model() -> Result<(), ConfigError> {
+    let c = config(&[
+        ("MAXY_LLM_PROVIDER", "OpenAI"),
+        ("MAXY_OPENAI_BASE_URL", "https://openrouter.ai/api/v1/"),
+        ("MAXY_OPENAI_API_KEY", "sk-or-test-123"),
+        ("MAXY_LLM_MODEL", "qwen/qwen3-32b"),
+        ("MAXY_LLM_BULK_MODEL", "qwen/qwen3-8b"),
+    ])?;
+    let LlmBackend::OpenAi(o) = &c.llm.backend else {
+        panic!("openai expected, got {:?}", c.llm.backend)
+    };
+    assert_eq!(o.base_url, "https://openrouter.ai/api/v1");
+    assert_eq!(o.api_key.as_deref(), Some("sk-or-test-123"));
+    assert_eq!(c.llm.model, "qwen/qwen3-32b");
+    assert_eq!(c.llm.bulk_model.as_deref(), Some("qwen/qwen3-8b"));
+    // The Anthropic default model is not asked of another provider.
+    let anthropic = config(&[
+        ("MAXY_LLM_PROVIDER", "anthropic"),
+        ("MAXY_ANTHROPIC_API_KEY", "k"),
+    ])?;
+    assert_eq!(anthropic.llm.model, DEFAULT_LLM_MODEL);
+    assert_eq!(anthropic.llm.bulk_model, None);
+    Ok(())
+}
+
+#[test]
+fn the_budget_has_defaults_and_takes_decimals() -> Result<(), ConfigError> {
+    let c = config(&[])?;
+    assert_eq!(c.llm.usd_to_eur, DEFAULT_USD_TO_EUR);
+    assert_eq!(c.llm.usd_to_eur, 0.92);
+    assert_eq!(c.llm.monthly_cap_eur, DEFAULT_MONTHLY_CAP_EUR);
+    assert_eq!(c.llm.monthly_cap_eur, 200.0);
+    let c = config(&[
+        ("MAXY_USD_TO_EUR", "0.875"),
+        ("MAXY_LLM_MONTHLY_CAP_EUR", "150.5"),
+    ])?;
+    assert_eq!(c.llm.usd_to_eur, 0.875);
+    assert_eq!(c.llm.monthly_cap_eur, 150.5);
+    Ok(())
+}
+
+#[test]
+fn bad_openai_and_budget_values_name_their_variable() {
+    let openai = ("MAXY_LLM_PROVIDER", "openai");
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        (
+            "MAXY_OPENAI_BASE_URL",
+            &[openai, ("MAXY_OPENAI_BASE_URL", "127.0.0.1:8080/v1")],
+        ),
+        (
+            "MAXY_OPENAI_BASE_URL",
+            &[("MAXY_OPENAI_BASE_URL", "ftp://host/v1")],
+        ),
+        ("MAXY_OPENAI_BASE_URL", &[("MAXY_OPENAI_BASE_URL", " ")]),
+        (
+            "MAXY_OPENAI_API_KEY",
+            &[openai, ("MAXY_OPENAI_API_KEY", "")],
+        ),
+        (
+            "MAXY_OPENAI_API_KEY",
+            &[("MAXY_OPENAI_API_KEY", "sk or secret")],
+        ),
+        (
+            "MAXY_LLM_BULK_MODEL",
+            &[("MAXY_LLM_BULK_MODEL", "small model")],
+        ),
+        (
+            "MAXY_LLM_BULK_MODEL",
+            &[openai, ("MAXY_LLM_BULK_MODEL", " ")],
+        ),
+        (
+            "MAXY_LLM_MODEL",
+            &[openai, ("MAXY_LLM_MODEL", "local model")],
+        ),
+        ("MAXY_USD_TO_EUR", &[("MAXY_USD_TO_EUR", "0")]),
+        ("MAXY_USD_TO_EUR", &[("MAXY_USD_TO_EUR", "-0.9")]),
+        ("MAXY_USD_TO_EUR", &[("MAXY_USD_TO_EUR", "0,92")]),
+        ("MAXY_USD_TO_EUR", &[("MAXY_USD_TO_EUR", "NaN")]),
+        ("MAXY_USD_TO_EUR", &[("MAXY_USD_TO_EUR", "inf")]),
+        (
+            "MAXY_LLM_MONTHLY_CAP_EUR",
+            &[("MAXY_LLM_MONTHLY_CAP_EUR", "0")],
+        ),
+        (
+            "MAXY_LLM_MONTHLY_CAP_EUR",
+            &[("MAXY_LLM_MONTHLY_CAP_EUR", "200 €")],
+        ),
+        (
+            "MAXY_LLM_MONTHLY_CAP_EUR",
+            &[("MAXY_LLM_MONTHLY_CAP_EUR", "")],
+        ),
+    ];
+    for (var, pairs) in cases {
+        let message = config(pairs)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(message.starts_with(var), "{pairs:?} gave {message:?}");
+    }
+    let message = config(&[("MAXY_USD_TO_EUR", "-1")])
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(message.contains("a number above 0"), "{message}");
+}
+
+#[test]
+fn the_openai_key_never_shows_in_debug_or_errors() -> Result<(), ConfigError> {
+    let c = config(&[
+        ("MAXY_LLM_PROVIDER", "openai"),
+        ("MAXY_OPENAI_API_KEY", "sk-or-secret-789"),
+    ])?;
+    let shown = format!("{c:?}");
+    assert!(!shown.contains("sk-or-secret-789"), "{shown}");
+    assert!(shown.contains("OpenAiSettings"), "{shown}");
+    let message = config(&[("MAXY_OPENAI_API_KEY", "sk-or-secret 789")])
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(message.starts_with("MAXY_OPENAI_API_KEY"), "{message}");
     assert!(!message.contains("secret"), "{message}");
     Ok(())
 }

@@ -4,6 +4,7 @@
 //! Runtime-checked (`query`, not `query!`) so adding it needed no new
 //! offline `.sqlx/` data; the tests insert through it on a real database.
 use crate::llm::CallRecord;
+use chrono::{DateTime, Utc};
 use sqlx::PgExecutor;
 
 /// Who the call served, when known.
@@ -66,4 +67,15 @@ pub async fn link_search_run(
         .execute(db)
         .await?;
     Ok(done.rows_affected())
+}
+
+/// What the calls made since `since` cost, in USD (failed calls included:
+/// they were billed too). Served by `llm_calls_created_idx`.
+pub async fn spent_usd_since(db: impl PgExecutor<'_>, since: DateTime<Utc>) -> sqlx::Result<f64> {
+    sqlx::query_scalar(
+        "SELECT COALESCE(SUM(cost_usd), 0)::float8 FROM llm_calls WHERE created_at >= $1",
+    )
+    .bind(since)
+    .fetch_one(db)
+    .await
 }

@@ -28,6 +28,12 @@ pub fn estimate_usd(model: &str, usage: &Usage) -> Option<f64> {
     )
 }
 
+/// `usd` in euros at `usd_to_eur` euros per dollar (`MAXY_USD_TO_EUR`):
+/// prices are in USD, the monthly budget in EUR.
+pub fn usd_to_eur(usd: f64, usd_to_eur: f64) -> f64 {
+    usd * usd_to_eur
+}
+
 /// Answers name dated snapshots (`claude-haiku-4-5-20251001`); prices are per family.
 fn undated(model: &str) -> &str {
     match model.rsplit_once('-') {
@@ -64,6 +70,13 @@ mod tests {
     fn cache_tokens_are_billed_apart() {
         let c = estimate_usd("claude-haiku-4-5", &usage(0, 0, 1_000_000, 1_000_000));
         assert!((c.unwrap_or_default() - 1.35).abs() < 1e-12, "{c:?}");
+    }
+
+    #[test]
+    fn dollars_convert_to_euros_at_the_given_rate() {
+        assert_eq!(usd_to_eur(100.0, 0.5), 50.0);
+        assert!((usd_to_eur(10.0, 0.92) - 9.2).abs() < 1e-12);
+        assert_eq!(usd_to_eur(0.0, 0.92), 0.0);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::chat::{ChatRequest, ChatStream};
 use std::time::Duration;
 
 /// What a call is for: recorded with its cost (`llm_calls.task`), and the
-/// key of model routing once tasks use different models.
+/// key of model routing (`super::routing`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Task {
     /// Stage 3 of the venue search.
@@ -24,6 +24,13 @@ pub enum Task {
     Chat,
     /// A short summary of the history cut from a long conversation.
     Summarize,
+    /// Writing a text for a human to send (an email to an organizer or a
+    /// venue).
+    Draft,
+    /// Sorting short items into known categories (a bulk task).
+    Classify,
+    /// Scoring which playbooks apply to a conversation (`seek_guidance`).
+    Guidance,
 }
 
 impl Task {
@@ -33,6 +40,9 @@ impl Task {
             Self::Parse => "parse",
             Self::Chat => "chat",
             Self::Summarize => "summarize",
+            Self::Draft => "draft",
+            Self::Classify => "classify",
+            Self::Guidance => "guidance",
         }
     }
 }
