@@ -215,7 +215,7 @@ async fn get_request_reads_the_conversation_request(db: PgPool) {
     assert_hostile_escaped(&r["description"], "description");
     assert_hostile_escaped(&r["team_memo"], "memo");
     assert_hostile_escaped(&r["search_hints"], "search_hints");
-    assert!(summary.contains("D-2026-00001"), "{summary}");
+    assert_eq!(summary, "Demande D-2026-00001 (nouvelle)");
 
     // Another request by id: no memo, no hints → null, not an empty wrapper.
     let (v, _) = run(&ctx, "get_request", json!({"request_id": p.similar})).await;
