@@ -4,6 +4,7 @@
 //! third-party text coming out only wrapped and escaped, and the tool list
 //! the model sees (schemas without `$ref` nor any approval-like field).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+mod support;
 
 use serde_json::{json, Value};
 use server::search::SearchService;
@@ -214,7 +215,7 @@ async fn get_request_reads_the_conversation_request(db: PgPool) {
     assert_hostile_escaped(&r["description"], "description");
     assert_hostile_escaped(&r["team_memo"], "memo");
     assert_hostile_escaped(&r["search_hints"], "search_hints");
-    assert!(summary.contains("D-2026-00001"), "{summary}");
+    assert_eq!(summary, "Demande D-2026-00001 (nouvelle)");
 
     // Another request by id: no memo, no hints → null, not an empty wrapper.
     let (v, _) = run(&ctx, "get_request", json!({"request_id": p.similar})).await;
@@ -526,6 +527,66 @@ async fn search_training_by_type_and_words(db: PgPool) {
         .map(|s| s["verdict"].as_str().unwrap())
         .collect();
     assert_eq!(verdicts, vec!["guideline", "rejected"]);
+}
+
+/// The training pipeline's embedder against a local server speaking the
+/// OpenAI embeddings wire (constant vectors), or a closed port.
+fn training_embedder(addr: std::net::SocketAddr) -> Arc<dyn server::embeddings::EmbeddingProvider> {
+    let url = format!("http://{addr}/v1");
+    let config = server::config::Config::from_source(&server::config::Env::from_pairs([
+        ("MAXY_EMBEDDING_URL", url.as_str()),
+        ("MAXY_EMBEDDING_TIMEOUT_MS", "500"),
+    ]))
+    .unwrap();
+    server::embeddings::Embedders::from_settings(&config.embeddings)
+        .unwrap()
+        .training
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn search_training_by_meaning_first_then_words(db: PgPool) {
+    let p = plant(&db).await;
+    let embedder = training_embedder(support::fake_embedding_server().await);
+    // The rejected session points where the fake server's vectors point;
+    // the guideline is nearly orthogonal to them (below the floor).
+    sqlx::query(
+        "UPDATE training_sessions
+            SET embedding = CASE verdict WHEN 'rejected' THEN array_fill(0.05::real, ARRAY[384])::vector
+                            ELSE ('[1' || repeat(',0', 383) || ']')::vector END,
+                embedding_model = $1",
+    )
+    .bind(embedder.model())
+    .execute(&db)
+    .await
+    .unwrap();
+    let mut ctx = context(&db, &p, None);
+    ctx.embedder = Some(embedder);
+    // No word in common with any session: only the meaning finds it.
+    let (v, _) = run(&ctx, "search_training", json!({"text": "zeppelin"})).await;
+    assert_eq!(v["source"], "vector", "{v}");
+    let verdicts: Vec<&str> = v["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts, vec!["rejected"]);
+    // The event type still filters.
+    let (v, _) = run(
+        &ctx,
+        "search_training",
+        json!({"text": "zeppelin", "event_type": "seminaire"}),
+    )
+    .await;
+    assert_ne!(v["source"], "vector", "{v}");
+
+    // The embedder down: the words answer, then the newest; never an error.
+    ctx.embedder = Some(training_embedder(support::closed_port().await));
+    let (v, _) = run(&ctx, "search_training", json!({"text": "séminaire"})).await;
+    assert_eq!(v["source"], "fts");
+    assert_eq!(v["sessions"][0]["verdict"], "guideline");
+    let (v, _) = run(&ctx, "search_training", json!({"text": "zeppelin"})).await;
+    assert_eq!(v["source"], "recent");
 }
 
 #[sqlx::test(migrations = "../migrations")]

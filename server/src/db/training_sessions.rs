@@ -41,3 +41,36 @@ pub async fn search(
     .fetch_all(db)
     .await
 }
+
+/// The `limit` sessions nearest to `query` by meaning (vectors of the same
+/// model and size only, at least `min_similarity` in cosine), of
+/// `event_type` when given; shown newest first like the other paths.
+pub async fn search_by_vector(
+    db: impl PgExecutor<'_>,
+    query: &pgvector::Vector,
+    model: &str,
+    event_type: Option<&str>,
+    min_similarity: f64,
+    limit: i64,
+) -> sqlx::Result<Vec<SessionRow>> {
+    sqlx::query_as(
+        "SELECT * FROM (
+             SELECT t.id, t.verdict, t.category, t.event_type, m.code AS member_code, t.reason,
+                    t.directives, t.created_at
+               FROM training_sessions t LEFT JOIN members m ON m.id = t.member_id
+              WHERE t.embedding IS NOT NULL AND t.embedding_model = $2
+                AND vector_dims(t.embedding) = vector_dims($1)
+                AND ($3::text IS NULL OR lower(t.event_type) = lower($3))
+                AND 1 - (t.embedding <=> $1) >= $4
+              ORDER BY t.embedding <=> $1, t.id DESC
+              LIMIT $5) nearest
+          ORDER BY created_at DESC, id DESC",
+    )
+    .bind(query)
+    .bind(model)
+    .bind(event_type)
+    .bind(min_similarity)
+    .bind(limit)
+    .fetch_all(db)
+    .await
+}

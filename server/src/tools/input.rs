@@ -171,6 +171,26 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        /// A field the type does not have is refused, and named, whatever it is.
+        #[test]
+        fn any_unknown_field_is_refused_by_name(field in "[a-z_]{1,20}") {
+            proptest::prop_assume!(field != "code");
+            let input = serde_json::json!({"code": "#1", (field.clone()): true});
+            let e = parse::<args::GetMember>(&input);
+            let named = matches!(&e, Err(ToolError::InvalidArguments(m)) if m.contains(&format!("`{field}`")));
+            proptest::prop_assert!(named, "{:?}", e);
+        }
+
+        #[test]
+        fn member_codes_are_hash_and_digits(code in "\\PC{0,12}") {
+            let ok = code.trim().strip_prefix('#').is_some_and(|d| {
+                !d.is_empty() && d.len() <= 9 && d.bytes().all(|b| b.is_ascii_digit())
+            });
+            proptest::prop_assert_eq!(member_code(&code).is_ok(), ok);
+        }
+    }
+
     #[test]
     fn codes_and_limits() {
         assert_eq!(member_code(" #102 "), Ok("#102".to_string()));

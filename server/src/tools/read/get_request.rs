@@ -10,7 +10,7 @@ use serde_json::json;
 pub async fn run(ctx: &ToolContext, args: GetRequest) -> Result<ToolOutcome, ToolError> {
     let id = input::request_id(ctx, args.request_id)?;
     let r = request(ctx, id).await?;
-    let summary = format!("Demande {} ({})", r.reference, r.status);
+    let summary = format!("Demande {} ({})", r.reference, status_label(&r.status));
     Ok(answer(
         json!({"request": {
             "id": r.id,
@@ -30,4 +30,17 @@ pub async fn run(ctx: &ToolContext, args: GetRequest) -> Result<ToolOutcome, Too
         }}),
         summary,
     ))
+}
+
+/// The status as the team says it.
+fn status_label(status: &str) -> &str {
+    match status {
+        "new" => "nouvelle",
+        "qualifying" => "en qualification",
+        "catalogue_sent" => "catalogue envoyé",
+        "won" => "gagnée",
+        "lost" => "perdue",
+        "cancelled" => "annulée",
+        other => other,
+    }
 }
