@@ -23,10 +23,22 @@ fn the_request() -> Value {
 
 fn search(recommended: usize, compatible: usize) -> Value {
     let rec: Vec<Value> = (0..recommended)
-        .map(|i| pick(&format!("#{}", 100 + i), &format!("Rooftop {i}"), Some(500 + i as i64)))
+        .map(|i| {
+            pick(
+                &format!("#{}", 100 + i),
+                &format!("Rooftop {i}"),
+                Some(500 + i as i64),
+            )
+        })
         .collect();
     let comp: Vec<Value> = (0..compatible)
-        .map(|i| pick(&format!("#{}", 200 + i), &format!("Loft {i}"), (i % 2 == 0).then_some(600 + i as i64)))
+        .map(|i| {
+            pick(
+                &format!("#{}", 200 + i),
+                &format!("Loft {i}"),
+                (i % 2 == 0).then_some(600 + i as i64),
+            )
+        })
         .collect();
     json!({"recommended": rec, "compatible": comp, "narrow_area": false, "notices": [], "understood": []})
 }
@@ -50,7 +62,8 @@ fn qualify_tools(found: Value) -> impl FnMut(&str, &Value) -> Result<Value, Stri
                  "member_code": "#103", "reason": wrapped("training_reason", "Trop calme le soir."),
                  "directives": null, "created_at": "2026-03-01T10:00:00Z"}]}),
             "add_members_to_catalog" => Value::String(
-                "Proposition en attente de validation : la carte est affichée.".into()),
+                "Proposition en attente de validation : la carte est affichée.".into(),
+            ),
             other => panic!("unexpected tool {other}"),
         })
     }
@@ -62,8 +75,14 @@ fn qualify_runs_the_seed_workflow_one_step_per_call() {
     let (calls, text) = run(&mut req, &mut qualify_tools(search(6, 5)));
     assert_eq!(
         names(&calls),
-        ["get_request", "find_similar_requests", "search_members", "get_member_signals",
-         "search_training", "add_members_to_catalog"]
+        [
+            "get_request",
+            "find_similar_requests",
+            "search_members",
+            "get_member_signals",
+            "search_training",
+            "add_members_to_catalog"
+        ]
     );
     assert_eq!(calls[0].1, json!({"request_id": 42}));
     assert_eq!(calls[1].1, json!({"request_id": 42}));
@@ -81,26 +100,43 @@ fn qualify_runs_the_seed_workflow_one_step_per_call() {
     let picks = calls[5].1["picks"].as_array().unwrap();
     assert_eq!(calls[5].1["request_id"], 42);
     let tier = |t: &str| -> Vec<&str> {
-        picks.iter().filter(|p| p["tier"] == t).map(|p| p["member_code"].as_str().unwrap()).collect()
+        picks
+            .iter()
+            .filter(|p| p["tier"] == t)
+            .map(|p| p["member_code"].as_str().unwrap())
+            .collect()
     };
     // #202 (compatible, team favourite) moves up first; #101 (answers 10 %)
     // goes down; #103 (rejected by the team for this kind of event) is out;
     // #105, the fifth recommended, leads the compatible ones.
     assert_eq!(tier("recommended"), ["#202", "#100", "#102", "#104"]);
     assert_eq!(tier("compatible"), ["#105", "#101", "#200", "#201"]);
-    let room = |code: &str| picks.iter().find(|p| p["member_code"] == code).unwrap().get("room_id").cloned();
+    let room = |code: &str| {
+        picks
+            .iter()
+            .find(|p| p["member_code"] == code)
+            .unwrap()
+            .get("room_id")
+            .cloned()
+    };
     assert_eq!(room("#100"), Some(json!(500)));
     assert_eq!(room("#200"), Some(json!(600)));
     assert_eq!(room("#201"), None, "no room matched, none pinned");
     for p in picks {
         let reason = p["reason"].as_str().unwrap();
-        assert!(reason.starts_with("Rooftop festif avec vue, 120 en cocktail"), "{reason}");
+        assert!(
+            reason.starts_with("Rooftop festif avec vue, 120 en cocktail"),
+            "{reason}"
+        );
         assert!(!reason.contains("Très demandé"), "one sentence: {reason}");
     }
-    assert!(text.starts_with(
-        "J'ai préparé 8 lieux (4 recommandés + 4 compatibles) pour la demande D-2026-00042 ; \
+    assert!(
+        text.starts_with(
+            "J'ai préparé 8 lieux (4 recommandés + 4 compatibles) pour la demande D-2026-00042 ; \
          validez la carte pour les ajouter au catalogue."
-    ), "{text}");
+        ),
+        "{text}"
+    );
     assert!(text.contains("D-2025-00007"), "{text}");
     assert!(text.contains("Écarté : #103"), "{text}");
 }
@@ -109,12 +145,24 @@ fn qualify_runs_the_seed_workflow_one_step_per_call() {
 fn qualify_never_pads_the_catalogue() {
     let mut req = request(SYSTEM, "propose un catalogue");
     let (calls, text) = run(&mut req, &mut qualify_tools(search(2, 1)));
-    let add: Vec<&Value> = calls.iter().filter(|(n, _)| n == "add_members_to_catalog").map(|(_, i)| i).collect();
+    let add: Vec<&Value> = calls
+        .iter()
+        .filter(|(n, _)| n == "add_members_to_catalog")
+        .map(|(_, i)| i)
+        .collect();
     assert_eq!(add.len(), 1);
-    let codes: Vec<&str> = add[0]["picks"].as_array().unwrap().iter().map(|p| p["member_code"].as_str().unwrap()).collect();
+    let codes: Vec<&str> = add[0]["picks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["member_code"].as_str().unwrap())
+        .collect();
     // #101 answers too rarely to be recommended: 1 + 2.
     assert_eq!(codes, ["#100", "#101", "#200"]);
-    assert!(text.starts_with("J'ai préparé 3 lieux (1 recommandé + 2 compatibles)"), "{text}");
+    assert!(
+        text.starts_with("J'ai préparé 3 lieux (1 recommandé + 2 compatibles)"),
+        "{text}"
+    );
     assert!(text.contains("pas davantage"), "{text}");
 }
 
@@ -122,7 +170,10 @@ fn qualify_never_pads_the_catalogue() {
 fn qualify_without_results_proposes_nothing() {
     let mut req = request(SYSTEM, "Qualifie cette demande");
     let (calls, text) = run(&mut req, &mut qualify_tools(search(0, 0)));
-    assert_eq!(names(&calls), ["get_request", "find_similar_requests", "search_members"]);
+    assert_eq!(
+        names(&calls),
+        ["get_request", "find_similar_requests", "search_members"]
+    );
     assert!(text.contains("aucun lieu assez bon"), "{text}");
 }
 
@@ -140,8 +191,14 @@ fn qualify_asks_which_request_when_none_is_known() {
     // A reference the conversation does not know is checked once read.
     req = request(SYSTEM, "Qualifie D-2025-00017");
     let (calls, text) = run(&mut req, &mut qualify_tools(search(1, 0)));
-    assert_eq!(calls, [("get_request".to_string(), json!({"request_id": 17}))]);
-    assert!(text.contains("Je ne retrouve pas la demande D-2025-00017"), "{text}");
+    assert_eq!(
+        calls,
+        [("get_request".to_string(), json!({"request_id": 17}))]
+    );
+    assert!(
+        text.contains("Je ne retrouve pas la demande D-2025-00017"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -155,7 +212,10 @@ fn find_searches_with_the_users_words_and_lists_the_tiers() {
         assert_eq!(name, "search_members");
         Ok(found.clone())
     });
-    assert_eq!(calls, [("search_members".to_string(), json!({"text": text}))]);
+    assert_eq!(
+        calls,
+        [("search_members".to_string(), json!({"text": text}))]
+    );
     let rec = answer.find("Recommandés :").unwrap();
     let comp = answer.find("Compatibles :").unwrap();
     assert!(rec < comp);
@@ -175,25 +235,36 @@ fn a_venue_by_code_and_its_full_sheet() {
     let mut req = request(SYSTEM, "#102");
     let (calls, text) = run(&mut req, &mut |_, _| Ok(member.clone()));
     assert_eq!(calls, [("get_member".to_string(), json!({"code": "#102"}))]);
-    assert!(text.starts_with("Péniche Lumière (#102), Paris 75013"), "{text}");
+    assert!(
+        text.starts_with("Péniche Lumière (#102), Paris 75013"),
+        "{text}"
+    );
     assert!(text.contains("- Pont : banquet 90, cocktail 150"), "{text}");
     assert!(!text.contains("Passerelle"), "{text}");
 
     let mut req = request(SYSTEM, "fiche complète de #102");
     let (calls, text) = run(&mut req, &mut |_, _| Ok(member.clone()));
-    assert_eq!(calls, [("get_member_full".to_string(), json!({"code": "#102"}))]);
+    assert_eq!(
+        calls,
+        [("get_member_full".to_string(), json!({"code": "#102"}))]
+    );
     assert!(text.contains("Tags : péniche, vue."), "{text}");
     assert!(text.contains("- Accès : Passerelle étroite."), "{text}");
 }
 
 #[test]
 fn count_reads_the_criteria_with_the_search_extractor() {
-    let mut req = request(SYSTEM, "Combien de lieux dans le 8e pour 100 personnes en cocktail ?");
+    let mut req = request(
+        SYSTEM,
+        "Combien de lieux dans le 8e pour 100 personnes en cocktail ?",
+    );
     let (calls, text) = run(&mut req, &mut |_, _| Ok(json!({"count": 1234})));
     assert_eq!(
         calls,
-        [("count_members".to_string(),
-          json!({"postal_codes": ["75008"], "configuration": "cocktail", "min_capacity": 100}))]
+        [(
+            "count_members".to_string(),
+            json!({"postal_codes": ["75008"], "configuration": "cocktail", "min_capacity": 100})
+        )]
     );
     assert!(text.starts_with("1\u{a0}234 lieux"), "{text}");
 }
@@ -210,9 +281,18 @@ fn emails_are_summarised_not_repeated() {
          "subject": wrapped("email_subject", "Re: Soirée du 12 juin"),
          "body": wrapped("email_body", "Merci !"), "received_at": "2026-03-13T08:00:00Z"}]});
     let (calls, text) = run(&mut req, &mut |_, _| Ok(emails.clone()));
-    assert_eq!(calls, [("list_request_emails".to_string(), json!({"request_id": 42}))]);
-    assert!(text.contains("- 12/03/2026 reçu de camille@example.com : « Soirée du 12 juin »"), "{text}");
-    assert!(text.contains("- 13/03/2026 envoyé : « Re: Soirée du 12 juin »"), "{text}");
+    assert_eq!(
+        calls,
+        [("list_request_emails".to_string(), json!({"request_id": 42}))]
+    );
+    assert!(
+        text.contains("- 12/03/2026 reçu de camille@example.com : « Soirée du 12 juin »"),
+        "{text}"
+    );
+    assert!(
+        text.contains("- 13/03/2026 envoyé : « Re: Soirée du 12 juin »"),
+        "{text}"
+    );
     assert!(!text.contains("Budget serré"), "{text}");
     assert!(!text.contains("Attention"), "{text}");
 }
@@ -227,8 +307,14 @@ fn training_lists_verdicts_and_directives() {
          "created_at": "2026-02-01T10:00:00Z"}]});
     let (calls, text) = run(&mut req, &mut |_, _| Ok(sessions.clone()));
     assert_eq!(calls, [("search_training".to_string(), json!({}))]);
-    assert!(text.contains("- consigne (soiree, ambiance), 01/02/2026 : Le festif veut de l'extérieur."), "{text}");
-    assert!(text.contains("Consigne « festif » : préférer jardin, terrasse ; éviter sous-sol"), "{text}");
+    assert!(
+        text.contains("- consigne (soiree, ambiance), 01/02/2026 : Le festif veut de l'extérieur."),
+        "{text}"
+    );
+    assert!(
+        text.contains("Consigne « festif » : préférer jardin, terrasse ; éviter sous-sol"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -243,19 +329,32 @@ fn anything_else_gets_the_offline_help() {
 #[test]
 fn a_tool_error_is_explained_and_ends_the_turn() {
     let mut req = request(SYSTEM, "Qualifie la demande #999");
-    let (calls, text) = run(&mut req, &mut |_, _| Err("introuvable : demande 999".into()));
+    let (calls, text) = run(
+        &mut req,
+        &mut |_, _| Err("introuvable : demande 999".into()),
+    );
     assert_eq!(names(&calls), ["get_request"]);
-    assert!(text.contains("« get_request » a répondu une erreur : introuvable : demande 999"), "{text}");
+    assert!(
+        text.contains("« get_request » a répondu une erreur : introuvable : demande 999"),
+        "{text}"
+    );
 }
 
 #[tokio::test]
 async fn the_provider_streams_the_plan_and_still_refuses_completions() {
     let llm = OfflineLlm;
     let completion = CompletionRequest {
-        task: Task::Rank, system: String::new(), messages: vec![], max_tokens: 10,
-        temperature: None, time_limit: None,
+        task: Task::Rank,
+        system: String::new(),
+        messages: vec![],
+        max_tokens: 10,
+        temperature: None,
+        time_limit: None,
     };
-    assert!(matches!(llm.complete(&completion).await, Err(LlmError::Offline)));
+    assert!(matches!(
+        llm.complete(&completion).await,
+        Err(LlmError::Offline)
+    ));
     let events: Vec<ChatEvent> = llm
         .stream(&request(SYSTEM, "Bonjour"))
         .await

@@ -61,8 +61,13 @@ fn planted_orders_never_become_calls() {
         let (calls, answer) = run(&mut req, &mut hostile);
         let writes: Vec<&str> = names(&calls)
             .into_iter()
-            .filter(|n| !n.starts_with("get_") && !n.starts_with("search_") && !n.starts_with("find_")
-                && !n.starts_with("list_") && !n.starts_with("count_"))
+            .filter(|n| {
+                !n.starts_with("get_")
+                    && !n.starts_with("search_")
+                    && !n.starts_with("find_")
+                    && !n.starts_with("list_")
+                    && !n.starts_with("count_")
+            })
             .collect();
         if text.starts_with("Qualifie") {
             assert_eq!(writes, ["add_members_to_catalog"], "{text}");
@@ -84,9 +89,13 @@ fn an_email_with_orders_is_flagged_not_followed() {
     assert_eq!(names(&calls), ["list_request_emails"]);
     assert!(text.contains("ne les suis pas"), "{text}");
     // Then the user asks to go on: still nothing but what the words ask.
-    req.messages.push(ChatMessage::user_text("ok, fais ce que dit l'e-mail"));
+    req.messages
+        .push(ChatMessage::user_text("ok, fais ce que dit l'e-mail"));
     let (calls, _) = run(&mut req, &mut hostile);
-    assert!(calls.iter().all(|(n, _)| n == "list_request_emails"), "{calls:?}");
+    assert!(
+        calls.iter().all(|(n, _)| n == "list_request_emails"),
+        "{calls:?}"
+    );
 }
 
 #[test]
@@ -94,7 +103,9 @@ fn the_same_call_is_never_made_twice() {
     // search_members answers something unreadable: the planner would ask
     // again; it stops instead.
     let mut req = request(SYSTEM, "trouve un rooftop");
-    let (calls, text) = run(&mut req, &mut |_, _| Ok(Value::String("pas du JSON".into())));
+    let (calls, text) = run(&mut req, &mut |_, _| {
+        Ok(Value::String("pas du JSON".into()))
+    });
     assert_eq!(names(&calls), ["search_members"]);
     assert!(text.contains("déjà été appelé"), "{text}");
 }
@@ -106,12 +117,19 @@ fn eight_tool_rounds_at_most() {
         let id = format!("t{i}");
         req.messages.push(ChatMessage {
             role: ChatRole::Assistant,
-            content: vec![Block::ToolUse { id: id.clone(), name: "get_member".into(),
-                input: json!({"code": format!("#{}", 900 + i)}) }],
+            content: vec![Block::ToolUse {
+                id: id.clone(),
+                name: "get_member".into(),
+                input: json!({"code": format!("#{}", 900 + i)}),
+            }],
         });
         req.messages.push(ChatMessage {
             role: ChatRole::User,
-            content: vec![Block::ToolResult { tool_use_id: id, content: "{}".into(), is_error: false }],
+            content: vec![Block::ToolResult {
+                tool_use_id: id,
+                content: "{}".into(),
+                is_error: false,
+            }],
         });
     }
     let a = answer(&req);
@@ -143,7 +161,11 @@ fn tool_call_ids_are_unique_per_history_and_stable() {
 fn finished_once(events: &[ChatEvent]) -> bool {
     matches!(events.first(), Some(ChatEvent::Started { .. }))
         && matches!(events.last(), Some(ChatEvent::Finished(_)))
-        && events.iter().filter(|e| matches!(e, ChatEvent::Finished(_))).count() == 1
+        && events
+            .iter()
+            .filter(|e| matches!(e, ChatEvent::Finished(_)))
+            .count()
+            == 1
 }
 
 proptest! {

@@ -88,9 +88,10 @@ pub fn answer(req: &ChatRequest) -> ChatAnswer {
         let json: String = events
             .iter()
             .filter_map(|e| match e {
-                ChatEvent::ToolInputDelta { id: i, partial_json } if i == id => {
-                    Some(partial_json.as_str())
-                }
+                ChatEvent::ToolInputDelta {
+                    id: i,
+                    partial_json,
+                } if i == id => Some(partial_json.as_str()),
                 _ => None,
             })
             .collect();
@@ -119,9 +120,7 @@ fn fits_its_schema(name: &str, input: &Value) {
         "get_member_signals" => serde_json::from_value::<args::GetMemberSignals>(v).is_ok(),
         "count_members" => serde_json::from_value::<args::CountMembers>(v).is_ok(),
         "search_training" => serde_json::from_value::<args::SearchTraining>(v).is_ok(),
-        "add_members_to_catalog" => {
-            serde_json::from_value::<args::AddMembersToCatalog>(v).is_ok()
-        }
+        "add_members_to_catalog" => serde_json::from_value::<args::AddMembersToCatalog>(v).is_ok(),
         other => panic!("the planner called {other}"),
     };
     assert!(ok, "{name} input does not fit its schema: {input}");
@@ -145,10 +144,17 @@ pub fn reply(
                 Ok(v) => (v.to_string(), false),
                 Err(e) => (e, true),
             };
-            Block::ToolResult { tool_use_id: id.to_string(), content, is_error }
+            Block::ToolResult {
+                tool_use_id: id.to_string(),
+                content,
+                is_error,
+            }
         })
         .collect();
-    req.messages.push(ChatMessage { role: ChatRole::User, content: results });
+    req.messages.push(ChatMessage {
+        role: ChatRole::User,
+        content: results,
+    });
 }
 
 /// A whole turn: the calls made (name, input) and the final text.
@@ -161,7 +167,10 @@ pub fn run(
         let a = answer(req);
         if a.stop_reason == StopReason::EndTurn {
             let text = a.content.iter().map(text_of).collect();
-            req.messages.push(ChatMessage { role: ChatRole::Assistant, content: a.content });
+            req.messages.push(ChatMessage {
+                role: ChatRole::Assistant,
+                content: a.content,
+            });
             return (calls, text);
         }
         calls.extend(a.tool_calls().map(|(_, n, i)| (n.to_string(), i.clone())));

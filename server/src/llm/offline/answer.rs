@@ -11,7 +11,9 @@ const WORDS_PER_DELTA: usize = 4;
 
 /// The events of one answer, `Started` to `Finished`.
 pub fn events(content: Vec<Block>, stop_reason: StopReason, latency: Duration) -> Vec<ChatEvent> {
-    let mut out = vec![ChatEvent::Started { model: PLANNER_MODEL.to_string() }];
+    let mut out = vec![ChatEvent::Started {
+        model: PLANNER_MODEL.to_string(),
+    }];
     for block in &content {
         match block {
             Block::Text { text } => out.extend(
@@ -20,7 +22,10 @@ pub fn events(content: Vec<Block>, stop_reason: StopReason, latency: Duration) -
                     .map(|text| ChatEvent::TextDelta { text }),
             ),
             Block::ToolUse { id, name, input } => {
-                out.push(ChatEvent::ToolUseStart { id: id.clone(), name: name.clone() });
+                out.push(ChatEvent::ToolUseStart {
+                    id: id.clone(),
+                    name: name.clone(),
+                });
                 out.push(ChatEvent::ToolInputDelta {
                     id: id.clone(),
                     partial_json: input.to_string(),
@@ -68,7 +73,7 @@ pub fn number(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push('\u{a0}');
         }
         out.push(c);
@@ -102,8 +107,7 @@ pub fn one_sentence(text: &str) -> String {
     let end = line
         .char_indices()
         .find(|(i, c)| {
-            matches!(c, '.' | '!' | '?' | ';')
-                && line[i + c.len_utf8()..].starts_with(' ')
+            matches!(c, '.' | '!' | '?' | ';') && line[i + c.len_utf8()..].starts_with(' ')
         })
         .map_or(line.len(), |(i, _)| i);
     let first = short(line[..end].trim_end_matches(['.', ' ']), 200);
@@ -160,7 +164,9 @@ mod tests {
         let parts = chunks(text);
         assert_eq!(parts.concat(), text);
         assert!(parts.len() >= 3);
-        assert!(parts.iter().all(|p| p.split_whitespace().count() <= WORDS_PER_DELTA));
+        assert!(parts
+            .iter()
+            .all(|p| p.split_whitespace().count() <= WORDS_PER_DELTA));
         assert!(chunks("").is_empty());
     }
 
@@ -171,7 +177,10 @@ mod tests {
         assert_eq!(number(1_000_000), "1\u{a0}000\u{a0}000");
         assert_eq!(date("2026-03-12T09:30:00Z"), "12/03/2026");
         assert_eq!(date("hier"), "hier");
-        assert_eq!(one_sentence("Grand rooftop. Vue sur Paris."), "Grand rooftop.");
+        assert_eq!(
+            one_sentence("Grand rooftop. Vue sur Paris."),
+            "Grand rooftop."
+        );
         assert_eq!(one_sentence("v1.2 est là"), "v1.2 est là.");
         assert_eq!(short("a  b\nc", 10), "a b c");
         assert_eq!(short("abcdef", 3), "abc…");

@@ -52,9 +52,10 @@ fn answer(result: &Value, input: &Value) -> String {
             layout(conf)
         )),
         (Some(conf), None) => filters.push(format!("en {}", layout(conf))),
-        (None, Some(cap)) => {
-            filters.push(format!("avec une salle d'au moins {} personnes", number(cap)))
-        }
+        (None, Some(cap)) => filters.push(format!(
+            "avec une salle d'au moins {} personnes",
+            number(cap)
+        )),
         (None, None) => {}
     }
     let noun = if n == 1 { "lieu" } else { "lieux" };

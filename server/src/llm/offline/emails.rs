@@ -37,7 +37,10 @@ fn answer(v: &Value) -> String {
     if emails.is_empty() {
         return "Aucun e-mail pour cette demande.".to_string();
     }
-    let mut out = format!("{} pour cette demande :", plural(emails.len(), "e-mail", "e-mails"));
+    let mut out = format!(
+        "{} pour cette demande :",
+        plural(emails.len(), "e-mail", "e-mails")
+    );
     let mut orders = false;
     for e in emails {
         let when = text(e, "received_at").map(date).unwrap_or_default();

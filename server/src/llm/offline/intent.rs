@@ -27,27 +27,37 @@ pub enum Intent {
 /// At most this many venues are looked up from one message.
 const MAX_CODES: usize = 3;
 
+#[rustfmt::skip]
 const QUALIFY: &[&str] = &["qualifie", "qualifier", "qualify", "qualification"];
+#[rustfmt::skip]
 const CATALOGUE: &[&str] = &["catalogue", "catalogues", "catalog", "selection", "shortlist"];
+#[rustfmt::skip]
 const MAKE: &[&str] = &[
     "propose", "proposer", "proposes", "prepare", "preparer", "prepares", "fais", "faire",
     "fait", "cree", "creer", "construis", "construire", "monte", "monter", "genere",
     "generer", "elabore", "build", "draft", "suggest", "make", "create", "prepare",
 ];
+#[rustfmt::skip]
 const EMAILS: &[&str] = &["mail", "mails", "email", "emails", "courriel", "courriels"];
+#[rustfmt::skip]
 const TRAINING_STRONG: &[&str] = &[
     "appris", "apprend", "apprendre", "consigne", "consignes", "directive", "directives",
     "lecon", "lecons", "learn", "learned", "learnt", "lessons", "entrainement", "verdicts",
 ];
+#[rustfmt::skip]
 const TRAINING_WEAK: &[&str] = &["training", "trainings"];
+#[rustfmt::skip]
 const COUNT: &[&str] = &["combien", "count", "compte", "compter", "denombre"];
+#[rustfmt::skip]
 const FIND: &[&str] = &[
     "trouve", "trouver", "trouves", "cherche", "chercher", "recherche", "rechercher", "find",
     "search", "look", "propose", "proposer", "suggere", "suggerer", "recommande",
     "recommander", "lieu", "lieux", "salle", "salles", "endroit", "endroits", "venue",
     "venues", "rooftop", "rooftops", "peniche", "peniches", "room", "rooms", "places",
 ];
+#[rustfmt::skip]
 const FULL: &[&str] = &["complete", "complet", "detaillee", "detaille", "full", "entiere"];
+#[rustfmt::skip]
 const REQUEST_WORDS: &[&str] = &["demande", "demandes", "request", "dossier"];
 
 /// The intent of `text`.
@@ -111,8 +121,7 @@ pub fn member_codes(w: &[String]) -> Vec<String> {
         }
         let after_request = i > 0 && REQUEST_WORDS.contains(&w[i - 1].as_str());
         let code = format!("#{}", digits.trim_start_matches('0'));
-        if !after_request && code.len() > 1 && !codes.contains(&code) && codes.len() < MAX_CODES
-        {
+        if !after_request && code.len() > 1 && !codes.contains(&code) && codes.len() < MAX_CODES {
             codes.push(code);
         }
     }
@@ -143,14 +152,26 @@ mod tests {
 
     #[test]
     fn the_other_intents() {
-        assert_eq!(recognise("rooftop pour 80 personnes dans le 8e"), Intent::Find);
-        assert_eq!(recognise("Trouve des lieux pour un séminaire"), Intent::Find);
-        assert_eq!(recognise("trouve un lieu pour un training de 20"), Intent::Find);
+        assert_eq!(
+            recognise("rooftop pour 80 personnes dans le 8e"),
+            Intent::Find
+        );
+        assert_eq!(
+            recognise("Trouve des lieux pour un séminaire"),
+            Intent::Find
+        );
+        assert_eq!(
+            recognise("trouve un lieu pour un training de 20"),
+            Intent::Find
+        );
         assert_eq!(recognise("Combien de lieux dans le 11e ?"), Intent::Count);
         assert_eq!(recognise("montre les e-mails"), Intent::Emails);
         assert_eq!(recognise("mails de la demande"), Intent::Emails);
         assert_eq!(recognise("Qu'a-t-on appris ?"), Intent::Training);
-        assert_eq!(recognise("les consignes pour les soirées"), Intent::Training);
+        assert_eq!(
+            recognise("les consignes pour les soirées"),
+            Intent::Training
+        );
         assert_eq!(recognise("bonjour"), Intent::Help);
         assert_eq!(recognise(""), Intent::Help);
     }
@@ -159,15 +180,24 @@ mod tests {
     fn a_venue_by_code_and_its_full_sheet() {
         assert_eq!(
             recognise("#102"),
-            Intent::Member { codes: vec!["#102".into()], full: false }
+            Intent::Member {
+                codes: vec!["#102".into()],
+                full: false
+            }
         );
         assert_eq!(
             recognise("Fiche complète du lieu #0157"),
-            Intent::Member { codes: vec!["#157".into()], full: true }
+            Intent::Member {
+                codes: vec!["#157".into()],
+                full: true
+            }
         );
         assert_eq!(
             recognise("montre #102 et #103"),
-            Intent::Member { codes: vec!["#102".into(), "#103".into()], full: false }
+            Intent::Member {
+                codes: vec!["#102".into(), "#103".into()],
+                full: false
+            }
         );
     }
 

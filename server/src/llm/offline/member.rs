@@ -8,10 +8,17 @@ use super::turn::Turn;
 use serde_json::{json, Value};
 
 pub fn next(turn: &Turn, codes: &[String], full: bool) -> Next {
-    let tool = if full { "get_member_full" } else { "get_member" };
+    let tool = if full {
+        "get_member_full"
+    } else {
+        "get_member"
+    };
     let calls: Vec<Call> = codes
         .iter()
-        .map(|code| Call { name: tool, input: json!({ "code": code }) })
+        .map(|code| Call {
+            name: tool,
+            input: json!({ "code": code }),
+        })
         .filter(|c| !turn.made(c.name, &c.input))
         .collect();
     if !calls.is_empty() {
@@ -48,7 +55,11 @@ fn describe(m: &Value, full: bool) -> String {
     let rooms = items(m, "rooms");
     out.push_str(&format!(
         "\n{} :",
-        if rooms.is_empty() { "Aucune salle renseignée" } else { "Salles" }
+        if rooms.is_empty() {
+            "Aucune salle renseignée"
+        } else {
+            "Salles"
+        }
     ));
     for room in rooms {
         out.push_str(&format!("\n- {}", text(room, "name").unwrap_or("Salle")));
@@ -66,7 +77,10 @@ fn describe(m: &Value, full: bool) -> String {
         }
     }
     if let Some(d) = plain_at(m, "description") {
-        out.push_str(&format!("\nDescription (texte du lieu) : « {} »", short(&d, 240)));
+        out.push_str(&format!(
+            "\nDescription (texte du lieu) : « {} »",
+            short(&d, 240)
+        ));
     }
     if full {
         out.push_str(&extras(m));
@@ -100,7 +114,11 @@ fn extras(m: &Value) -> String {
         for entry in knowledge.iter().take(5) {
             let title = plain_at(entry, "title").unwrap_or_default();
             let content = plain_at(entry, "content").unwrap_or_default();
-            out.push_str(&format!("\n- {} : {}", short(&title, 80), short(&content, 160)));
+            out.push_str(&format!(
+                "\n- {} : {}",
+                short(&title, 80),
+                short(&content, 160)
+            ));
         }
     }
     out

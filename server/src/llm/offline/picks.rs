@@ -58,7 +58,11 @@ impl Chosen {
         if self.notes.is_empty() {
             return base;
         }
-        format!("{} ({}).", base.trim_end_matches('.'), self.notes.join(", "))
+        format!(
+            "{} ({}).",
+            base.trim_end_matches('.'),
+            self.notes.join(", ")
+        )
     }
 }
 
@@ -80,12 +84,20 @@ pub fn choose(
         if all.iter().any(|c| c.pick.code == pick.code) {
             continue;
         }
-        let mut chosen = Chosen { pick: pick.clone(), tier, notes: Vec::new() };
+        let mut chosen = Chosen {
+            pick: pick.clone(),
+            tier,
+            notes: Vec::new(),
+        };
         if let Some(why) = rejected_by_training(&chosen.pick, sessions) {
             excluded.push((pick.code.clone(), why));
             continue;
         }
-        adjust(&mut chosen, signals.iter().find(|s| s.code == pick.code), sessions);
+        adjust(
+            &mut chosen,
+            signals.iter().find(|s| s.code == pick.code),
+            sessions,
+        );
         all.push(chosen);
     }
     // Favourites first within a tier, the search's order otherwise.
@@ -121,8 +133,10 @@ fn adjust(c: &mut Chosen, signal: Option<&Signal>, sessions: &[Session]) {
         if c.tier == Tier::Recommended {
             c.tier = Tier::Compatible;
         }
-        c.notes
-            .push(format!("répond peu : {} % des demandes", (rate * 100.0).round() as i64));
+        c.notes.push(format!(
+            "répond peu : {} % des demandes",
+            (rate * 100.0).round() as i64
+        ));
     } else if signal.is_some_and(|s| s.team_favorite) {
         c.tier = Tier::Recommended;
         c.notes.push("favori de l'équipe".to_string());
@@ -158,7 +172,10 @@ fn demoted_by_training(pick: &Pick, sessions: &[Session]) -> Option<String> {
     let described = fold(&format!(
         "{} {}",
         pick.name,
-        pick.room.as_ref().and_then(|r| r.name.as_deref()).unwrap_or("")
+        pick.room
+            .as_ref()
+            .and_then(|r| r.name.as_deref())
+            .unwrap_or("")
     ));
     sessions.iter().flat_map(|s| &s.avoid).find_map(|avoid| {
         let word = fold(avoid);

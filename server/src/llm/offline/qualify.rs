@@ -29,7 +29,10 @@ pub fn next(turn: &Turn) -> Next {
         );
     };
     let id = target.id;
-    let Some(request) = turn.json("get_request").map(|v| v.get("request").unwrap_or(v)) else {
+    let Some(request) = turn
+        .json("get_request")
+        .map(|v| v.get("request").unwrap_or(v))
+    else {
         return Next::call("get_request", json!({ "request_id": id }));
     };
     if let Some(asked) = &target.unverified_reference {
@@ -63,7 +66,11 @@ pub fn next(turn: &Turn) -> Next {
             return Next::Say(format!(
                 "La recherche a trouvé des lieux, mais l'équipe les a tous écartés lors \
                  d'entraînements passés ({}). Je ne propose pas de catalogue.",
-                excluded.iter().map(|(c, _)| c.as_str()).collect::<Vec<_>>().join(", ")
+                excluded
+                    .iter()
+                    .map(|(c, _)| c.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ));
         }
         let picks: Vec<Value> = chosen.iter().map(Chosen::to_json).collect();
@@ -120,7 +127,10 @@ fn training_input(request: &Value) -> Value {
 fn is_slug(s: &str) -> bool {
     !s.is_empty()
         && s.split('-').all(|part| {
-            !part.is_empty() && part.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+            !part.is_empty()
+                && part
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
         })
 }
 
@@ -150,7 +160,10 @@ fn summary(
     chosen: &[Chosen],
     excluded: &[(String, String)],
 ) -> String {
-    let recommended = chosen.iter().filter(|c| c.tier == Tier::Recommended).count();
+    let recommended = chosen
+        .iter()
+        .filter(|c| c.tier == Tier::Recommended)
+        .count();
     let compatible = chosen.len() - recommended;
     let mut out = format!(
         "J'ai préparé {} ({recommended} recommandé{} + {compatible} compatible{}) pour la \
@@ -181,9 +194,15 @@ fn summary(
         .filter_map(|s| text(s, "reference").map(str::to_string))
         .collect();
     if !similar.is_empty() {
-        out.push_str(&format!("\nDemandes similaires consultées : {}.", similar.join(", ")));
+        out.push_str(&format!(
+            "\nDemandes similaires consultées : {}.",
+            similar.join(", ")
+        ));
     }
-    let sessions = turn.json("search_training").map(results::sessions).unwrap_or_default();
+    let sessions = turn
+        .json("search_training")
+        .map(results::sessions)
+        .unwrap_or_default();
     if !sessions.is_empty() {
         out.push_str(&format!(
             "\nEntraînement pris en compte : {}.",

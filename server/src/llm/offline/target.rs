@@ -38,17 +38,29 @@ pub fn find(system: &str, text: &str) -> Option<Target> {
     let conversation = from_system(system);
     let w = words(text);
     if let Some(id) = number_after_request_word(&w) {
-        return Some(Target { id, unverified_reference: None });
+        return Some(Target {
+            id,
+            unverified_reference: None,
+        });
     }
     if let Some((reference, number)) = reference(&w) {
         if let Some((id, Some(known))) = &conversation {
             if known.eq_ignore_ascii_case(&reference) {
-                return Some(Target { id: *id, unverified_reference: None });
+                return Some(Target {
+                    id: *id,
+                    unverified_reference: None,
+                });
             }
         }
-        return Some(Target { id: number, unverified_reference: Some(reference) });
+        return Some(Target {
+            id: number,
+            unverified_reference: Some(reference),
+        });
     }
-    conversation.map(|(id, _)| Target { id, unverified_reference: None })
+    conversation.map(|(id, _)| Target {
+        id,
+        unverified_reference: None,
+    })
 }
 
 /// « demande #12 », « demande n° 12 », « request 12 ».
@@ -58,8 +70,7 @@ fn number_after_request_word(w: &[String]) -> Option<i64> {
             continue;
         }
         let mut j = i + 1;
-        while j < w.len() && j <= i + 2 && matches!(w[j].as_str(), "#" | "n" | "no" | "numero")
-        {
+        while j < w.len() && j <= i + 2 && matches!(w[j].as_str(), "#" | "n" | "no" | "numero") {
             j += 1;
         }
         if let Some(n) = w.get(j).filter(|n| is_number(n) && n.len() <= 12) {
@@ -101,21 +112,33 @@ mod tests {
         assert_eq!(from_system("DEMANDE EN COURS : id=abc"), None);
         assert_eq!(
             find(SYSTEM, "qualifie cette demande"),
-            Some(Target { id: 42, unverified_reference: None })
+            Some(Target {
+                id: 42,
+                unverified_reference: None
+            })
         );
     }
 
     #[test]
     fn the_message_wins_over_the_conversation() {
-        assert_eq!(find(SYSTEM, "qualifie la demande #12").map(|t| t.id), Some(12));
+        assert_eq!(
+            find(SYSTEM, "qualifie la demande #12").map(|t| t.id),
+            Some(12)
+        );
         assert_eq!(find("", "qualifie la demande n° 7").map(|t| t.id), Some(7));
         assert_eq!(
             find(SYSTEM, "les mails de d-2026-00042"),
-            Some(Target { id: 42, unverified_reference: None })
+            Some(Target {
+                id: 42,
+                unverified_reference: None
+            })
         );
         assert_eq!(
             find(SYSTEM, "qualifie D-2025-00017"),
-            Some(Target { id: 17, unverified_reference: Some("D-2025-00017".into()) })
+            Some(Target {
+                id: 17,
+                unverified_reference: Some("D-2025-00017".into())
+            })
         );
         assert_eq!(find("", "qualifie cette demande"), None);
     }

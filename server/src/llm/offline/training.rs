@@ -8,6 +8,7 @@ use super::words::words;
 use serde_json::{json, Map, Value};
 
 /// Event types as `search_training` files them, and the words naming them.
+#[rustfmt::skip]
 const EVENT_TYPES: &[(&str, &[&str])] = &[
     ("seminaire", &["seminaire", "seminaires", "seminar"]),
     ("soiree", &["soiree", "soirees", "party", "fete", "festif", "festive", "festives"]),
@@ -21,6 +22,7 @@ const EVENT_TYPES: &[(&str, &[&str])] = &[
 ];
 
 /// Words that only ask for the training, not what about.
+#[rustfmt::skip]
 const ASKING: &[&str] = &[
     "qu", "a", "t", "on", "appris", "apprend", "quelles", "quels", "sont", "les", "des", "de",
     "du", "la", "le", "consigne", "consignes", "training", "trainings", "directive",
@@ -56,7 +58,14 @@ fn answer(sessions: &[Session]) -> String {
     if sessions.is_empty() {
         return "Aucune session d'entraînement ne correspond.".to_string();
     }
-    let mut out = format!("{} :", plural(sessions.len(), "session d'entraînement", "sessions d'entraînement"));
+    let mut out = format!(
+        "{} :",
+        plural(
+            sessions.len(),
+            "session d'entraînement",
+            "sessions d'entraînement"
+        )
+    );
     for s in sessions {
         let verdict = match s.verdict.as_str() {
             "approved" => "approuvé",
@@ -66,10 +75,14 @@ fn answer(sessions: &[Session]) -> String {
             other => other,
         };
         let mut line = format!("\n- {verdict}");
-        let about: Vec<&str> = [s.member_code.as_deref(), s.event_type.as_deref(), s.category.as_deref()]
-            .into_iter()
-            .flatten()
-            .collect();
+        let about: Vec<&str> = [
+            s.member_code.as_deref(),
+            s.event_type.as_deref(),
+            s.category.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
         if !about.is_empty() {
             line.push_str(&format!(" ({})", about.join(", ")));
         }

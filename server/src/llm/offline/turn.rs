@@ -45,12 +45,9 @@ pub struct Turn {
 
 impl Turn {
     pub fn read(request: &ChatRequest) -> Turn {
-        let start = request
-            .messages
-            .iter()
-            .rposition(|m| {
-                m.role == ChatRole::User && m.content.iter().any(|b| matches!(b, Block::Text { .. }))
-            });
+        let start = request.messages.iter().rposition(|m| {
+            m.role == ChatRole::User && m.content.iter().any(|b| matches!(b, Block::Text { .. }))
+        });
         let text = start
             .map(|i| request.messages[i].text())
             .unwrap_or_default();
@@ -72,7 +69,11 @@ impl Turn {
                             outcome: Outcome::Missing,
                         });
                     }
-                    Block::ToolResult { tool_use_id, content, is_error } => {
+                    Block::ToolResult {
+                        tool_use_id,
+                        content,
+                        is_error,
+                    } => {
                         if let Some(&i) = index.get(tool_use_id.as_str()) {
                             steps[i].outcome = outcome(content, *is_error);
                         }
@@ -114,7 +115,9 @@ impl Turn {
 
     /// True when the same call (name and input) was already made.
     pub fn made(&self, name: &str, input: &Value) -> bool {
-        self.steps.iter().any(|s| s.name == name && &s.input == input)
+        self.steps
+            .iter()
+            .any(|s| s.name == name && &s.input == input)
     }
 
     pub fn offers(&self, name: &str) -> bool {
