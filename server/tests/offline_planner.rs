@@ -365,3 +365,42 @@ async fn the_provider_streams_the_plan_and_still_refuses_completions() {
     assert!(events.len() > 3, "the help is streamed in small deltas");
     assert!(matches!(events.last(), Some(ChatEvent::Finished(_))));
 }
+
+#[test]
+fn find_for_the_request_searches_with_its_fields() {
+    let mut req = request(SYSTEM, "Trouve des lieux pour cette demande");
+    let (calls, text) = run(&mut req, &mut |name, _| {
+        Ok(match name {
+            "get_request" => the_request(),
+            _ => search(1, 0),
+        })
+    });
+    assert_eq!(names(&calls), ["get_request", "search_members"]);
+    assert_eq!(calls[1].1["participants"], 80);
+    assert_eq!(calls[1].1["postal_codes"], json!(["75008"]));
+    assert!(text.starts_with("J'ai trouvé 1 lieu :"), "{text}");
+}
+
+#[test]
+fn a_refused_card_is_not_proposed_again() {
+    let mut req = request(SYSTEM, "Qualifie cette demande");
+    let mut tools = qualify_tools(search(2, 0));
+    let (calls, text) = run(&mut req, &mut |name, input| {
+        if name == "add_members_to_catalog" {
+            return Err("refusé par Alice : pas de rooftop en juin".into());
+        }
+        tools(name, input)
+    });
+    assert_eq!(
+        names(&calls)
+            .iter()
+            .filter(|n| **n == "add_members_to_catalog")
+            .count(),
+        1
+    );
+    assert!(
+        text.starts_with("La proposition de catalogue n'a pas abouti : refusé par Alice"),
+        "{text}"
+    );
+    assert!(text.contains("Je ne la repropose pas"), "{text}");
+}

@@ -1,16 +1,33 @@
 //! « Trouve un rooftop pour 80 personnes dans le 8e »: the venue search
 //! with the user's words, then the picks, recommended first, with the
 //! search's notices and the hint to narrow a too wide area.
+//!
+//! « Trouve des lieux pour cette demande » names no criteria but a request:
+//! the search then runs on the request's fields, as the qualify workflow's
+//! does, without proposing anything.
 use super::answer::{pick_line, plural};
+use super::intent::{asks_for_venues, mentions_request};
+use super::qualify::search_input;
 use super::results::Search;
 use super::step::Next;
 use super::turn::Turn;
+use super::words::words;
 use serde_json::json;
 
 pub fn next(turn: &Turn) -> Next {
-    match turn.json("search_members") {
-        None => Next::call("search_members", json!({ "text": turn.text.trim() })),
-        Some(v) => Next::Say(answer(&Search::read(v))),
+    if let Some(v) = turn.json("search_members") {
+        return Next::Say(answer(&Search::read(v)));
+    }
+    let about_request = mentions_request(&words(&turn.text)) && !asks_for_venues(&turn.text);
+    match (&turn.target, about_request) {
+        (Some(target), true) => match turn.json("get_request") {
+            None => Next::call("get_request", json!({ "request_id": target.id })),
+            Some(v) => Next::call(
+                "search_members",
+                search_input(v.get("request").unwrap_or(v)),
+            ),
+        },
+        _ => Next::call("search_members", json!({ "text": turn.text.trim() })),
     }
 }
 

@@ -96,7 +96,7 @@ pub fn recognise(text: &str) -> Intent {
 /// True when the text carries search criteria (a head count, a layout, a
 /// place): « 80 personnes en cocktail dans le 8e » is a search. Venue codes
 /// alone are not (« demande #12 » would read as one).
-fn asks_for_venues(text: &str) -> bool {
+pub fn asks_for_venues(text: &str) -> bool {
     let c = criteria::extract(words::cut(text, 2000));
     c.participants.is_some()
         || !c.configurations.is_empty()

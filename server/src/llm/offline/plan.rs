@@ -30,6 +30,15 @@ const CATALOGUE_WRITE: &str = "add_members_to_catalog";
 
 pub fn next(turn: &Turn) -> Next {
     if let Some((tool, error)) = turn.error() {
+        if tool == CATALOGUE_WRITE {
+            // A refused card or invalid picks: proposing it again unasked
+            // would be a loop the team has to reject twice.
+            return Next::Say(format!(
+                "La proposition de catalogue n'a pas abouti : {}. Je ne la repropose pas \
+                 d'office : dites-moi ce qu'il faut changer.",
+                super::answer::short(error.trim_end_matches('.'), 300)
+            ));
+        }
         return Next::Say(format!(
             "L'outil « {tool} » a répondu une erreur : {}. Je m'arrête là ; corrigez la \
              demande ou réessayez.",

@@ -84,7 +84,7 @@ pub fn next(turn: &Turn) -> Next {
 
 /// The search with the request's structured fields, and its description as
 /// the text (unwrapped: data to search with).
-fn search_input(request: &Value) -> Value {
+pub fn search_input(request: &Value) -> Value {
     let mut input = Map::new();
     input.insert("text".into(), json!(describe(request)));
     if let Some(n) = request.get("participants").and_then(Value::as_u64) {
@@ -208,6 +208,17 @@ fn summary(
             "\nEntraînement pris en compte : {}.",
             plural(sessions.len(), "session", "sessions")
         ));
+    }
+    for s in &sessions {
+        let Some(trigger) = &s.trigger else { continue };
+        let mut rule = format!("\nConsigne « {} »", short(trigger, 60));
+        if !s.prefer.is_empty() {
+            rule.push_str(&format!(" : préférer {}", s.prefer.join(", ")));
+        }
+        if !s.avoid.is_empty() {
+            rule.push_str(&format!(" ; éviter {}", s.avoid.join(", ")));
+        }
+        out.push_str(&rule);
     }
     for (code, why) in excluded {
         out.push_str(&format!("\nÉcarté : {code} ({why})"));
