@@ -34,9 +34,12 @@ const CATALOGUE: &[&str] = &["catalogue", "catalogues", "catalog", "selection", 
 #[rustfmt::skip]
 const MAKE: &[&str] = &[
     "propose", "proposer", "proposes", "prepare", "preparer", "prepares", "fais", "faire",
-    "fait", "cree", "creer", "construis", "construire", "monte", "monter", "genere",
+    "fait", "cree", "creer", "construis", "construire", "genere",
     "generer", "elabore", "build", "draft", "suggest", "make", "create", "prepare",
 ];
+/// Reading, not making: « montre le catalogue de la demande ».
+#[rustfmt::skip]
+const SHOW: &[&str] = &["montre", "affiche", "voir", "vois", "show", "lis", "relis", "ouvre"];
 #[rustfmt::skip]
 const EMAILS: &[&str] = &["mail", "mails", "email", "emails", "courriel", "courriels"];
 #[rustfmt::skip]
@@ -47,7 +50,7 @@ const TRAINING_STRONG: &[&str] = &[
 #[rustfmt::skip]
 const TRAINING_WEAK: &[&str] = &["training", "trainings"];
 #[rustfmt::skip]
-const COUNT: &[&str] = &["combien", "count", "compte", "compter", "denombre"];
+const COUNT: &[&str] = &["combien", "count", "denombre", "denombrer"];
 #[rustfmt::skip]
 const FIND: &[&str] = &[
     "trouve", "trouver", "trouves", "cherche", "chercher", "recherche", "rechercher", "find",
@@ -65,7 +68,8 @@ pub fn recognise(text: &str) -> Intent {
     let w = words::words(text);
     let finds = any(&w, FIND, &[]);
     if any(&w, QUALIFY, &["qualif"])
-        || (any(&w, CATALOGUE, &[]) && (any(&w, MAKE, &[]) || mentions_request(&w)))
+        || (any(&w, CATALOGUE, &[])
+            && (any(&w, MAKE, &[]) || (mentions_request(&w) && !any(&w, SHOW, &[]))))
     {
         return Intent::Qualify;
     }
@@ -173,6 +177,18 @@ mod tests {
             Intent::Training
         );
         assert_eq!(recognise("bonjour"), Intent::Help);
+        assert_eq!(recognise("cherhce un lieu"), Intent::Find);
+        assert_eq!(recognise("combein de lieux ?"), Intent::Count);
+        assert_eq!(recognise("how many venues in 75011"), Intent::Count);
+        assert_eq!(recognise("show the emials"), Intent::Emails);
+        assert_eq!(recognise("what did we learn"), Intent::Training);
+        // Ordinary words one letter away from a keyword stay themselves.
+        assert_eq!(
+            recognise("trouve un lieu pour le compte de Renault"),
+            Intent::Find
+        );
+        assert_eq!(recognise("un rooftop à court terme pour 50"), Intent::Find);
+        assert_eq!(recognise("montre le catalogue de la demande"), Intent::Help);
         assert_eq!(recognise(""), Intent::Help);
     }
 
