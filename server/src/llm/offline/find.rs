@@ -1,0 +1,71 @@
+//! « Trouve un rooftop pour 80 personnes dans le 8e »: the venue search
+//! with the user's words, then the picks, recommended first, with the
+//! search's notices and the hint to narrow a too wide area.
+//!
+//! « Trouve des lieux pour cette demande » names no criteria but a request:
+//! the search then runs on the request's fields, as the qualify workflow's
+//! does, without proposing anything.
+use super::answer::{pick_line, plural};
+use super::intent::{asks_for_venues, mentions_request};
+use super::qualify::search_input;
+use super::results::Search;
+use super::step::Next;
+use super::turn::Turn;
+use super::words::words;
+use serde_json::json;
+
+pub fn next(turn: &Turn) -> Next {
+    if let Some(v) = turn.json("search_members") {
+        return Next::Say(answer(&Search::read(v)));
+    }
+    let about_request = mentions_request(&words(&turn.text)) && !asks_for_venues(&turn.text);
+    match (&turn.target, about_request) {
+        (Some(target), true) => match turn.json("get_request") {
+            None => Next::call("get_request", json!({ "request_id": target.id })),
+            Some(v) => Next::call(
+                "search_members",
+                search_input(v.get("request").unwrap_or(v)),
+            ),
+        },
+        _ => Next::call("search_members", json!({ "text": turn.text.trim() })),
+    }
+}
+
+/// The search's answer in French.
+pub fn answer(found: &Search) -> String {
+    let total = found.recommended.len() + found.compatible.len();
+    let mut out = if total == 0 {
+        "Aucun lieu ne correspond à cette recherche.".to_string()
+    } else {
+        format!("J'ai trouvé {} :", plural(total, "lieu", "lieux"))
+    };
+    if !found.understood.is_empty() {
+        out.push_str(&format!("\nCompris : {}.", found.understood.join(" ; ")));
+    }
+    for (title, picks) in [
+        ("Recommandés", &found.recommended),
+        ("Compatibles", &found.compatible),
+    ] {
+        if picks.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("\n\n{title} :"));
+        for p in picks {
+            out.push('\n');
+            out.push_str(&pick_line(p));
+        }
+    }
+    if !found.notices.is_empty() {
+        out.push('\n');
+        for notice in &found.notices {
+            out.push_str(&format!("\n{notice}"));
+        }
+    }
+    if found.narrow_area {
+        out.push_str(
+            "\n\nPrécisez la zone : un arrondissement, une ville ou un repère \
+             (« dans le 8e », « près de la gare de Lyon »).",
+        );
+    }
+    out
+}

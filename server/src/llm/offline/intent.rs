@@ -1,0 +1,225 @@
+//! What the user asks, read from the words of the last message: a small
+//! fixed vocabulary per intent (French first, a few English synonyms), typos
+//! forgiven by [`words::spells`]. The most specific intent wins: qualifying
+//! a request before reading its e-mails, counting before finding.
+use super::words::{self, any, phrase};
+use crate::search::criteria;
+
+/// The planner's workflows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Intent {
+    /// Qualify a request and propose its catalogue (seed 000's workflow).
+    Qualify,
+    /// Search venues with the user's words.
+    Find,
+    /// Describe venues named by code (`#102`); `full`: the whole sheet.
+    Member { codes: Vec<String>, full: bool },
+    /// Count venues matching the criteria of the text.
+    Count,
+    /// Summarise a request's e-mails.
+    Emails,
+    /// What the team taught (training sessions and directives).
+    Training,
+    /// Anything else: what the offline mode can do.
+    Help,
+}
+
+/// At most this many venues are looked up from one message.
+const MAX_CODES: usize = 3;
+
+#[rustfmt::skip]
+const QUALIFY: &[&str] = &["qualifie", "qualifier", "qualify", "qualification"];
+#[rustfmt::skip]
+const CATALOGUE: &[&str] = &["catalogue", "catalogues", "catalog", "selection", "shortlist"];
+#[rustfmt::skip]
+const MAKE: &[&str] = &[
+    "propose", "proposer", "proposes", "prepare", "preparer", "prepares", "fais", "faire",
+    "fait", "cree", "creer", "construis", "construire", "genere",
+    "generer", "elabore", "build", "draft", "suggest", "make", "create", "prepare",
+];
+/// Reading, not making: « montre le catalogue de la demande ».
+#[rustfmt::skip]
+const SHOW: &[&str] = &["montre", "affiche", "voir", "vois", "show", "lis", "relis", "ouvre"];
+#[rustfmt::skip]
+const EMAILS: &[&str] = &["mail", "mails", "email", "emails", "courriel", "courriels"];
+#[rustfmt::skip]
+const TRAINING_STRONG: &[&str] = &[
+    "appris", "apprend", "apprendre", "consigne", "consignes", "directive", "directives",
+    "lecon", "lecons", "learn", "learned", "learnt", "lessons", "entrainement", "verdicts",
+];
+#[rustfmt::skip]
+const TRAINING_WEAK: &[&str] = &["training", "trainings"];
+#[rustfmt::skip]
+const COUNT: &[&str] = &["combien", "count", "denombre", "denombrer"];
+#[rustfmt::skip]
+const FIND: &[&str] = &[
+    "trouve", "trouver", "trouves", "cherche", "chercher", "recherche", "rechercher", "find",
+    "search", "look", "propose", "proposer", "suggere", "suggerer", "recommande",
+    "recommander", "lieu", "lieux", "salle", "salles", "endroit", "endroits", "venue",
+    "venues", "rooftop", "rooftops", "peniche", "peniches", "room", "rooms", "places",
+];
+#[rustfmt::skip]
+const FULL: &[&str] = &["complete", "complet", "detaillee", "detaille", "full", "entiere"];
+#[rustfmt::skip]
+const REQUEST_WORDS: &[&str] = &["demande", "demandes", "request", "dossier"];
+
+/// The intent of `text`.
+pub fn recognise(text: &str) -> Intent {
+    let w = words::words(text);
+    let finds = any(&w, FIND, &[]);
+    if any(&w, QUALIFY, &["qualif"])
+        || (any(&w, CATALOGUE, &[])
+            && (any(&w, MAKE, &[]) || (mentions_request(&w) && !any(&w, SHOW, &[]))))
+    {
+        return Intent::Qualify;
+    }
+    if any(&w, EMAILS, &[]) || phrase(&w, "e mail") || phrase(&w, "e mails") {
+        return Intent::Emails;
+    }
+    if any(&w, TRAINING_STRONG, &[])
+        || phrase(&w, "qu a t on appris")
+        || (any(&w, TRAINING_WEAK, &[]) && !finds)
+    {
+        return Intent::Training;
+    }
+    if any(&w, COUNT, &[]) || phrase(&w, "how many") || phrase(&w, "nombre de lieux") {
+        return Intent::Count;
+    }
+    let codes = member_codes(&w);
+    let sheet = any(&w, &["fiche", "sheet", "profil", "profile"], &[]);
+    if !codes.is_empty() && (sheet || !finds || w.len() <= 4) {
+        let full = sheet && any(&w, FULL, &[]) || phrase(&w, "tout sur");
+        return Intent::Member { codes, full };
+    }
+    if finds || asks_for_venues(text) {
+        return Intent::Find;
+    }
+    Intent::Help
+}
+
+/// True when the text carries search criteria (a head count, a layout, a
+/// place): « 80 personnes en cocktail dans le 8e » is a search. Venue codes
+/// alone are not (« demande #12 » would read as one).
+pub fn asks_for_venues(text: &str) -> bool {
+    let c = criteria::extract(words::cut(text, 2000));
+    c.participants.is_some()
+        || !c.configurations.is_empty()
+        || !c.postal_codes.is_empty()
+        || c.near.is_some()
+        || c.broad_area
+}
+
+/// True when the words name a request (« demande », « request »…).
+pub fn mentions_request(w: &[String]) -> bool {
+    w.iter().any(|x| REQUEST_WORDS.contains(&x.as_str()))
+}
+
+/// Venue codes (`#102`) in the words, except a number that follows a
+/// request word (« demande #12 » is a request).
+pub fn member_codes(w: &[String]) -> Vec<String> {
+    let mut codes = Vec::new();
+    for (i, word) in w.iter().enumerate() {
+        let Some(digits) = w.get(i + 1) else { break };
+        if word != "#" || !is_number(digits) || digits.len() > 9 {
+            continue;
+        }
+        let after_request = i > 0 && REQUEST_WORDS.contains(&w[i - 1].as_str());
+        let code = format!("#{}", digits.trim_start_matches('0'));
+        if !after_request && code.len() > 1 && !codes.contains(&code) && codes.len() < MAX_CODES {
+            codes.push(code);
+        }
+    }
+    codes
+}
+
+pub fn is_number(word: &str) -> bool {
+    !word.is_empty() && word.chars().all(|c| c.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn qualify_in_its_spellings() {
+        for text in [
+            "Qualifie cette demande",
+            "qualifei la demande stp",
+            "Propose un catalogue",
+            "Prépare un catalogue pour la demande #12",
+            "can you qualify this request",
+            "QUALIFICATION de la demande",
+        ] {
+            assert_eq!(recognise(text), Intent::Qualify, "{text}");
+        }
+    }
+
+    #[test]
+    fn the_other_intents() {
+        assert_eq!(
+            recognise("rooftop pour 80 personnes dans le 8e"),
+            Intent::Find
+        );
+        assert_eq!(
+            recognise("Trouve des lieux pour un séminaire"),
+            Intent::Find
+        );
+        assert_eq!(
+            recognise("trouve un lieu pour un training de 20"),
+            Intent::Find
+        );
+        assert_eq!(recognise("Combien de lieux dans le 11e ?"), Intent::Count);
+        assert_eq!(recognise("montre les e-mails"), Intent::Emails);
+        assert_eq!(recognise("mails de la demande"), Intent::Emails);
+        assert_eq!(recognise("Qu'a-t-on appris ?"), Intent::Training);
+        assert_eq!(
+            recognise("les consignes pour les soirées"),
+            Intent::Training
+        );
+        assert_eq!(recognise("bonjour"), Intent::Help);
+        assert_eq!(recognise("cherhce un lieu"), Intent::Find);
+        assert_eq!(recognise("combein de lieux ?"), Intent::Count);
+        assert_eq!(recognise("how many venues in 75011"), Intent::Count);
+        assert_eq!(recognise("show the emials"), Intent::Emails);
+        assert_eq!(recognise("what did we learn"), Intent::Training);
+        // Ordinary words one letter away from a keyword stay themselves.
+        assert_eq!(
+            recognise("trouve un lieu pour le compte de Renault"),
+            Intent::Find
+        );
+        assert_eq!(recognise("un rooftop à court terme pour 50"), Intent::Find);
+        assert_eq!(recognise("montre le catalogue de la demande"), Intent::Help);
+        assert_eq!(recognise(""), Intent::Help);
+    }
+
+    #[test]
+    fn a_venue_by_code_and_its_full_sheet() {
+        assert_eq!(
+            recognise("#102"),
+            Intent::Member {
+                codes: vec!["#102".into()],
+                full: false
+            }
+        );
+        assert_eq!(
+            recognise("Fiche complète du lieu #0157"),
+            Intent::Member {
+                codes: vec!["#157".into()],
+                full: true
+            }
+        );
+        assert_eq!(
+            recognise("montre #102 et #103"),
+            Intent::Member {
+                codes: vec!["#102".into(), "#103".into()],
+                full: false
+            }
+        );
+    }
+
+    #[test]
+    fn a_request_number_is_no_venue_code() {
+        assert!(member_codes(&words::words("la demande #12")).is_empty());
+        assert_eq!(recognise("la demande #12"), Intent::Help);
+    }
+}

@@ -1,0 +1,95 @@
+//! The planner's rules around every workflow: a failed tool ends the turn
+//! with its error in French; at most [`MAX_ROUNDS`] tool rounds per
+//! message; never the same call twice; only tools the request offers; and
+//! one write tool, `add_members_to_catalog`, from the qualify workflow only.
+//! Whatever third-party text says, no other write can come out of here:
+//! the calls are fixed by the intent of the user's own message.
+use super::intent::Intent;
+use super::step::Next;
+use super::turn::Turn;
+use super::{count, emails, find, help, member, qualify, training};
+
+/// Tool rounds per user message.
+pub const MAX_ROUNDS: usize = 8;
+
+/// The read tools the planner uses.
+const READ: &[&str] = &[
+    "get_request",
+    "list_request_emails",
+    "find_similar_requests",
+    "search_members",
+    "get_member",
+    "get_member_full",
+    "get_member_signals",
+    "count_members",
+    "search_training",
+];
+
+/// The one write the planner may propose, in the qualify workflow.
+const CATALOGUE_WRITE: &str = "add_members_to_catalog";
+
+pub fn next(turn: &Turn) -> Next {
+    if let Some((tool, error)) = turn.error() {
+        if tool == CATALOGUE_WRITE {
+            // A refused card or invalid picks: proposing it again unasked
+            // would be a loop the team has to reject twice.
+            return Next::Say(format!(
+                "La proposition de catalogue n'a pas abouti : {}. Je ne la repropose pas \
+                 d'office : dites-moi ce qu'il faut changer.",
+                super::answer::short(error.trim_end_matches('.'), 300)
+            ));
+        }
+        return Next::Say(format!(
+            "L'outil « {tool} » a répondu une erreur : {}. Je m'arrête là ; corrigez la \
+             demande ou réessayez.",
+            super::answer::short(error.trim_end_matches('.'), 300)
+        ));
+    }
+    if turn.rounds >= MAX_ROUNDS {
+        return Next::Say(format!(
+            "Je m'arrête après {MAX_ROUNDS} appels d'outils sans avoir abouti. Reformulez \
+             la demande ou précisez-la."
+        ));
+    }
+    let next = match &turn.intent {
+        Intent::Qualify => qualify::next(turn),
+        Intent::Find => find::next(turn),
+        Intent::Member { codes, full } => member::next(turn, codes, *full),
+        Intent::Count => count::next(turn),
+        Intent::Emails => emails::next(turn),
+        Intent::Training => training::next(turn),
+        Intent::Help => Next::Say(help::text()),
+    };
+    guard(turn, next)
+}
+
+/// The call rules, checked on what a workflow decided.
+fn guard(turn: &Turn, next: Next) -> Next {
+    let Next::Call(calls) = &next else {
+        return next;
+    };
+    for call in calls {
+        let allowed = READ.contains(&call.name)
+            || (call.name == CATALOGUE_WRITE && turn.intent == Intent::Qualify);
+        if !allowed {
+            return Next::Say(format!(
+                "Je ne peux pas appeler « {} » en mode hors-ligne.",
+                call.name
+            ));
+        }
+        if !turn.offers(call.name) {
+            return Next::Say(format!(
+                "L'outil « {} » n'est pas disponible dans cette conversation.",
+                call.name
+            ));
+        }
+        if turn.made(call.name, &call.input) {
+            return Next::Say(format!(
+                "Je m'arrête : l'outil « {} » a déjà été appelé avec les mêmes arguments \
+                 sans donner de quoi répondre.",
+                call.name
+            ));
+        }
+    }
+    next
+}

@@ -1,0 +1,136 @@
+//! The state of a turn, read from the request alone (the planner keeps
+//! nothing between calls): the user's last message with text, and the
+//! tool calls made since, each with its result.
+use super::intent::{self, Intent};
+use super::target::{self, Target};
+use crate::llm::{Block, ChatRequest, ChatRole};
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// What a tool call gave.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// A JSON answer (the read tools').
+    Json(Value),
+    /// A text answer (a write tool's pending-approval note).
+    Text(String),
+    /// `is_error`: the French error text.
+    Error(String),
+    /// No result in the history (yet).
+    Missing,
+}
+
+/// One tool call of this turn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    pub name: String,
+    pub input: Value,
+    pub outcome: Outcome,
+}
+
+/// Everything the planner knows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Turn {
+    /// The user's words.
+    pub text: String,
+    pub intent: Intent,
+    pub target: Option<Target>,
+    /// Tool calls since the user's message, in order.
+    pub steps: Vec<Step>,
+    /// Assistant messages since the user's message (tool rounds).
+    pub rounds: usize,
+    /// The tools the request offers.
+    pub offered: Vec<String>,
+}
+
+impl Turn {
+    pub fn read(request: &ChatRequest) -> Turn {
+        let start = request.messages.iter().rposition(|m| {
+            m.role == ChatRole::User && m.content.iter().any(|b| matches!(b, Block::Text { .. }))
+        });
+        let text = start
+            .map(|i| request.messages[i].text())
+            .unwrap_or_default();
+        let after = start.map_or(&request.messages[..0], |i| &request.messages[i + 1..]);
+        let mut steps = Vec::new();
+        let mut index: HashMap<&str, usize> = HashMap::new();
+        let mut rounds = 0;
+        for message in after {
+            if message.role == ChatRole::Assistant {
+                rounds += 1;
+            }
+            for block in &message.content {
+                match block {
+                    Block::ToolUse { id, name, input } if message.role == ChatRole::Assistant => {
+                        index.insert(id, steps.len());
+                        steps.push(Step {
+                            name: name.clone(),
+                            input: input.clone(),
+                            outcome: Outcome::Missing,
+                        });
+                    }
+                    Block::ToolResult {
+                        tool_use_id,
+                        content,
+                        is_error,
+                    } => {
+                        if let Some(&i) = index.get(tool_use_id.as_str()) {
+                            steps[i].outcome = outcome(content, *is_error);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Turn {
+            intent: intent::recognise(&text),
+            target: target::find(&request.system, &text),
+            text,
+            steps,
+            rounds,
+            offered: request.tools.iter().map(|t| t.name.clone()).collect(),
+        }
+    }
+
+    /// The last call of `name`.
+    pub fn step(&self, name: &str) -> Option<&Step> {
+        self.steps.iter().rev().find(|s| s.name == name)
+    }
+
+    /// The JSON answer of the last call of `name`.
+    pub fn json(&self, name: &str) -> Option<&Value> {
+        match &self.step(name)?.outcome {
+            Outcome::Json(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The first call that failed: (tool, error text).
+    pub fn error(&self) -> Option<(&str, &str)> {
+        self.steps.iter().find_map(|s| match &s.outcome {
+            Outcome::Error(e) => Some((s.name.as_str(), e.as_str())),
+            _ => None,
+        })
+    }
+
+    /// True when the same call (name and input) was already made.
+    pub fn made(&self, name: &str, input: &Value) -> bool {
+        self.steps
+            .iter()
+            .any(|s| s.name == name && &s.input == input)
+    }
+
+    pub fn offers(&self, name: &str) -> bool {
+        self.offered.iter().any(|t| t == name)
+    }
+}
+
+fn outcome(content: &str, is_error: bool) -> Outcome {
+    if is_error {
+        return Outcome::Error(content.trim().to_string());
+    }
+    match serde_json::from_str::<Value>(content) {
+        Ok(v) if v.is_object() => Outcome::Json(v),
+        _ => Outcome::Text(content.to_string()),
+    }
+}
