@@ -3,6 +3,7 @@
 //! table, the wrapping of third-party text, and the per-call record the
 //! metrics keep.
 pub mod anthropic;
+pub mod cache;
 pub mod chat;
 pub mod external;
 mod fenced;

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use wire::{error_message, parse_message, WireRequest};
 
 pub mod stream;
+mod request;
 mod wire;
 
 /// The API version every request is written against.
