@@ -90,9 +90,7 @@ impl Translator {
             | StreamEvent::BlockStop { .. }
             | StreamEvent::MessageDelta { .. } => vec![],
         };
-        self.visible |= out
-            .iter()
-            .any(|e| !matches!(e, ChatEvent::Started { .. }));
+        self.visible |= out.iter().any(|e| !matches!(e, ChatEvent::Started { .. }));
         Ok(out)
     }
 }

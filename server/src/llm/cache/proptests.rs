@@ -24,31 +24,27 @@ fn block() -> impl Strategy<Value = Block> {
 }
 
 fn message() -> impl Strategy<Value = ChatMessage> {
-    (any::<bool>(), prop::collection::vec(block(), 0..4)).prop_map(|(user, content)| {
-        ChatMessage {
-            role: if user {
-                ChatRole::User
-            } else {
-                ChatRole::Assistant
-            },
-            content,
-        }
+    (any::<bool>(), prop::collection::vec(block(), 0..4)).prop_map(|(user, content)| ChatMessage {
+        role: if user {
+            ChatRole::User
+        } else {
+            ChatRole::Assistant
+        },
+        content,
     })
 }
 
 fn request() -> impl Strategy<Value = ChatRequest> {
-    (
-        "[a-z ]{0,6000}",
-        prop::collection::vec(message(), 0..12),
-    )
-        .prop_map(|(system, messages)| ChatRequest {
+    ("[a-z ]{0,6000}", prop::collection::vec(message(), 0..12)).prop_map(|(system, messages)| {
+        ChatRequest {
             task: Task::Chat,
             system,
             tools: vec![],
             messages,
             max_tokens: 100,
             time_limit: None,
-        })
+        }
+    })
 }
 
 /// The prefix, in estimated tokens, through block `at` (inclusive).

@@ -67,7 +67,10 @@ fn tool_calls_and_results_are_blocks_and_same_role_messages_merge() {
         ],
     );
     let body = body("claude-sonnet-4-5", &r);
-    assert_eq!(body["system"][0]["cache_control"], json!({"type": "ephemeral"}));
+    assert_eq!(
+        body["system"][0]["cache_control"],
+        json!({"type": "ephemeral"})
+    );
     assert_eq!(
         body["messages"],
         json!([
