@@ -1,7 +1,7 @@
 //! Language models: the provider trait, its backends (the Anthropic
-//! Messages client, the offline provider), the recording wrapper, the price
-//! table, the wrapping of third-party text, and the per-call record the
-//! metrics keep.
+//! Messages client, whole or streamed, the offline provider), the recording
+//! wrapper, the price table, the prompt-cache plan of chat calls, the
+//! wrapping of third-party text, and the per-call record the metrics keep.
 pub mod anthropic;
 pub mod cache;
 pub mod chat;

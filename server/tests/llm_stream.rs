@@ -285,6 +285,23 @@ async fn a_400_is_final_and_the_key_never_shows() {
 }
 
 #[tokio::test]
+async fn a_whole_json_answer_instead_of_a_stream_is_unusable_and_not_retried() {
+    let message = json!({"type": "message", "content": [{"type": "text", "text": "hi"}]});
+    let fake = FakeStream::start(vec![
+        Reply::Json(message),
+        sse_reply(sse::text_answer(&["x"])),
+    ])
+    .await;
+    let error = match client(&fake).stream(&hello()).await {
+        Err(e) => e,
+        Ok(_) => panic!("a JSON body opened a stream"),
+    };
+    assert!(matches!(error, LlmError::InvalidResponse(_)), "{error}");
+    assert!(error.to_string().contains("application/json"), "{error}");
+    assert_eq!(fake.seen().len(), 1);
+}
+
+#[tokio::test]
 async fn a_dropped_connection_is_retried_before_the_first_delta_not_after() {
     let cut = |text: String| {
         // The pause lets the data leave before the connection is cut.

@@ -44,6 +44,8 @@ pub enum Reply {
     Status(u16, &'static str, String),
     /// 429 with this `retry-after`.
     RateLimited(&'static str),
+    /// 200 `application/json` with this body (a server that does not stream).
+    Json(Value),
 }
 
 #[derive(Clone, Debug)]
@@ -137,6 +139,7 @@ async fn answer(
                 .insert("retry-after", after.parse().expect("header value"));
             r
         }
+        Some(Reply::Json(body)) => Json(body).into_response(),
         Some(Reply::Sse(chunks)) => sse(chunks, fake.closed_early.clone()),
     }
 }

@@ -17,11 +17,13 @@
 use super::request::ChatWireRequest;
 use super::stream::{decode, StreamError, StreamEvent};
 use super::translate::Translator;
+use super::wire::error_message;
 use super::{AnthropicClient, Failure, RETRY};
 use crate::llm::chat::{ChatEvent, ChatRequest, ChatStream};
 use crate::llm::LlmError;
 use crate::outbound;
 use futures_util::stream::{self, BoxStream, StreamExt};
+use reqwest::header::CONTENT_TYPE;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
@@ -147,6 +149,25 @@ impl AnthropicClient {
                 .await
                 .map_err(|e| self.network_failure(e))?;
             return Err(self.status_failure(status, retry_after, &bytes));
+        }
+        let kind = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("text/event-stream")
+            .to_string();
+        if !kind.starts_with("text/event-stream") {
+            // A proxy that does not stream, or an endpoint that ignored
+            // `"stream": true`: asking again would get the same.
+            let body = response.bytes().await.unwrap_or_default();
+            let reason = format!(
+                "{} answered {kind}, not a stream of events: {}",
+                self.place(),
+                error_message(&body)
+            );
+            return Err(Failure::Final(LlmError::InvalidResponse(
+                self.scrub(reason),
+            )));
         }
         let timeout = self.timeout;
         let bytes = response
