@@ -6,8 +6,12 @@
 //! roles, cache breakpoints), and the recording wrapper's one row per
 //! stream.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+#[path = "llm_stream/body.rs"]
+mod body;
 #[path = "llm_stream/fake.rs"]
 mod fake;
+#[path = "llm_stream/recording.rs"]
+mod recording;
 #[path = "llm_stream/sse.rs"]
 mod sse;
 
@@ -15,13 +19,10 @@ use fake::{Chunk, FakeStream, Reply, KEY};
 use futures_util::StreamExt;
 use serde_json::json;
 use server::config::AnthropicSettings;
-use server::db::llm_calls::CallContext;
 use server::llm::{
-    AnthropicClient, Block, ChatAnswer, ChatEvent, ChatMessage, ChatRequest, ChatRole, LlmError,
-    LlmProvider, Recording, StopReason, Task, ToolSpec,
+    AnthropicClient, Block, ChatAnswer, ChatEvent, ChatMessage, ChatRequest, LlmError, LlmProvider,
+    StopReason, Task, ToolSpec,
 };
-use sqlx::PgPool;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 fn client(fake: &FakeStream) -> AnthropicClient {
@@ -382,209 +383,4 @@ async fn dropping_the_stream_closes_the_connection() {
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-}
-
-fn tool_call(id: &str) -> ChatMessage {
-    ChatMessage {
-        role: ChatRole::Assistant,
-        content: vec![Block::ToolUse {
-            id: id.into(),
-            name: "search_members".into(),
-            input: json!({"ville": "Lyon"}),
-        }],
-    }
-}
-
-fn tool_result(id: &str, content: &str) -> ChatMessage {
-    ChatMessage {
-        role: ChatRole::User,
-        content: vec![Block::ToolResult {
-            tool_use_id: id.into(),
-            content: content.into(),
-            is_error: false,
-        }],
-    }
-}
-
-/// The (message, block) positions of `cache_control` markers in a body.
-fn markers(body: &serde_json::Value) -> Vec<(usize, usize)> {
-    let mut out = vec![];
-    for (m, message) in body["messages"].as_array().unwrap().iter().enumerate() {
-        for (b, block) in message["content"].as_array().unwrap().iter().enumerate() {
-            if let Some(marker) = block.get("cache_control") {
-                assert_eq!(marker, &json!({"type": "ephemeral"}));
-                out.push((m, b));
-            }
-        }
-    }
-    out
-}
-
-#[tokio::test]
-async fn the_body_carries_blocks_merged_roles_and_cache_breakpoints() {
-    let fake = FakeStream::start(vec![
-        sse_reply(sse::text_answer(&["a"])),
-        sse_reply(sse::text_answer(&["b"])),
-    ])
-    .await;
-    let llm = client(&fake);
-    // A long history ending on tool results: all three breakpoints.
-    let mut long = request(vec![
-        ChatMessage::user_text("Trouve des lieux à Lyon"),
-        ChatMessage::user_text("pour 80 personnes"),
-        ChatMessage::assistant_text("Je cherche."),
-        tool_call("toolu_1"),
-        tool_result("toolu_1", &"lieu ".repeat(400)),
-        tool_call("toolu_2"),
-        tool_result("toolu_2", "{\"count\": 12}"),
-    ]);
-    long.system = "Règles. ".repeat(600);
-    events(drain(&llm, &long).await);
-    // A short conversation: nothing worth caching.
-    events(drain(&llm, &hello()).await);
-
-    let seen = fake.seen();
-    let body = &seen[0].body;
-    assert_eq!(
-        body["system"][0]["cache_control"],
-        json!({"type": "ephemeral"})
-    );
-    let roles: Vec<_> = body["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["role"].as_str().unwrap())
-        .collect();
-    assert_eq!(
-        roles,
-        ["user", "assistant", "user", "assistant", "user"],
-        "same-role messages merged"
-    );
-    assert_eq!(
-        body["messages"][0]["content"],
-        json!([{"type": "text", "text": "Trouve des lieux à Lyon"},
-               {"type": "text", "text": "pour 80 personnes"}])
-    );
-    assert_eq!(
-        body["messages"][1]["content"][1],
-        json!({"type": "tool_use", "id": "toolu_1", "name": "search_members", "input": {"ville": "Lyon"}})
-    );
-    assert_eq!(body["messages"][2]["role"], "user");
-    assert_eq!(body["messages"][2]["content"][0]["type"], "tool_result");
-    assert_eq!(body["messages"][2]["content"][0]["tool_use_id"], "toolu_1");
-    assert_eq!(
-        body["messages"][4]["content"][0],
-        json!({"type": "tool_result", "tool_use_id": "toolu_2", "content": "{\"count\": 12}",
-               "is_error": false, "cache_control": {"type": "ephemeral"}})
-    );
-    assert_eq!(
-        markers(body),
-        [(3, 0), (4, 0)],
-        "history before the newest message, and the newest tool results"
-    );
-
-    let short = &seen[1].body;
-    assert!(short["system"][0].get("cache_control").is_none());
-    assert!(markers(short).is_empty());
-}
-
-#[tokio::test]
-async fn a_long_history_marks_the_message_before_the_newest() {
-    let fake = FakeStream::start(vec![sse_reply(sse::text_answer(&["a"]))]).await;
-    let mut r = request(vec![
-        ChatMessage::user_text("Première question"),
-        ChatMessage::assistant_text("réponse ".repeat(700)),
-        ChatMessage::user_text("Et à Lyon ?"),
-    ]);
-    r.system = "court".into();
-    events(drain(&client(&fake), &r).await);
-    let body = &fake.seen()[0].body;
-    assert!(
-        body["system"][0].get("cache_control").is_none(),
-        "tools + system are short"
-    );
-    assert_eq!(markers(body), [(1, 0)]);
-}
-
-async fn rows(db: &PgPool) -> Vec<(String, String, Option<String>, i32, i32, i32, f64)> {
-    sqlx::query_as(
-        "SELECT task, status, error, input_tokens, cache_write_tokens, cache_read_tokens,
-                cost_usd::float8 FROM llm_calls ORDER BY id",
-    )
-    .fetch_all(db)
-    .await
-    .unwrap()
-}
-
-#[sqlx::test(migrations = "../migrations")]
-async fn recording_writes_one_row_per_stream(db: PgPool) {
-    let fake = FakeStream::start(vec![
-        sse_reply(sse::text_answer(&["Voici."])),
-        sse_reply(
-            sse::message_start(10, 0, 0)
-                + &sse::text_start(0)
-                + &sse::text_delta(0, "Je")
-                + &sse::error("overloaded_error"),
-        ),
-        Reply::Status(400, "invalid_request_error", "bad".into()),
-        Reply::Sse(vec![
-            Chunk::text(
-                sse::message_start(10, 0, 0) + &sse::text_start(0) + &sse::text_delta(0, "Je"),
-            ),
-            Chunk::PingUntilClosed,
-        ]),
-    ])
-    .await;
-    let recording = Recording::new(Arc::new(client(&fake)), db.clone(), CallContext::default());
-
-    // Answered: tokens, cache tokens and cost.
-    let items = drain(&recording, &hello()).await;
-    assert!(matches!(items.last(), Some(Ok(ChatEvent::Finished(_)))));
-    let calls = recording.calls();
-    assert_eq!(
-        calls.len(),
-        1,
-        "recorded before Finished reached the caller"
-    );
-    assert_eq!(calls[0].record.usage.cache_write_tokens, 1200);
-    assert!(calls[0].id.is_some());
-    // Failed after a delta, and refused before the stream opened.
-    let items = drain(&recording, &hello()).await;
-    assert!(matches!(items.last(), Some(Err(_))));
-    assert!(recording.stream(&hello()).await.is_err());
-    // Cancelled after the first delta.
-    let mut stream = recording.stream(&hello()).await.unwrap();
-    assert!(matches!(
-        stream.next().await,
-        Some(Ok(ChatEvent::Started { .. }))
-    ));
-    drop(stream);
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while recording.calls().len() < 4 {
-        assert!(
-            Instant::now() < deadline,
-            "the cancelled stream was not recorded"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-
-    let rows = rows(&db).await;
-    assert_eq!(rows.len(), 4, "{rows:?}");
-    let (task, status, error, input, write, read, cost) = &rows[0];
-    assert_eq!(
-        (task.as_str(), status.as_str(), error),
-        ("chat", "ok", &None)
-    );
-    assert_eq!((*input, *write, *read), (1500, 1200, 0));
-    let expected = (1500.0 * 3.0 + 1200.0 * 3.0 * 1.25 + 12.0 * 15.0) / 1e6;
-    assert!((cost - expected).abs() < 1e-9, "{cost} vs {expected}");
-    assert_eq!(rows[1].1, "error");
-    assert!(rows[1].2.as_deref().unwrap().contains("overloaded_error"));
-    assert_eq!(rows[2].1, "error");
-    assert!(rows[2].2.as_deref().unwrap().contains("HTTP 400"));
-    assert_eq!(
-        (rows[3].1.as_str(), rows[3].2.as_deref()),
-        ("error", Some("cancelled"))
-    );
-    assert_eq!(recording.calls().len(), 4, "calls() includes every stream");
 }
