@@ -266,6 +266,22 @@ async fn a_429_is_retried_after_the_time_it_asks_for() {
 }
 
 #[tokio::test]
+async fn overloaded_529_and_500_are_retried() {
+    let fake = FakeStream::start(vec![
+        Reply::Status(529, "overloaded_error", "Overloaded".into()),
+        Reply::Status(500, "api_error", "oops".into()),
+        sse_reply(sse::text_answer(&["ok"])),
+    ])
+    .await;
+    let events = events(drain(&client(&fake), &hello()).await);
+    assert_eq!(
+        finished(&events).content,
+        vec![Block::Text { text: "ok".into() }]
+    );
+    assert_eq!(fake.seen().len(), 3);
+}
+
+#[tokio::test]
 async fn a_400_is_final_and_the_key_never_shows() {
     let echo = format!("invalid request with key {KEY}");
     let fake = FakeStream::start(vec![
