@@ -1,10 +1,12 @@
 //! Language models: the provider trait, its backends (the Anthropic
-//! Messages client, the OpenAI-compatible client, the offline provider),
-//! the routing of tasks to models, the monthly budget, the recording
-//! wrapper, the price table, the wrapping of third-party text, and the
-//! per-call record the metrics keep.
+//! Messages client, whole or streamed, the OpenAI-compatible client, the
+//! offline planner), the routing of tasks to models, the monthly budget,
+//! the recording wrapper, the price table, the prompt-cache plan of chat
+//! calls, the wrapping of third-party text, and the per-call record the
+//! metrics keep.
 pub mod anthropic;
 pub mod budget;
+pub mod cache;
 pub mod chat;
 pub mod external;
 mod fenced;

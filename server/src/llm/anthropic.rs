@@ -1,4 +1,6 @@
-//! Anthropic's Messages API: `POST {base_url}/v1/messages`, non-streaming.
+//! Anthropic's Messages API: `POST {base_url}/v1/messages`, whole answers
+//! ([`LlmProvider::complete`]) and streamed chat turns with tools and prompt
+//! caching ([`LlmProvider::stream`], see [`streaming`]).
 //!
 //! Network errors, timeouts, 429 and 5xx (529 "overloaded" included) are
 //! retried with exponential backoff and jitter, honouring `Retry-After`;
@@ -6,6 +8,7 @@
 //! whole call, retries included. The API key travels in `x-api-key`, marked
 //! sensitive, and never reaches `Debug`, logs or error messages (bodies that
 //! echo it are scrubbed).
+use super::chat::{ChatRequest, ChatStream};
 use super::{Completion, CompletionRequest, LlmError, LlmProvider};
 use crate::config::{redact_url, AnthropicSettings};
 use crate::outbound::{self, RetryPolicy};
@@ -13,7 +16,10 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
 use std::time::{Duration, Instant};
 use wire::{error_message, parse_message, WireRequest};
 
+mod request;
 pub mod stream;
+mod streaming;
+mod translate;
 mod wire;
 
 /// The API version every request is written against.
@@ -40,6 +46,9 @@ pub struct AnthropicClient {
     headers: HeaderMap,
     key: String,
     http: reqwest::Client,
+    /// For streamed answers: `timeout` bounds connecting and each read, not
+    /// the whole answer, which may take longer while text keeps flowing.
+    stream_http: reqwest::Client,
 }
 
 impl std::fmt::Debug for AnthropicClient {
@@ -78,6 +87,11 @@ impl AnthropicClient {
             .timeout(timeout)
             .build()
             .map_err(|e| ClientBuildError(e.to_string()))?;
+        let stream_http = reqwest::Client::builder()
+            .connect_timeout(timeout)
+            .read_timeout(timeout)
+            .build()
+            .map_err(|e| ClientBuildError(e.to_string()))?;
         Ok(AnthropicClient {
             url: format!("{}/v1/messages", settings.base_url.trim_end_matches('/')),
             model: model.to_string(),
@@ -85,6 +99,7 @@ impl AnthropicClient {
             headers,
             key: settings.api_key.clone(),
             http,
+            stream_http,
         })
     }
 
@@ -111,21 +126,28 @@ impl AnthropicClient {
                 ))
             });
         }
+        Err(self.status_failure(status, retry_after, &bytes))
+    }
+
+    /// A non-2xx answer: worth another attempt (429, 5xx) or final.
+    fn status_failure(
+        &self,
+        status: reqwest::StatusCode,
+        retry_after: Option<Duration>,
+        body: &[u8],
+    ) -> Failure {
         let reason = format!(
             "answered HTTP {}: {}",
             status.as_u16(),
-            self.scrub(error_message(&bytes))
+            self.scrub(error_message(body))
         );
         if outbound::worth_retrying(status) {
-            Err(Failure::Retry {
+            Failure::Retry {
                 reason,
                 retry_after,
-            })
+            }
         } else {
-            Err(Failure::Final(LlmError::Rejected(format!(
-                "{} {reason}",
-                self.place()
-            ))))
+            Failure::Final(LlmError::Rejected(format!("{} {reason}", self.place())))
         }
     }
 
@@ -198,6 +220,10 @@ impl LlmProvider for AnthropicClient {
             "LLM call answered"
         );
         Ok(completion)
+    }
+
+    async fn stream(&self, request: &ChatRequest) -> Result<ChatStream, LlmError> {
+        self.open_stream(request).await
     }
 }
 

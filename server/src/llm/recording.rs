@@ -7,13 +7,18 @@
 //! carries who the calls serve ([`CallContext`]) and keeps the calls it
 //! recorded, in order, for the caller's own totals and for links known only
 //! afterwards (the search's `search_runs` row is written after its calls).
-//! A call the caller abandons (its future dropped) is not recorded: bound
-//! calls with [`CompletionRequest::time_limit`] instead.
+//! A completion the caller abandons (its future dropped) is not recorded:
+//! bound calls with [`CompletionRequest::time_limit`] instead. A streamed
+//! call is recorded when its stream ends, however it ends: answered, failed,
+//! or dropped by the caller ("cancelled"), see [`stream`].
+use super::chat::{ChatRequest, ChatStream};
 use super::{CallRecord, Check, Completion, CompletionRequest, LlmError, LlmProvider};
 use crate::db::llm_calls::{self, CallContext};
 use sqlx::PgPool;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
+
+mod stream;
 
 /// One call as recorded.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,29 +31,54 @@ pub struct RecordedCall {
 
 pub struct Recording {
     inner: Arc<dyn LlmProvider>,
+    sink: Sink,
+}
+
+/// Where records go: the database and the wrapper's own log. Cloned into
+/// streams, which outlive the call that opened them.
+#[derive(Clone)]
+struct Sink {
     db: PgPool,
     context: CallContext,
-    calls: Mutex<Vec<RecordedCall>>,
+    calls: Arc<Mutex<Vec<RecordedCall>>>,
+}
+
+impl Sink {
+    /// Writes the row (a failure is logged: the call's answer still serves)
+    /// and keeps the call.
+    async fn write(self, record: CallRecord) {
+        let id = match llm_calls::insert(&self.db, &record, self.context).await {
+            Ok(id) => Some(id),
+            Err(e) => {
+                tracing::warn!(error = %e, task = record.task.label(), "cannot record an LLM call");
+                None
+            }
+        };
+        self.log().push(RecordedCall { id, record });
+    }
+
+    fn log(&self) -> MutexGuard<'_, Vec<RecordedCall>> {
+        // A panic elsewhere while holding the lock leaves a usable Vec.
+        self.calls.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 impl Recording {
     pub fn new(inner: Arc<dyn LlmProvider>, db: PgPool, context: CallContext) -> Self {
         Recording {
             inner,
-            db,
-            context,
-            calls: Mutex::new(Vec::new()),
+            sink: Sink {
+                db,
+                context,
+                calls: Arc::default(),
+            },
         }
     }
 
-    /// Every call recorded so far, first first.
+    /// Every call recorded so far (streamed ones once their stream ended),
+    /// first first.
     pub fn calls(&self) -> Vec<RecordedCall> {
-        self.log().clone()
-    }
-
-    fn log(&self) -> MutexGuard<'_, Vec<RecordedCall>> {
-        // A panic elsewhere while holding the lock leaves a usable Vec.
-        self.calls.lock().unwrap_or_else(PoisonError::into_inner)
+        self.sink.log().clone()
     }
 
     async fn call(
@@ -80,14 +110,7 @@ impl Recording {
             },
             (result, _) => result,
         };
-        let id = match llm_calls::insert(&self.db, &record, self.context).await {
-            Ok(id) => Some(id),
-            Err(e) => {
-                tracing::warn!(error = %e, task = request.task.label(), "cannot record an LLM call");
-                None
-            }
-        };
-        self.log().push(RecordedCall { id, record });
+        self.sink.clone().write(record).await;
         result
     }
 }
@@ -112,5 +135,9 @@ impl LlmProvider for Recording {
         check: Check<'_>,
     ) -> Result<Completion, LlmError> {
         self.call(request, Some(check)).await
+    }
+
+    async fn stream(&self, request: &ChatRequest) -> Result<ChatStream, LlmError> {
+        self.recorded_stream(request).await
     }
 }

@@ -7,8 +7,9 @@
 //! events out) so it is tested without a network: however the bytes are
 //! chunked, the events are the same.
 //!
-//! Not wired yet: the provider trait will gain a `stream` method that posts
-//! the request and feeds `bytes_stream()` to [`decode`].
+//! `AnthropicClient::stream` (in `anthropic/streaming.rs`) posts the
+//! request, feeds `bytes_stream()` to [`decode`], and translates the events
+//! into the chat's neutral `ChatEvent`s (`anthropic/translate.rs`).
 mod assembler;
 mod decode;
 mod error;

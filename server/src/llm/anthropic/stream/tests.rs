@@ -314,7 +314,7 @@ fn message_delta_usage_is_cumulative_and_replaces_the_previous_one() {
     assert_eq!(message.usage.cache_write_tokens, 120);
     assert_eq!(message.usage.cache_read_tokens, 0);
     // A later delta without a stop reason keeps the earlier one.
-    assert_eq!(message.stop_reason, StopReason::Other("tool_use".into()));
+    assert_eq!(message.stop_reason, StopReason::ToolUse);
 }
 
 #[test]

@@ -91,7 +91,7 @@ pub(super) fn expected_events() -> Vec<StreamEvent> {
         input(r#"city": 40}"#),
         StreamEvent::BlockStop { index: 1 },
         StreamEvent::MessageDelta {
-            stop_reason: Some(StopReason::Other("tool_use".into())),
+            stop_reason: Some(StopReason::ToolUse),
             usage: UsageUpdate {
                 output_tokens: 89,
                 ..UsageUpdate::default()
@@ -120,6 +120,6 @@ pub(super) fn expected_message() -> AssembledMessage {
             cache_write_tokens: 120,
             cache_read_tokens: 2048,
         },
-        stop_reason: StopReason::Other("tool_use".into()),
+        stop_reason: StopReason::ToolUse,
     }
 }

@@ -1,0 +1,141 @@
+//! Recording a streamed call: exactly one `llm_calls` row when the stream
+//! ends. `Finished` gives the usage (cache writes and reads included) and
+//! the cost; an error gives an error row; a stream the caller drops before
+//! its end (the user pressed stop) gives an error row "cancelled", written
+//! by a guard whose `Drop` spawns the insert, since a dropped stream can no
+//! longer await anything.
+//!
+//! The row of a finished or failed stream is written before the last event
+//! is handed on, so a caller that saw `Finished` finds the call in
+//! [`Recording::calls`].
+use super::{Recording, Sink};
+use crate::llm::chat::{ChatAnswer, ChatEvent, ChatRequest, ChatStream};
+use crate::llm::{pricing, CallRecord, LlmError, Task, Usage};
+use futures_util::stream::{self, StreamExt};
+use std::time::Instant;
+
+/// The error recorded for a stream dropped before its end.
+pub const CANCELLED: &str = "cancelled";
+
+impl Recording {
+    pub(super) async fn recorded_stream(
+        &self,
+        request: &ChatRequest,
+    ) -> Result<ChatStream, LlmError> {
+        let mut pending = Pending {
+            sink: self.sink.clone(),
+            task: request.task,
+            provider: self.inner.name(),
+            model: self.inner.model().to_string(),
+            started: Instant::now(),
+            recorded: false,
+        };
+        match self.inner.stream(request).await {
+            Ok(inner) => Ok(watch(inner, pending)),
+            Err(LlmError::Offline) => {
+                // Nothing was called: nothing to record.
+                pending.recorded = true;
+                Err(LlmError::Offline)
+            }
+            Err(e) => {
+                pending.finish(Err(e.to_string())).await;
+                Err(e)
+            }
+        }
+    }
+}
+
+/// A stream whose end is not recorded yet; dropping it records a
+/// cancellation.
+struct Pending {
+    sink: Sink,
+    task: Task,
+    provider: &'static str,
+    /// The configured model, then the one that answered.
+    model: String,
+    started: Instant,
+    recorded: bool,
+}
+
+impl Pending {
+    fn record(&self, outcome: Result<&ChatAnswer, String>) -> CallRecord {
+        match outcome {
+            Ok(answer) => CallRecord {
+                task: self.task,
+                provider: self.provider,
+                model: answer.model.clone(),
+                usage: answer.usage,
+                cost_usd: pricing::estimate_usd(&answer.model, &answer.usage),
+                latency: answer.latency,
+                error: None,
+            },
+            Err(error) => CallRecord {
+                task: self.task,
+                provider: self.provider,
+                model: self.model.clone(),
+                // What a cut answer consumed is not reported to us.
+                usage: Usage::default(),
+                cost_usd: Some(0.0),
+                latency: self.started.elapsed(),
+                error: Some(error),
+            },
+        }
+    }
+
+    /// Writes the row. Spawned, so that the row is written even if the
+    /// caller drops the stream while the insert runs.
+    async fn finish(mut self, outcome: Result<&ChatAnswer, String>) {
+        self.recorded = true;
+        let write = tokio::spawn(self.sink.clone().write(self.record(outcome)));
+        if let Err(e) = write.await {
+            tracing::warn!(error = %e, "recording an LLM stream failed");
+        }
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        if self.recorded {
+            return;
+        }
+        let write = self.sink.clone().write(self.record(Err(CANCELLED.into())));
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => drop(runtime.spawn(write)),
+            Err(_) => tracing::warn!(
+                task = self.task.label(),
+                "a cancelled LLM stream is not recorded: no runtime to write it"
+            ),
+        }
+    }
+}
+
+/// `inner`, recorded once when it ends.
+fn watch(inner: ChatStream, pending: Pending) -> ChatStream {
+    stream::unfold((inner, Some(pending)), |(mut inner, pending)| async move {
+        // `None`: the end was recorded; by contract nothing follows.
+        let mut pending = pending?;
+        let event = inner.next().await;
+        match event {
+            Some(Ok(ChatEvent::Finished(answer))) => {
+                pending.finish(Ok(&answer)).await;
+                Some((Ok(ChatEvent::Finished(answer)), (inner, None)))
+            }
+            Some(Ok(event)) => {
+                if let ChatEvent::Started { model } = &event {
+                    pending.model.clone_from(model);
+                }
+                Some((Ok(event), (inner, Some(pending))))
+            }
+            Some(Err(e)) => {
+                pending.finish(Err(e.to_string())).await;
+                Some((Err(e), (inner, None)))
+            }
+            None => {
+                let error = "the stream ended without an answer".to_string();
+                pending.finish(Err(error)).await;
+                None
+            }
+        }
+    })
+    .boxed()
+}
