@@ -30,6 +30,7 @@ pub fn CardView(
             // The decision may start a turn (the assistant goes on), and a
             // refusal may be because the card was decided elsewhere.
             follower.resync();
+            follower.refresh_list();
         }
     });
     let busy = decide.pending();

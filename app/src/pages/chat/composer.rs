@@ -25,7 +25,7 @@ pub fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push('\u{202f}');
         }
         out.push(c);
@@ -88,11 +88,16 @@ pub fn Composer(
         "Écrivez à Maxy… (Entrée pour envoyer, Maj+Entrée pour un retour à la ligne)".into()
     });
     view! {
-        <form class="mt-4 rounded-xl border border-slate-200 bg-white p-3" data-testid="chat-form"
+        // Without JavaScript the form posts to the server function itself,
+        // which answers with a redirect back here (the turn runs on the
+        // server; a reload shows it). With it, the page sends and follows.
+        <form method="post" action="/api/chat/send" class="mt-4 rounded-xl border border-slate-200 bg-white p-3" data-testid="chat-form"
             on:submit=move |ev| {
                 ev.prevent_default();
                 submit();
             }>
+            {conversation_id.map(|id| view! { <input type="hidden" name="conversation_id" value=id.to_string() /> })}
+            {request_id.map(|id| view! { <input type="hidden" name="request_id" value=id.to_string() /> })}
             <label for="chat-input" class="sr-only">"Message"</label>
             <textarea id="chat-input" name="text" rows="3" data-testid="chat-input"
                 class="block w-full resize-y rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500 disabled:bg-slate-50"

@@ -79,6 +79,11 @@ impl Follower {
         browser::close(self);
     }
 
+    /// Refreshes the conversation list (its pending-approval badges).
+    pub fn refresh_list(self) {
+        self.refresh.update(|n| *n += 1);
+    }
+
     /// Reloads the conversation, applies what was missed and follows the
     /// stream again if a turn runs (after a decision, a lost stream, or the
     /// end of a turn: the log has the exact cost).
@@ -106,13 +111,13 @@ impl Follower {
             self.problem.set(Some(format!(
                 "Le fil de la conversation est interrompu ({why}). Rechargez la page pour voir la suite."
             )));
-            return;
+        } else {
+            #[cfg(feature = "hydrate")]
+            set_timeout(
+                move || self.resync(),
+                std::time::Duration::from_millis(backoff_ms(failures).into()),
+            );
         }
-        #[cfg(feature = "hydrate")]
-        set_timeout(
-            move || self.resync(),
-            std::time::Duration::from_millis(backoff_ms(failures).into()),
-        );
     }
 }
 
@@ -162,7 +167,7 @@ mod browser {
             });
             if finished {
                 close(follower);
-                follower.refresh.update(|n| *n += 1);
+                follower.refresh_list();
                 follower.resync();
             }
         });

@@ -12,9 +12,14 @@ use crate::chat::{ApprovalCard, ChatEvent, ConversationLog, SeqEvent};
 #[derive(Clone, Debug, PartialEq)]
 pub enum Entry {
     /// What a team member wrote.
-    User { text: String, author: String },
+    User {
+        text: String,
+        author: String,
+    },
     /// The assistant's answer: consecutive text deltas, joined.
-    Assistant { text: String },
+    Assistant {
+        text: String,
+    },
     /// A read tool: its label while it runs, then its one-line summary.
     Tool {
         call_id: String,
@@ -27,9 +32,14 @@ pub enum Entry {
         card: ApprovalCard,
         status: CardStatus,
     },
-    Notice { text: String },
+    Notice {
+        text: String,
+    },
     /// The end of a turn (`done`, `stopped`, `failed`) and what it cost.
-    TurnEnd { status: String, cost_eur: f64 },
+    TurnEnd {
+        status: String,
+        cost_eur: f64,
+    },
 }
 
 /// Where an approval card stands.
@@ -137,9 +147,7 @@ impl Timeline {
             }
             ChatEvent::TextDelta { text } => match self.entries.last_mut() {
                 Some(Entry::Assistant { text: so_far }) => so_far.push_str(text),
-                _ => self
-                    .entries
-                    .push(Entry::Assistant { text: text.clone() }),
+                _ => self.entries.push(Entry::Assistant { text: text.clone() }),
             },
             ChatEvent::ToolStarted { call_id, label, .. } => self.entries.push(Entry::Tool {
                 call_id: call_id.clone(),

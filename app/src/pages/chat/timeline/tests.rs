@@ -202,12 +202,14 @@ fn the_same_card_proposed_twice_is_shown_once() {
 
 #[test]
 fn status_labels_are_french() {
-    let label = |s: &str| CardStatus::Decided {
-        status: s.into(),
-        detail: String::new(),
-        decided_by: None,
-    }
-    .label();
+    let label = |s: &str| {
+        CardStatus::Decided {
+            status: s.into(),
+            detail: String::new(),
+            decided_by: None,
+        }
+        .label()
+    };
     assert_eq!(label("executed"), "Exécutée");
     assert_eq!(label("failed"), "Échec");
     assert_eq!(label("rejected"), "Refusée");
@@ -317,7 +319,12 @@ fn euros_are_written_the_french_way() {
 
 #[test]
 fn merging_a_reloaded_log_adds_only_what_was_missed() {
-    let mut t = Timeline::from_log(&log(vec![at(1, user("Bonjour")), at(2, delta("Bon"))], true, false, 0.0));
+    let mut t = Timeline::from_log(&log(
+        vec![at(1, user("Bonjour")), at(2, delta("Bon"))],
+        true,
+        false,
+        0.0,
+    ));
     // Streamed live meanwhile.
     t.apply(&at(3, delta("jour")));
     let reloaded = log(
@@ -333,7 +340,12 @@ fn merging_a_reloaded_log_adds_only_what_was_missed() {
         0.03,
     );
     t.merge_log(&reloaded);
-    assert_eq!(t.entries[1], Entry::Assistant { text: "Bonjour.".into() });
+    assert_eq!(
+        t.entries[1],
+        Entry::Assistant {
+            text: "Bonjour.".into()
+        }
+    );
     assert_eq!(t.entries.len(), 3);
     assert!(!t.running);
     assert!(t.offline);
