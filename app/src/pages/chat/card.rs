@@ -62,7 +62,9 @@ pub fn CardView(
             data-approval-id=approval_id.to_string()>
             <header class="flex items-baseline justify-between gap-3">
                 <h3 class="font-medium text-slate-900">{card.title.clone()}</h3>
-                <span class="text-xs text-slate-500">"À approuver"</span>
+                <span class="shrink-0 text-xs text-slate-500">
+                    {move || if status.with(|s| *s == CardStatus::Pending) { "À approuver" } else { status.with(CardStatus::label) }}
+                </span>
             </header>
             <CardBodyView body=card.body.clone() />
             {move || match status.get() {

@@ -103,7 +103,7 @@ impl Timeline {
             self.apply(event);
         }
         self.running = log.running;
-        self.offline = log.offline || self.offline;
+        self.offline = log.offline;
         self.cost_eur = log.cost_eur;
     }
 

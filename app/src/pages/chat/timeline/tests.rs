@@ -280,8 +280,14 @@ fn a_loaded_log_takes_the_servers_word_on_state_and_cost() {
     assert!(!t.running);
     assert!((t.cost_eur - 0.07).abs() < 1e-9, "{}", t.cost_eur);
     // The user message is stored; the turn has not started yet.
-    let t = Timeline::from_log(&log(vec![at(1, user("Bonjour"))], true, false, 0.0));
+    let mut t = Timeline::from_log(&log(vec![at(1, user("Bonjour"))], true, false, 0.0));
     assert!(t.running);
+    assert!(!t.offline);
+    // A turn the offline planner answers shows the badge at once…
+    t.apply(&at(2, started(true)));
+    assert!(t.offline);
+    // …and the server's word wins when the log is reloaded.
+    t.merge_log(&log(vec![at(1, user("Bonjour"))], false, false, 0.0));
     assert!(!t.offline);
 }
 
