@@ -28,6 +28,21 @@ pub fn ConversationView(log: ConversationLog, refresh: RwSignal<u32>) -> impl In
         refresh.update(|n| *n += 1);
     });
     let count = move || timeline.with(|t| t.entries.len());
+    let end = NodeRef::<leptos::html::Div>::new();
+    // Browser only: show the end of the conversation when it opens, then
+    // keep the newest text in view while the reader stays near the bottom
+    // (someone who scrolled up to read is left alone).
+    Effect::new(move |opened: Option<()>| {
+        timeline.track();
+        #[cfg(feature = "hydrate")]
+        if let Some(end) = end.get_untracked() {
+            if opened.is_none() || near_bottom() {
+                end.scroll_into_view_with_bool(false);
+            }
+        }
+        #[cfg(not(feature = "hydrate"))]
+        let _ = (opened, end);
+    });
     view! {
         <div class="flex flex-wrap items-baseline justify-between gap-3 border-b border-slate-200 pb-3">
             <div>
@@ -58,7 +73,25 @@ pub fn ConversationView(log: ConversationLog, refresh: RwSignal<u32>) -> impl In
             <p role="alert" class="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">{p}</p>
         })}
         <Composer conversation_id=Some(id) request_id=None running=running on_sent placeholder=None />
+        <div node_ref=end aria-hidden="true"></div>
     }
+}
+
+/// Whether the window shows (almost) the bottom of the page.
+#[cfg(feature = "hydrate")]
+fn near_bottom() -> bool {
+    let window = window();
+    let height = window
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let scrolled = window.scroll_y().unwrap_or(0.0);
+    let page = document()
+        .document_element()
+        .map(|e| f64::from(e.scroll_height()))
+        .unwrap_or(0.0);
+    page - (scrolled + height) < 400.0
 }
 
 /// One entry: its kind never changes, only its text or its card's status.
