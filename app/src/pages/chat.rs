@@ -7,6 +7,7 @@
 mod card;
 mod composer;
 mod conversation;
+mod markdown;
 mod sidebar;
 mod stream;
 mod timeline;

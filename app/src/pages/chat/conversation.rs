@@ -3,6 +3,7 @@
 //! JavaScript); in the browser it follows the running turn live.
 use super::card::CardView;
 use super::composer::Composer;
+use super::markdown;
 use super::stream::Follower;
 use super::timeline::{euros, CardStatus, Entry, Timeline};
 use crate::chat::{ConversationLog, SentMessage};
@@ -116,8 +117,8 @@ fn EntryView(index: usize, timeline: RwSignal<Timeline>, follower: Follower) -> 
                 })
             };
             view! {
-                <div class="max-w-[85%] rounded-2xl rounded-bl-sm border border-slate-200 bg-white px-4 py-2 text-sm text-slate-800" data-testid="message-assistant">
-                    <p class="whitespace-pre-wrap">{text}</p>
+                <div class="max-w-[85%] space-y-2 rounded-2xl rounded-bl-sm border border-slate-200 bg-white px-4 py-2 text-sm text-slate-800" data-testid="message-assistant">
+                    {move || markdown::render(&text())}
                 </div>
             }
             .into_any()
