@@ -72,6 +72,7 @@ pub fn App() -> impl IntoView {
                 <ParentRoute path=path!("") view=AppLayout ssr=SsrMode::Async>
                     <Route path=path!("") view=HomePage ssr=SsrMode::Async />
                     <Route path=path!("chat") view=ChatPage ssr=SsrMode::Async />
+                    <Route path=path!("chat/:id") view=ChatPage ssr=SsrMode::Async />
                     <Route path=path!("demandes") view=RequestsPage ssr=SsrMode::Async />
                     <Route path=path!("lieux") view=VenuesPage ssr=SsrMode::Async />
                     <Route path=path!("memoire") view=MemoryPage ssr=SsrMode::Async />

@@ -18,6 +18,7 @@ pub enum Access {
 pub const PAGES: &[(&str, Access)] = &[
     ("/", Access::Signed(Role::Team)),
     ("/chat", Access::Signed(Role::Team)),
+    ("/chat/:id", Access::Signed(Role::Team)),
     ("/demandes", Access::Signed(Role::Team)),
     ("/lieux", Access::Signed(Role::Team)),
     ("/memoire", Access::Signed(Role::Team)),
@@ -99,6 +100,7 @@ mod tests {
         assert_eq!(page_access("/"), Some(Access::Signed(Role::Team)));
         assert_eq!(page_access("/console"), Some(Access::Signed(Role::Admin)));
         assert_eq!(page_access("/console/"), Some(Access::Signed(Role::Admin)));
+        assert_eq!(page_access("/chat/12"), Some(Access::Signed(Role::Team)));
         assert_eq!(page_access("/c/abc"), Some(Access::MagicLink));
         assert_eq!(page_access("/c/"), None);
         assert_eq!(page_access("/c/abc/def"), None);

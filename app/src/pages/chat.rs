@@ -1,12 +1,112 @@
-//! The « Chat » page (an empty shell until its feature lands).
-use leptos::prelude::*;
+//! « Chat »: the team's conversations with Maxy. `/chat` starts a new one
+//! (`/chat?request=<id>`: about that request), `/chat/:id` shows one.
+//!
+//! The server renders the conversation whole from its log, so it reads
+//! without JavaScript; once hydrated, the page follows a running turn live
+//! and sends messages and decisions through the chat's server functions.
+mod card;
+mod composer;
+mod conversation;
+mod markdown;
+mod sidebar;
+mod stream;
+mod timeline;
 
-use super::{ComingSoon, PageHeader};
+use crate::chat::{list_conversations, load_conversation, SentMessage};
+use composer::Composer;
+use conversation::ConversationView;
+use leptos::prelude::*;
+use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
+use leptos_router::NavigateOptions;
+use sidebar::Sidebar;
+
+use super::PageHeader;
 
 #[component]
 pub fn ChatPage() -> impl IntoView {
+    let params = use_params_map();
+    let query = use_query_map();
+    // `Err(())`: an id that is not one (a 404 message, not the new page).
+    let conversation_id = Memo::new(move |_| {
+        params
+            .read()
+            .get("id")
+            .map(|id| id.parse::<i64>().map_err(|_| ()))
+    });
+    let current = Signal::derive(move || conversation_id.get().and_then(Result::ok));
+    let request_id = Memo::new(move |_| {
+        query
+            .read()
+            .get("request")
+            .and_then(|r| r.trim().parse::<i64>().ok())
+    });
+    // Bumped when a message is sent or a turn ends: the list refreshes.
+    let refresh = RwSignal::new(0u32);
+    let conversations = Resource::new(move || refresh.get(), |_| list_conversations());
+    let log = Resource::new(
+        move || current.get(),
+        |id| async move {
+            match id {
+                Some(id) => Some(load_conversation(id).await),
+                None => None,
+            }
+        },
+    );
     view! {
         <PageHeader title="Chat" subtitle="Discutez avec Maxy ; les modifications proposées attendent votre approbation." />
-        <ComingSoon what="La conversation avec Maxy arrive bientôt ici." />
+        <div class="grid gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]">
+            <Sidebar conversations current />
+            <section class="min-w-0">
+                <Suspense fallback=|| view! { <p class="text-sm text-slate-500">"Chargement de la conversation…"</p> }>
+                    {move || match conversation_id.get() {
+                        None => Some(view! { <NewConversation request_id=request_id.get() refresh /> }.into_any()),
+                        Some(Err(())) => Some(not_found().into_any()),
+                        Some(Ok(_)) => log.get().map(|loaded| match loaded {
+                            Some(Ok(log)) => view! { <ConversationView log refresh /> }.into_any(),
+                            Some(Err(e)) => view! {
+                                <p role="alert" class="rounded-md bg-red-50 px-4 py-3 text-sm text-red-700">{e.to_string()}</p>
+                            }.into_any(),
+                            None => ().into_any(),
+                        }),
+                    }}
+                </Suspense>
+            </section>
+        </div>
+    }
+}
+
+fn not_found() -> impl IntoView {
+    view! {
+        <p role="alert" class="rounded-md bg-red-50 px-4 py-3 text-sm text-red-700">"Cette conversation n'existe pas."</p>
+    }
+}
+
+/// An empty conversation: the first message creates it, then the page moves
+/// to `/chat/{id}`, which follows the turn.
+#[component]
+fn NewConversation(request_id: Option<i64>, refresh: RwSignal<u32>) -> impl IntoView {
+    let navigate = use_navigate();
+    let on_sent = Callback::new(move |sent: SentMessage| {
+        refresh.update(|n| *n += 1);
+        navigate(
+            &format!("/chat/{}", sent.conversation_id),
+            NavigateOptions::default(),
+        );
+    });
+    let placeholder = request_id.map(|_| "Qualifie cette demande".to_string());
+    view! {
+        <div class="rounded-xl border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-600" data-testid="new-conversation-intro">
+            {match request_id {
+                Some(r) => view! {
+                    <p data-testid="conversation-request">"Nouvelle conversation à propos de la demande n° " {r} "."</p>
+                    <p class="mt-1 text-slate-500">"Par exemple : « Qualifie cette demande » — Maxy lit la demande, cherche des lieux et propose un catalogue à approuver."</p>
+                }.into_any(),
+                None => view! {
+                    <p>"Demandez à Maxy de chercher des lieux, de lire une demande ou de préparer un catalogue."</p>
+                    <p class="mt-1 text-slate-500">"Par exemple : « Trouve un rooftop pour 80 personnes dans le 8e »."</p>
+                }.into_any(),
+            }}
+        </div>
+        <Composer conversation_id=None request_id running=false on_sent placeholder />
     }
 }

@@ -1,0 +1,183 @@
+//! One conversation: its header (cost, « mode hors-ligne »), its timeline
+//! and the input. Rendered whole by the server (readable without
+//! JavaScript); in the browser it follows the running turn live.
+use super::card::CardView;
+use super::composer::Composer;
+use super::markdown;
+use super::stream::Follower;
+use super::timeline::{euros, CardStatus, Entry, Timeline};
+use crate::chat::{ConversationLog, SentMessage};
+use leptos::prelude::*;
+
+#[component]
+pub fn ConversationView(log: ConversationLog, refresh: RwSignal<u32>) -> impl IntoView {
+    let conversation = log.conversation.clone();
+    let id = conversation.id;
+    let timeline = RwSignal::new(Timeline::from_log(&log));
+    let problem = RwSignal::new(None::<String>);
+    let follower = Follower::new(id, timeline, refresh, problem);
+    let running = Memo::new(move |_| timeline.with(|t| t.running));
+    // Browser only (effects never run on the server): follow while a turn
+    // runs — at load, and again after each message sent.
+    Effect::new(move |_| {
+        if running.get() {
+            follower.follow();
+        }
+    });
+    let on_sent = Callback::new(move |_: SentMessage| {
+        timeline.update(|t| t.running = true);
+        refresh.update(|n| *n += 1);
+    });
+    let count = move || timeline.with(|t| t.entries.len());
+    let end = NodeRef::<leptos::html::Div>::new();
+    // Browser only: show the end of the conversation when it opens, then
+    // keep the newest text in view while the reader stays near the bottom
+    // (someone who scrolled up to read is left alone).
+    Effect::new(move |opened: Option<()>| {
+        timeline.track();
+        #[cfg(feature = "hydrate")]
+        if let Some(end) = end.get_untracked() {
+            if opened.is_none() || near_bottom() {
+                end.scroll_into_view_with_bool(false);
+            }
+        }
+        #[cfg(not(feature = "hydrate"))]
+        let _ = (opened, end);
+    });
+    view! {
+        <div class="flex flex-wrap items-baseline justify-between gap-3 border-b border-slate-200 pb-3">
+            <div>
+                <h2 class="text-lg font-medium text-slate-900" data-testid="conversation-title">{conversation.title.clone()}</h2>
+                {conversation.request_id.map(|r| view! {
+                    <p class="text-xs text-slate-500" data-testid="conversation-request">"À propos de la demande n° " {r}</p>
+                })}
+            </div>
+            <div class="flex items-center gap-2 text-sm">
+                <Show when=move || timeline.with(|t| t.offline)>
+                    <span data-testid="offline-badge" title="Maxy répond sans modèle distant, avec son planificateur déterministe."
+                        class="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-800">"mode hors-ligne"</span>
+                </Show>
+                <span data-testid="chat-cost" title="Coût des appels au modèle pour cette conversation" class="text-slate-500">
+                    {move || euros(timeline.with(|t| t.cost_eur))}
+                </span>
+            </div>
+        </div>
+        <div class="mt-4 space-y-3" data-testid="chat-timeline" aria-live="polite">
+            <For each=move || 0..count() key=|index| *index let:index>
+                <EntryView index timeline follower />
+            </For>
+            <Show when=move || running.get()>
+                <p role="status" data-testid="chat-running" class="text-xs text-slate-400">"Maxy rédige…"</p>
+            </Show>
+        </div>
+        {move || problem.get().map(|p| view! {
+            <p role="alert" class="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">{p}</p>
+        })}
+        <Composer conversation_id=Some(id) request_id=None running=running on_sent placeholder=None />
+        <div node_ref=end aria-hidden="true"></div>
+    }
+}
+
+/// Whether the window shows (almost) the bottom of the page.
+#[cfg(feature = "hydrate")]
+fn near_bottom() -> bool {
+    let window = window();
+    let height = window
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let scrolled = window.scroll_y().unwrap_or(0.0);
+    let page = document()
+        .document_element()
+        .map(|e| f64::from(e.scroll_height()))
+        .unwrap_or(0.0);
+    page - (scrolled + height) < 400.0
+}
+
+/// One entry: its kind never changes, only its text or its card's status.
+#[component]
+fn EntryView(index: usize, timeline: RwSignal<Timeline>, follower: Follower) -> impl IntoView {
+    let entry = Memo::new(move |_| timeline.with(|t| t.entries.get(index).cloned()));
+    match entry.get_untracked() {
+        Some(Entry::User { text, author }) => view! {
+            <div class="flex justify-end">
+                <div class="max-w-[80%] rounded-2xl rounded-br-sm bg-indigo-600 px-4 py-2 text-sm text-white" data-testid="message-user">
+                    <p class="whitespace-pre-wrap">{text}</p>
+                    <p class="mt-1 text-right text-xs text-indigo-200">{author}</p>
+                </div>
+            </div>
+        }
+        .into_any(),
+        Some(Entry::Assistant { .. }) => {
+            let text = move || {
+                entry.with(|e| match e {
+                    Some(Entry::Assistant { text }) => text.clone(),
+                    _ => String::new(),
+                })
+            };
+            view! {
+                <div class="max-w-[85%] space-y-2 rounded-2xl rounded-bl-sm border border-slate-200 bg-white px-4 py-2 text-sm text-slate-800" data-testid="message-assistant">
+                    {move || markdown::render(&text())}
+                </div>
+            }
+            .into_any()
+        }
+        Some(Entry::Tool { .. }) => {
+            let line = move || {
+                entry.with(|e| match e {
+                    Some(Entry::Tool {
+                        label,
+                        summary,
+                        is_error,
+                        ..
+                    }) => (label.clone(), summary.clone(), *is_error),
+                    _ => (String::new(), None, false),
+                })
+            };
+            view! {
+                <p data-testid="tool-activity"
+                    data-state=move || match line() { (_, None, _) => "running", (_, _, true) => "error", _ => "done" }
+                    class=move || if line().2 { "flex items-center gap-2 text-xs text-red-700" } else { "flex items-center gap-2 text-xs text-slate-500" }>
+                    <span aria-hidden="true" class="h-1.5 w-1.5 shrink-0 rounded-full bg-current"></span>
+                    {move || {
+                        let (label, summary, _) = line();
+                        match summary {
+                            Some(summary) => view! { <span title=label>{summary}</span> }.into_any(),
+                            None => view! { <span>{label}</span> }.into_any(),
+                        }
+                    }}
+                </p>
+            }
+            .into_any()
+        }
+        Some(Entry::Approval { card, .. }) => {
+            let status = Signal::derive(move || {
+                entry.with(|e| match e {
+                    Some(Entry::Approval { status, .. }) => status.clone(),
+                    _ => CardStatus::Pending,
+                })
+            });
+            view! { <CardView card status timeline follower /> }.into_any()
+        }
+        Some(Entry::Notice { text }) => view! {
+            <p role="status" data-testid="notice" class="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">{text}</p>
+        }
+        .into_any(),
+        Some(Entry::TurnEnd { status, cost_eur }) => {
+            let said = match status.as_str() {
+                "stopped" => Some("Réponse arrêtée."),
+                "failed" => Some("La réponse a échoué."),
+                _ => None,
+            };
+            view! {
+                <p data-testid="turn-end" data-status=status class="text-right text-xs text-slate-400">
+                    {said.map(|s| view! { <span class="mr-2 text-slate-600">{s}</span> })}
+                    {euros(cost_eur)}
+                </p>
+            }
+            .into_any()
+        }
+        None => ().into_any(),
+    }
+}

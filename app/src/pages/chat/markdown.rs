@@ -1,0 +1,151 @@
+//! The little Markdown the assistant writes: lines, bullet lists (`- `,
+//! `* `, `• `) and `**bold**`. Everything else stays plain text, and text is
+//! never read as HTML (Leptos escapes it), so a model's answer cannot inject
+//! markup. Pure, so the server and the browser render the same blocks.
+use leptos::prelude::*;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Span {
+    Plain(String),
+    Bold(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Block {
+    Line(Vec<Span>),
+    List(Vec<Vec<Span>>),
+}
+
+/// The blocks of `text`; blank lines only separate.
+pub fn blocks(text: &str) -> Vec<Block> {
+    let mut out: Vec<Block> = Vec::new();
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        let item = ["- ", "* ", "• "]
+            .iter()
+            .find_map(|bullet| trimmed.strip_prefix(bullet));
+        match item {
+            Some(item) => match out.last_mut() {
+                Some(Block::List(items)) => items.push(spans(item)),
+                _ => out.push(Block::List(vec![spans(item)])),
+            },
+            None if line.trim().is_empty() => {}
+            None => out.push(Block::Line(spans(line))),
+        }
+    }
+    out
+}
+
+/// `**bold**` spans; an unclosed `**` (text still streaming) stays as is.
+pub fn spans(line: &str) -> Vec<Span> {
+    let mut out = Vec::new();
+    let mut rest = line;
+    while let Some(start) = rest.find("**") {
+        let after = &rest[start + 2..];
+        let Some(len) = after.find("**") else {
+            break;
+        };
+        if len == 0 {
+            // `****`: nothing to embolden; keep the stars as text.
+            push_plain(&mut out, &rest[..start + 4]);
+            rest = &after[2..];
+            continue;
+        }
+        push_plain(&mut out, &rest[..start]);
+        out.push(Span::Bold(after[..len].to_string()));
+        rest = &after[len + 2..];
+    }
+    push_plain(&mut out, rest);
+    out
+}
+
+fn push_plain(out: &mut Vec<Span>, text: &str) {
+    if text.is_empty() {
+        return;
+    }
+    match out.last_mut() {
+        Some(Span::Plain(so_far)) => so_far.push_str(text),
+        _ => out.push(Span::Plain(text.to_string())),
+    }
+}
+
+/// The assistant's text as paragraphs and lists.
+pub fn render(text: &str) -> impl IntoView {
+    blocks(text)
+        .into_iter()
+        .map(|block| match block {
+            Block::Line(line) => {
+                view! { <p class="whitespace-pre-wrap">{render_spans(line)}</p> }.into_any()
+            }
+            Block::List(items) => view! {
+                <ul class="list-disc space-y-0.5 pl-5">
+                    {items.into_iter().map(|item| view! { <li>{render_spans(item)}</li> }).collect_view()}
+                </ul>
+            }
+            .into_any(),
+        })
+        .collect_view()
+}
+
+fn render_spans(spans: Vec<Span>) -> impl IntoView {
+    spans
+        .into_iter()
+        .map(|span| match span {
+            Span::Plain(text) => view! { <span>{text}</span> }.into_any(),
+            Span::Bold(text) => view! { <strong class="font-semibold">{text}</strong> }.into_any(),
+        })
+        .collect_view()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(text: &str) -> Span {
+        Span::Plain(text.into())
+    }
+
+    fn bold(text: &str) -> Span {
+        Span::Bold(text.into())
+    }
+
+    #[test]
+    fn lines_and_bullet_lists() {
+        let text =
+            "J'ai trouvé 2 lieux :\n- Le Belvédère (M-1)\n* Atelier (M-2)\n\nValidez la carte.";
+        assert_eq!(
+            blocks(text),
+            vec![
+                Block::Line(vec![plain("J'ai trouvé 2 lieux :")]),
+                Block::List(vec![
+                    vec![plain("Le Belvédère (M-1)")],
+                    vec![plain("Atelier (M-2)")]
+                ]),
+                Block::Line(vec![plain("Validez la carte.")]),
+            ]
+        );
+        assert_eq!(blocks(""), vec![]);
+        assert_eq!(blocks("\n\n"), vec![]);
+        // A dash without its space is not a bullet.
+        assert_eq!(blocks("-5 %"), vec![Block::Line(vec![plain("-5 %")])]);
+    }
+
+    #[test]
+    fn bold_spans_and_what_is_not_one() {
+        assert_eq!(
+            spans("Le **Belvédère** et **Atelier**."),
+            vec![
+                plain("Le "),
+                bold("Belvédère"),
+                plain(" et "),
+                bold("Atelier"),
+                plain(".")
+            ]
+        );
+        // Still streaming: the star pair is not closed yet.
+        assert_eq!(spans("Le **Belv"), vec![plain("Le **Belv")]);
+        assert_eq!(spans("a **** b"), vec![plain("a **** b")]);
+        assert_eq!(spans("**"), vec![plain("**")]);
+        assert_eq!(spans("é**à**ü"), vec![plain("é"), bold("à"), plain("ü")]);
+    }
+}
