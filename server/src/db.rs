@@ -11,6 +11,7 @@ pub mod sessions;
 pub mod users;
 pub mod venue_facts;
 pub mod venue_search;
+pub mod write_targets;
 
 use crate::config::{redact_url, DatabaseSettings};
 use sqlx::postgres::PgPoolOptions;
