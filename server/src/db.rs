@@ -1,6 +1,8 @@
 //! The PostgreSQL pool, the embedded migrations, and the queries (one
 //! module per table, checked at compile time by `sqlx::query!`).
+pub mod approved_writes;
 pub mod audit_log;
+pub mod catalogue_drafts;
 pub mod jobs;
 pub mod links_view;
 pub mod llm_calls;
