@@ -1,5 +1,6 @@
 //! The PostgreSQL pool, the embedded migrations, and the queries (one
 //! module per table, checked at compile time by `sqlx::query!`).
+pub mod ai_pending_approvals;
 pub mod approved_writes;
 pub mod audit_log;
 pub mod catalogue_drafts;

@@ -1,5 +1,6 @@
 //! Maxy's server: configuration, database, HTTP, services and the command line.
 pub mod admin_commands;
+pub mod approvals;
 pub mod audit;
 pub mod auth;
 pub mod bench;
