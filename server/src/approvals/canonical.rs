@@ -62,10 +62,12 @@ pub fn hash(value: &serde_json::Value) -> [u8; 32] {
 }
 
 pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
 }
 
 /// A hex string back to bytes; `None` for anything that is not hex.
@@ -89,7 +91,10 @@ mod tests {
     #[test]
     fn keys_are_sorted_and_nothing_is_spaced() {
         let v = json!({"b": [1, {"z": null, "a": "é\"x"}], "a": true, "A": 1.5});
-        assert_eq!(canonical(&v), r#"{"A":1.5,"a":true,"b":[1,{"a":"é\"x","z":null}]}"#);
+        assert_eq!(
+            canonical(&v),
+            r#"{"A":1.5,"a":true,"b":[1,{"a":"é\"x","z":null}]}"#
+        );
     }
 
     #[test]

@@ -82,12 +82,10 @@ pub async fn find_owned(
 
 /// The current status of `id` and whether it is past its expiry.
 pub async fn status(db: impl PgExecutor<'_>, id: i64) -> sqlx::Result<Option<(String, bool)>> {
-    sqlx::query_as(
-        "SELECT status, expires_at <= now() FROM ai_pending_approvals WHERE id = $1",
-    )
-    .bind(id)
-    .fetch_optional(db)
-    .await
+    sqlx::query_as("SELECT status, expires_at <= now() FROM ai_pending_approvals WHERE id = $1")
+        .bind(id)
+        .fetch_optional(db)
+        .await
 }
 
 /// pending → approved, only if still pending, unexpired, and holding

@@ -81,7 +81,11 @@ impl Executor for AddMembersToCatalog {
         let mut detail = format!(
             "{} au catalogue{} de la demande {reference}",
             count(added, "lieu ajouté", "lieux ajoutés"),
-            if kind == "training" { " d'entraînement" } else { "" }
+            if kind == "training" {
+                " d'entraînement"
+            } else {
+                ""
+            }
         );
         if updated > 0 {
             detail.push_str(&format!(
@@ -125,12 +129,6 @@ async fn check_totals(
         Mode::Chat => limits.max_per_tier.unwrap_or(limits.max_picks) * 2,
         Mode::Training => limits.max_picks,
     };
-    if picks.len() > total_max {
-        return Err(ExecError::Refused(format!(
-            "le catalogue compterait {} lieux, au plus {total_max} : retire des lieux du brouillon d'abord",
-            picks.len()
-        )));
-    }
     if let Some(max) = limits.max_per_tier {
         for tier in ["recommended", "compatible"] {
             let n = picks.iter().filter(|p| p.tier == tier).count();
@@ -141,6 +139,12 @@ async fn check_totals(
                 )));
             }
         }
+    }
+    if picks.len() > total_max {
+        return Err(ExecError::Refused(format!(
+            "le catalogue compterait {} lieux, au plus {total_max} : retire des lieux du brouillon d'abord",
+            picks.len()
+        )));
     }
     Ok(())
 }

@@ -43,10 +43,7 @@ impl Executor for CreateTrainingSession {
         )
         .await?;
         Ok(Executed {
-            detail: format!(
-                "Leçon enregistrée ({}).",
-                verdict_label(&args.verdict)
-            ),
+            detail: format!("Leçon enregistrée ({}).", verdict_label(&args.verdict)),
             result: serde_json::json!({ "training_session_id": id }),
         })
     }

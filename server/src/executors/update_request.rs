@@ -51,7 +51,12 @@ impl Executor for UpdateRequest {
         Ok(Executed {
             detail: format!(
                 "Demande modifiée ({}).",
-                changed.len().to_string() + if changed.len() > 1 { " champs" } else { " champ" }
+                changed.len().to_string()
+                    + if changed.len() > 1 {
+                        " champs"
+                    } else {
+                        " champ"
+                    }
             ),
             result: serde_json::json!({ "request_id": args.request_id, "changed": changed }),
         })

@@ -122,9 +122,8 @@ pub async fn describe(
 pub fn stored<T: serde::de::DeserializeOwned>(
     arguments: &serde_json::Value,
 ) -> Result<T, ToolError> {
-    serde_json::from_value(arguments.clone()).map_err(|e| {
-        ToolError::InvalidArguments(format!("arguments enregistrés illisibles : {e}"))
-    })
+    serde_json::from_value(arguments.clone())
+        .map_err(|e| ToolError::InvalidArguments(format!("arguments enregistrés illisibles : {e}")))
 }
 
 /// A database failure while checking a call: logged here, once; the model

@@ -129,10 +129,7 @@ fn check_shape(mode: Mode, args: &AddMembersToCatalog) -> Result<(), ToolError> 
 /// The layout and capacity in which a room holds the request: the first
 /// requested layout that fits (any layout when none is requested, then the
 /// largest); `None` when the room cannot hold the participants.
-pub fn fitting<'a>(
-    request: &RequestBrief,
-    rows: &[&'a RoomCapacity],
-) -> Option<(&'a str, i32)> {
+pub fn fitting<'a>(request: &RequestBrief, rows: &[&'a RoomCapacity]) -> Option<(&'a str, i32)> {
     let fits = |row: &&&'a RoomCapacity| -> Option<(&'a str, i32)> {
         let (configuration, capacity) = (row.configuration.as_deref()?, row.max_capacity?);
         let enough = request.participants.is_none_or(|n| capacity >= n);
@@ -291,11 +288,16 @@ pub async fn describe(
             }
         })
         .collect();
-    let reference = request
-        .as_ref()
-        .map_or_else(|| format!("n° {}", args.request_id), |r| r.reference.clone());
+    let reference = request.as_ref().map_or_else(
+        || format!("n° {}", args.request_id),
+        |r| r.reference.clone(),
+    );
     let n = args.picks.len();
-    let venues = if n == 1 { "1 lieu".to_string() } else { format!("{n} lieux") };
+    let venues = if n == 1 {
+        "1 lieu".to_string()
+    } else {
+        format!("{n} lieux")
+    };
     let title = match mode {
         Mode::Chat => format!("Ajouter {venues} au catalogue de la demande {reference}"),
         Mode::Training => {
@@ -338,14 +340,21 @@ mod tests {
 
     #[test]
     fn a_room_fits_in_the_first_requested_layout_that_holds_the_group() {
-        let rows = [room("theatre", 300), room("cocktail", 200), room("banquet", 120)];
+        let rows = [
+            room("theatre", 300),
+            room("cocktail", 200),
+            room("banquet", 120),
+        ];
         let rows: Vec<&RoomCapacity> = rows.iter().collect();
         let r = request(Some(180), &["banquet", "cocktail", "theatre"]);
         assert_eq!(fitting(&r, &rows), Some(("cocktail", 200)));
         assert_eq!(fitting(&request(Some(400), &["theatre"]), &rows), None);
         assert_eq!(fitting(&request(Some(100), &["ecole"]), &rows), None);
         assert_eq!(fitting(&request(None, &[]), &rows), Some(("theatre", 300)));
-        assert_eq!(fitting(&request(Some(150), &[]), &rows), Some(("theatre", 300)));
+        assert_eq!(
+            fitting(&request(Some(150), &[]), &rows),
+            Some(("theatre", 300))
+        );
     }
 
     fn pick(code: &str, tier: Tier) -> CataloguePick {

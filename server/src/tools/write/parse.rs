@@ -23,7 +23,7 @@ fn french(e: &serde_json::Error) -> String {
     };
     let expected = message
         .split_once(", expected ")
-        .map(|(_, e)| e.replace('`', "")) 
+        .map(|(_, e)| e.replace('`', ""))
         .unwrap_or_default();
     if let Some(field) = quoted("unknown field `") {
         format!("champ inconnu « {field} » : il n'existe pas dans le schéma de l'outil (champs permis : {expected})")
@@ -64,7 +64,10 @@ mod tests {
     #[test]
     fn missing_fields_wrong_types_and_variants_are_explained() {
         let missing = error_of::<AddKnowledgeEntry>(json!({"member_code": "#1", "title": ""}));
-        assert!(missing.contains("champ obligatoire manquant : « content »"), "{missing}");
+        assert!(
+            missing.contains("champ obligatoire manquant : « content »"),
+            "{missing}"
+        );
         let variant = error_of::<AddMembersToCatalog>(json!({"request_id": 1, "picks": [
             {"member_code": "#1", "tier": "best", "reason": "r"}]}));
         assert!(variant.contains("valeur inconnue « best »"), "{variant}");

@@ -73,9 +73,10 @@ pub async fn describe(
         .map_err(unavailable)?
         .into_iter()
         .next();
-    let reference = request
-        .as_ref()
-        .map_or_else(|| format!("n° {}", args.request_id), |r| r.reference.clone());
+    let reference = request.as_ref().map_or_else(
+        || format!("n° {}", args.request_id),
+        |r| r.reference.clone(),
+    );
     let name = member
         .as_ref()
         .map_or_else(|| "(lieu supprimé)".to_string(), |m| m.name.clone());

@@ -95,7 +95,12 @@ mod tests {
 
     #[test]
     fn one_sentence_refuses_two_sentences_and_line_breaks() {
-        assert!(one_sentence("reason", "Jardin de 300 m², idéal pour 180 en cocktail.", 300).is_ok());
+        assert!(one_sentence(
+            "reason",
+            "Jardin de 300 m², idéal pour 180 en cocktail.",
+            300
+        )
+        .is_ok());
         assert!(one_sentence("reason", "Proche de St. Lazare, terrasse.", 300).is_ok());
         assert!(one_sentence("reason", "Bien. Mais cher.", 300).is_err());
         assert!(one_sentence("reason", "Bien\nmais cher", 300).is_err());
