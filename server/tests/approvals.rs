@@ -444,6 +444,17 @@ async fn the_other_write_tools_validate_and_describe_without_writing(db: PgPool)
 
 // ------------------------------------------------------------------ approving
 
+/// code, tier, position, room, added_by, added_by_user_id, catalogue kind.
+type PickRow = (
+    String,
+    String,
+    i32,
+    Option<String>,
+    String,
+    Option<i64>,
+    String,
+);
+
 #[sqlx::test(migrations = "../migrations")]
 async fn approving_writes_the_draft_catalogue_with_its_pinned_room_once(db: PgPool) {
     let w = plant(&db).await;
@@ -465,15 +476,7 @@ async fn approving_writes_the_draft_catalogue_with_its_pinned_room_once(db: PgPo
     assert_eq!(done.tool_call_id, "toolu_1");
     assert!(done.detail.contains("6 lieux ajoutés"), "{}", done.detail);
     assert!(done.for_model.contains("exécuté"), "{}", done.for_model);
-    let rows: Vec<(
-        String,
-        String,
-        i32,
-        Option<String>,
-        String,
-        Option<i64>,
-        String,
-    )> = sqlx::query_as(
+    let rows: Vec<PickRow> = sqlx::query_as(
         "SELECT m.code, p.tier, p.position, r.name, p.added_by, p.added_by_user_id, c.kind
            FROM catalogue_picks p JOIN members m ON m.id = p.member_id
            JOIN catalogues c ON c.id = p.catalogue_id LEFT JOIN rooms r ON r.id = p.room_id

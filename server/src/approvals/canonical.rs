@@ -73,7 +73,7 @@ pub fn hex(bytes: &[u8]) -> String {
 /// A hex string back to bytes; `None` for anything that is not hex.
 pub fn unhex(text: &str) -> Option<Vec<u8>> {
     let text = text.trim();
-    if text.len() % 2 != 0 || !text.is_ascii() {
+    if !text.len().is_multiple_of(2) || !text.is_ascii() {
         return None;
     }
     (0..text.len())
