@@ -1207,3 +1207,62 @@ fn the_models_side_never_names_the_executors() {
         "these files name the executors: {naming:?}"
     );
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn two_cards_filling_one_draft_at_once_respect_four_per_tier(db: PgPool) {
+    let w = plant(&db).await;
+    let three = |from: u32| {
+        (from..from + 3)
+            .map(|n| pick(&format!("#{n}"), "compatible", None))
+            .collect::<Vec<_>>()
+    };
+    let a = propose(
+        &db,
+        &w,
+        Mode::Chat,
+        "add_members_to_catalog",
+        catalogue(&w, three(101)),
+    )
+    .await
+    .unwrap();
+    let b = propose(
+        &db,
+        &w,
+        Mode::Chat,
+        "add_members_to_catalog",
+        catalogue(&w, three(104)),
+    )
+    .await
+    .unwrap();
+    let card_a = pending(
+        &db,
+        w.conversation,
+        w.message,
+        "a",
+        "add_members_to_catalog",
+        &a,
+    )
+    .await;
+    let card_b = pending(
+        &db,
+        w.conversation,
+        w.message,
+        "b",
+        "add_members_to_catalog",
+        &b,
+    )
+    .await;
+    let (ra, rb) = tokio::join!(
+        approve(&db, w.user, card_a.id, &card_a.arguments_hash),
+        approve(&db, w.user, card_b.id, &card_b.arguments_hash)
+    );
+    let mut statuses = [ra.unwrap().status, rb.unwrap().status];
+    statuses.sort();
+    assert_eq!(
+        statuses,
+        ["executed", "failed"],
+        "the second sees the first's picks"
+    );
+    assert_eq!(count(&db, "SELECT count(*) FROM catalogues").await, 1);
+    assert_eq!(count(&db, "SELECT count(*) FROM catalogue_picks").await, 3);
+}

@@ -16,6 +16,12 @@ pub fn required(field: &str, value: &str, max: usize) -> Result<String, ToolErro
 /// `value` trimmed, refused when longer than `max` characters.
 pub fn at_most(field: &str, value: &str, max: usize) -> Result<String, ToolError> {
     let value = value.trim();
+    // PostgreSQL text (and jsonb) cannot hold a NUL character.
+    if value.contains('\0') {
+        return Err(ToolError::InvalidArguments(format!(
+            "« {field} » contient un caractère nul"
+        )));
+    }
     let n = value.chars().count();
     if n > max {
         return Err(ToolError::InvalidArguments(format!(
@@ -113,5 +119,6 @@ mod tests {
     fn lengths_count_characters_not_bytes() {
         assert!(at_most("title", &"é".repeat(200), 200).is_ok());
         assert!(at_most("title", &"é".repeat(201), 200).is_err());
+        assert!(at_most("title", "a\0b", 200).is_err());
     }
 }
