@@ -1,58 +1,196 @@
-//! PLACEHOLDER until the approvals module lands: only `create`.
-use sha2::{Digest, Sha256};
-use sqlx::PgExecutor;
+//! The life of a write tool call after the model asked for it: a pending
+//! approval (created with the exact canonical arguments and their hash), a
+//! person's decision, and the one execution an approval may lead to.
+//!
+//! - [`create`] stores the call; the card shows the arguments' hash.
+//! - [`decide`] checks the caller owns the conversation (otherwise
+//!   [`ApprovalError::NotFound`], the same answer as for an unknown id),
+//!   then: **approve** = one conditional UPDATE `pending → approved` (still
+//!   pending, unexpired, same hash, same arguments) in a transaction that
+//!   also runs the executor and records `executed` or `failed` — the row
+//!   stays locked meanwhile, so a second click, a second server or a
+//!   racing rejection waits, then finds it decided. A crash before the
+//!   commit leaves the approval pending and nothing written. **reject** =
+//!   `pending → rejected` with the reason, which goes back to the model.
+//! - [`expire_due`] sweeps cards past their expiry.
+//! - [`pending_for_conversation`] rebuilds the cards still waiting, so they
+//!   survive a restart and reappear when the conversation is reopened.
+//!
+//! Cards are rebuilt from the stored arguments (`tools::write::describe`),
+//! not stored: `arguments` stays exactly what executes, a card can never
+//! show something else than what its approval runs, and no migration was
+//! needed. The price is that a card shown again says the venue's current
+//! name (a rename shows through), which is what a person deciding now
+//! should see anyway.
+use crate::auth::tokens::SigningKey;
+use crate::db::ai_pending_approvals::{self as rows, ApprovalRow, NewApproval};
+use crate::executors;
+use crate::tools::{write, Mode, Proposal};
+use app::chat::{ApprovalCard, CardBody, CardField, Decision};
+use chrono::{DateTime, Utc};
+use sqlx::PgPool;
 use std::time::Duration;
 
+pub mod canonical;
+mod decide;
+mod error;
+
+pub use error::ApprovalError;
+
+/// How long a card can be approved when the caller does not say.
+pub const DEFAULT_TTL: Duration = Duration::from_secs(24 * 3600);
+
+/// The longest rejection reason, in characters.
+pub const MAX_REASON_CHARS: usize = 1000;
+
+/// A stored call waiting for a person.
+#[derive(Clone, Debug, PartialEq)]
 pub struct PendingApproval {
     pub id: i64,
+    /// Hex sha256 of the canonical arguments (what the card sends back).
     pub arguments_hash: String,
-    pub expires_at: chrono::DateTime<chrono::Utc>,
+    pub expires_at: DateTime<Utc>,
 }
 
+/// What a decision did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DecisionOutcome {
+    pub approval_id: i64,
+    pub conversation_id: i64,
+    /// The provider's tool_use id the model's call is answered with.
+    pub tool_call_id: String,
+    pub tool_name: String,
+    /// `executed`, `failed` or `rejected`.
+    pub status: String,
+    /// French, for the team: what was written, why it failed, or the
+    /// rejection's reason.
+    pub detail: String,
+    /// The tool result the model reads. A rejection ends with « Ne refais
+    /// pas cet appel. »
+    pub for_model: String,
+}
+
+/// An approval that [`expire_due`] moved to `expired`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExpiredApproval {
+    pub approval_id: i64,
+    pub conversation_id: i64,
+}
+
+/// Stores a write tool call (its canonical `arguments`, from
+/// `tools::write::propose`) as a pending approval.
 pub async fn create(
-    db: impl PgExecutor<'_>,
+    db: &PgPool,
     conversation_id: i64,
     message_id: i64,
     tool_call_id: &str,
     tool_name: &str,
     arguments: &serde_json::Value,
     ttl: Duration,
-) -> sqlx::Result<PendingApproval> {
-    let hash = Sha256::digest(arguments.to_string().as_bytes()).to_vec();
-    let (id, expires_at): (i64, chrono::DateTime<chrono::Utc>) = sqlx::query_as(
-        "INSERT INTO ai_pending_approvals (conversation_id, message_id, tool_call_id, tool_name,
-                                           arguments, arguments_hash, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7))
-         RETURNING id, expires_at",
-    )
-    .bind(conversation_id)
-    .bind(message_id)
-    .bind(tool_call_id)
-    .bind(tool_name)
-    .bind(arguments)
-    .bind(&hash)
-    .bind(ttl.as_secs_f64())
-    .fetch_one(db)
-    .await?;
+) -> Result<PendingApproval, ApprovalError> {
+    if executors::find(tool_name).is_none() {
+        return Err(ApprovalError::UnknownTool(tool_name.to_string()));
+    }
+    let hash = canonical::hash(arguments);
+    let row = NewApproval {
+        conversation_id,
+        message_id,
+        tool_call_id,
+        tool_name,
+        arguments,
+        arguments_hash: &hash,
+        ttl,
+    };
+    let (id, expires_at) = rows::insert(db, &row).await.map_err(|e| match &e {
+        sqlx::Error::Database(d) if d.is_unique_violation() => ApprovalError::Duplicate,
+        _ => ApprovalError::Db(e),
+    })?;
     Ok(PendingApproval {
         id,
-        arguments_hash: hash.iter().map(|b| format!("{b:02x}")).collect(),
+        arguments_hash: canonical::hex(&hash),
         expires_at,
     })
 }
 
-pub struct DecisionOutcome {
-    pub approval_id: i64,
-    pub conversation_id: i64,
-    pub status: String,
-    pub detail: String,
+/// The card of a freshly created approval.
+pub fn card(pending: &PendingApproval, tool_name: &str, proposal: &Proposal) -> ApprovalCard {
+    ApprovalCard {
+        approval_id: pending.id,
+        tool_name: tool_name.to_string(),
+        title: proposal.title.clone(),
+        expires_at: pending.expires_at.to_rfc3339(),
+        arguments_hash: pending.arguments_hash.clone(),
+        body: proposal.body.clone(),
+    }
 }
 
+/// Approves (runs the write, at most once) or rejects approval
+/// `approval_id` for `user_id`. `links` signs the magic links a write may
+/// issue (availability checks).
 pub async fn decide(
-    _db: &sqlx::PgPool,
-    _user_id: i64,
-    _approval_id: i64,
-    _decision: app::chat::Decision,
-) -> Result<DecisionOutcome, app::errors::AppError> {
-    Err(app::errors::AppError::NotFound)
+    db: &PgPool,
+    links: &SigningKey,
+    user_id: i64,
+    approval_id: i64,
+    decision: Decision,
+) -> Result<DecisionOutcome, ApprovalError> {
+    match decision {
+        Decision::Approve { arguments_hash } => {
+            decide::approve(db, links, user_id, approval_id, &arguments_hash).await
+        }
+        Decision::Reject { reason } => decide::reject(db, user_id, approval_id, &reason).await,
+    }
+}
+
+/// Moves every pending approval past its expiry to `expired`.
+pub async fn expire_due(db: &PgPool) -> Result<Vec<ExpiredApproval>, ApprovalError> {
+    Ok(rows::expire_due(db)
+        .await?
+        .into_iter()
+        .map(|(approval_id, conversation_id)| ExpiredApproval {
+            approval_id,
+            conversation_id,
+        })
+        .collect())
+}
+
+/// The cards of `conversation_id` still waiting, oldest first. The caller
+/// has checked the conversation is the user's.
+pub async fn pending_for_conversation(
+    db: &PgPool,
+    conversation_id: i64,
+) -> Result<Vec<ApprovalCard>, ApprovalError> {
+    let pending = rows::pending_for_conversation(db, conversation_id).await?;
+    let mut conn = db.acquire().await?;
+    let mut cards = Vec::with_capacity(pending.len());
+    for row in pending {
+        let described =
+            write::describe(&mut conn, mode_of(&row), &row.tool_name, &row.arguments).await;
+        let (title, body) = described.unwrap_or_else(|e| {
+            // Never lose a card: show its raw arguments rather than nothing.
+            tracing::warn!(approval = row.id, error = %e, "cannot describe a pending approval");
+            let rows = vec![CardField {
+                label: "Arguments".into(),
+                value: canonical::canonical(&row.arguments),
+            }];
+            (row.tool_name.clone(), CardBody::Fields { rows })
+        });
+        cards.push(ApprovalCard {
+            approval_id: row.id,
+            tool_name: row.tool_name.clone(),
+            title,
+            expires_at: row.expires_at.to_rfc3339(),
+            arguments_hash: canonical::hex(&row.arguments_hash),
+            body,
+        });
+    }
+    Ok(cards)
+}
+
+fn mode_of(row: &ApprovalRow) -> Mode {
+    if row.mode == "training" {
+        Mode::Training
+    } else {
+        Mode::Chat
+    }
 }

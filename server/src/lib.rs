@@ -10,6 +10,7 @@ pub mod config;
 pub mod db;
 pub mod demo;
 pub mod embeddings;
+pub mod executors;
 pub mod geo;
 pub mod http;
 pub mod jobs;

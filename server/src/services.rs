@@ -99,12 +99,15 @@ impl Services {
         Services {
             link_views: Arc::new(LinkViewsService {
                 db: db.clone(),
-                key: signing_key,
+                key: signing_key.clone(),
                 audit_throttle,
             }),
             audit_log: Arc::new(AuditReader { db: db.clone() }),
             venue_search: search,
-            assistant: Arc::new(AssistantService { agent }),
+            assistant: Arc::new(AssistantService {
+                agent,
+                links: signing_key.clone(),
+            }),
             llm_budget: Arc::new(crate::llm::budget::BudgetService {
                 db,
                 settings: llm_budget,

@@ -7,8 +7,8 @@
 //!   `llm::external::wrap` (see [`External`](output::External));
 //! - **write** tools never run here: [`Toolbox::propose`] validates the
 //!   arguments and describes them for a person (an approval card). Running
-//!   an approved write belongs to `crate::executors`, which this module and
-//!   the agent loop cannot reach.
+//!   an approved write belongs to the approvals module, whose writers this
+//!   module and the agent loop cannot reach (a test reads the sources).
 //!
 //! A bad argument (wrong type, unknown field, out of range, unknown code) is
 //! a [`ToolError`] the model reads and can correct, never a crash.

@@ -4,6 +4,7 @@
 //! caller; someone else's reads as absent.
 use super::turn::Agent;
 use crate::approvals;
+use crate::auth::tokens::SigningKey;
 use crate::db::ai_conversations::{self, Conversation};
 use crate::db::{ai_events, ai_messages, ai_turns};
 use crate::llm::Block;
@@ -24,6 +25,8 @@ const LOG_LIMIT: i64 = 20_000;
 
 pub struct AssistantService {
     pub agent: Arc<Agent>,
+    /// Signs the links an approved write may issue (availability checks).
+    pub links: SigningKey,
 }
 
 impl AssistantService {
@@ -241,7 +244,8 @@ impl Assistant for AssistantService {
         approval_id: i64,
         decision: Decision,
     ) -> Result<ChatEvent, AppError> {
-        let outcome = approvals::decide(&self.agent.db, user_id, approval_id, decision).await?;
+        let outcome =
+            approvals::decide(&self.agent.db, &self.links, user_id, approval_id, decision).await?;
         let event = ChatEvent::ApprovalDecided {
             approval_id: outcome.approval_id,
             status: outcome.status.clone(),

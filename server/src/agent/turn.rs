@@ -386,7 +386,7 @@ impl Agent {
             }
             Some(Access::Write) => match Toolbox::propose(tools, mode, name, input).await {
                 Ok(proposal) => {
-                    let pending = approvals::create(
+                    let pending = match approvals::create(
                         &self.db,
                         tools.conversation_id,
                         message_id,
@@ -395,7 +395,21 @@ impl Agent {
                         &proposal.arguments,
                         self.settings.approval_ttl,
                     )
-                    .await?;
+                    .await
+                    {
+                        Ok(pending) => pending,
+                        Err(approvals::ApprovalError::Db(e)) => return Err(e),
+                        Err(e) => {
+                            sink.push(ChatEvent::ToolFinished {
+                                call_id: call_id.into(),
+                                name: name.into(),
+                                summary: format!("Proposition impossible : {e}"),
+                                is_error: true,
+                            })
+                            .await?;
+                            return Ok(result(e.to_string(), true));
+                        }
+                    };
                     sink.push(ChatEvent::ApprovalRequested(ApprovalCard {
                         approval_id: pending.id,
                         tool_name: name.into(),

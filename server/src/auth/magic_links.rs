@@ -40,8 +40,10 @@ pub struct IssuedLink {
     pub path: String,
 }
 
+/// `db` may be a transaction: a link issued with the row it opens (an
+/// availability check) commits or rolls back with it.
 pub async fn issue(
-    db: &sqlx::PgPool,
+    db: impl sqlx::PgExecutor<'_>,
     key: &SigningKey,
     purpose: Purpose,
     subject_id: i64,

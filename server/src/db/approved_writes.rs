@@ -1,0 +1,126 @@
+//! The single-row writes of approved tool calls: a request's fields, an
+//! availability check, a training session, a knowledge entry. (The
+//! catalogue's are in `catalogue_drafts`.) Each takes the executor's
+//! connection, so the write commits with the approval's status.
+//!
+//! Runtime-checked queries: no offline data to regenerate.
+use sqlx::PgConnection;
+
+/// The fields `update_request` changes; `None` keeps the column.
+#[derive(Clone, Debug, Default)]
+pub struct RequestFields<'a> {
+    pub status: Option<&'a str>,
+    /// `Some("")` stores NULL.
+    pub team_memo: Option<&'a str>,
+    pub search_hints: Option<&'a str>,
+    pub participants: Option<i32>,
+    pub event_type: Option<&'a str>,
+    pub configurations: Option<&'a [String]>,
+    pub postal_codes: Option<&'a [String]>,
+}
+
+/// `false` when the request does not exist (any more).
+pub async fn update_request(
+    conn: &mut PgConnection,
+    request_id: i64,
+    f: &RequestFields<'_>,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "UPDATE requests SET
+                status         = coalesce($2, status),
+                team_memo      = CASE WHEN $3::text IS NULL THEN team_memo ELSE nullif($3, '') END,
+                search_hints   = CASE WHEN $4::text IS NULL THEN search_hints ELSE nullif($4, '') END,
+                participants   = coalesce($5, participants),
+                event_type     = coalesce($6, event_type),
+                configurations = coalesce($7, configurations),
+                postal_codes   = coalesce($8, postal_codes)
+          WHERE id = $1",
+    )
+    .bind(request_id)
+    .bind(f.status)
+    .bind(f.team_memo)
+    .bind(f.search_hints)
+    .bind(f.participants)
+    .bind(f.event_type)
+    .bind(f.configurations)
+    .bind(f.postal_codes)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// A new pending availability check answering within `days`; its id and
+/// expiry. The one-pending-check index refuses a second one (unique violation).
+pub async fn insert_availability_check(
+    conn: &mut PgConnection,
+    request_id: i64,
+    member_id: i64,
+    created_by: i64,
+    days: i32,
+) -> sqlx::Result<(i64, chrono::DateTime<chrono::Utc>)> {
+    sqlx::query_as(
+        "INSERT INTO availability_checks (request_id, member_id, status, created_by, expires_at)
+         VALUES ($1, $2, 'pending', $3, now() + make_interval(days => $4))
+         RETURNING id, expires_at",
+    )
+    .bind(request_id)
+    .bind(member_id)
+    .bind(created_by)
+    .bind(days)
+    .fetch_one(conn)
+    .await
+}
+
+pub struct NewTrainingSession<'a> {
+    pub request_id: Option<i64>,
+    pub member_id: Option<i64>,
+    pub user_id: i64,
+    pub verdict: &'a str,
+    pub reason: &'a str,
+    pub category: &'a str,
+    pub event_type: Option<&'a str>,
+    pub directives: Option<serde_json::Value>,
+}
+
+/// Source `chat`; the embedding is filled later (never blocks the write).
+pub async fn insert_training_session(
+    conn: &mut PgConnection,
+    s: &NewTrainingSession<'_>,
+) -> sqlx::Result<i64> {
+    sqlx::query_scalar(
+        "INSERT INTO training_sessions
+                (request_id, member_id, user_id, source, verdict, reason, category, event_type, directives)
+         VALUES ($1, $2, $3, 'chat', $4, $5, $6, $7, $8)
+         RETURNING id",
+    )
+    .bind(s.request_id)
+    .bind(s.member_id)
+    .bind(s.user_id)
+    .bind(s.verdict)
+    .bind(s.reason)
+    .bind(s.category)
+    .bind(s.event_type)
+    .bind(&s.directives)
+    .fetch_one(conn)
+    .await
+}
+
+/// Source `ai`, written by the approver's decision.
+pub async fn insert_knowledge_entry(
+    conn: &mut PgConnection,
+    member_id: i64,
+    title: &str,
+    content: &str,
+    created_by: i64,
+) -> sqlx::Result<i64> {
+    sqlx::query_scalar(
+        "INSERT INTO knowledge_entries (member_id, title, content, source, created_by)
+         VALUES ($1, $2, $3, 'ai', $4) RETURNING id",
+    )
+    .bind(member_id)
+    .bind(title)
+    .bind(content)
+    .bind(created_by)
+    .fetch_one(conn)
+    .await
+}

@@ -1,0 +1,150 @@
+//! Writes approved picks into the request's draft catalogue (`standard`,
+//! or `training` for a training conversation): a venue already in the
+//! draft is updated, not added twice; new ones go after the picks of their
+//! tier. The draft's totals are checked after writing, under its row lock.
+use super::{recheck, stored, ExecContext, ExecError, Executed, Executor};
+use crate::db::catalogue_drafts::{self, NewPick};
+use crate::db::write_targets;
+use crate::tools::write::add_members_to_catalog::{limits, tier_name, CatalogueArgs};
+use crate::tools::Mode;
+use sqlx::PgConnection;
+use std::collections::HashMap;
+
+pub struct AddMembersToCatalog;
+
+const NAME: &str = "add_members_to_catalog";
+
+#[async_trait::async_trait]
+impl Executor for AddMembersToCatalog {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    async fn execute(
+        &self,
+        ctx: &ExecContext<'_>,
+        conn: &mut PgConnection,
+        arguments: &serde_json::Value,
+    ) -> Result<Executed, ExecError> {
+        let args: CatalogueArgs = stored(arguments)?;
+        recheck(conn, ctx.mode, NAME, arguments, args.input()).await?;
+        let kind = match ctx.mode {
+            Mode::Chat => "standard",
+            Mode::Training => "training",
+        };
+        let catalogue_id =
+            catalogue_drafts::lock_draft(conn, args.request_id, kind, ctx.user_id).await?;
+        let existing = catalogue_drafts::picks(conn, catalogue_id).await?;
+        let mut next: HashMap<String, i32> = HashMap::new();
+        for p in &existing {
+            let n = next.entry(p.tier.clone()).or_insert(0);
+            *n = (*n).max(p.position + 1);
+        }
+        let (mut added, mut updated) = (0, 0);
+        let mut written = Vec::new();
+        for pick in &args.picks {
+            let tier = tier_name(pick.tier);
+            let before = existing.iter().find(|p| p.member_id == pick.member_id);
+            let position = match before {
+                Some(old) if old.tier == tier => old.position,
+                _ => {
+                    let n = next.entry(tier.to_string()).or_insert(0);
+                    *n += 1;
+                    *n - 1
+                }
+            };
+            let row = NewPick {
+                member_id: pick.member_id,
+                tier,
+                position,
+                explanation: &pick.reason,
+                room_id: pick.room_id,
+            };
+            if before.is_some() {
+                catalogue_drafts::update_pick(conn, catalogue_id, &row).await?;
+                updated += 1;
+            } else {
+                catalogue_drafts::insert_pick(conn, catalogue_id, &row, ctx.user_id).await?;
+                added += 1;
+            }
+            written.push(serde_json::json!({
+                "member_code": pick.member_code,
+                "tier": tier,
+                "position": position,
+                "room_id": pick.room_id,
+            }));
+        }
+        check_totals(conn, ctx.mode, catalogue_id).await?;
+        let reference = write_targets::request(&mut *conn, args.request_id)
+            .await?
+            .map_or_else(|| format!("n° {}", args.request_id), |r| r.reference);
+        let mut detail = format!(
+            "{} au catalogue{} de la demande {reference}",
+            count(added, "lieu ajouté", "lieux ajoutés"),
+            if kind == "training" {
+                " d'entraînement"
+            } else {
+                ""
+            }
+        );
+        if updated > 0 {
+            detail.push_str(&format!(
+                " ({} déjà présent{} mis à jour)",
+                updated,
+                if updated > 1 { "s" } else { "" }
+            ));
+        }
+        detail.push('.');
+        Ok(Executed {
+            detail,
+            result: serde_json::json!({
+                "catalogue_id": catalogue_id,
+                "kind": kind,
+                "added": added,
+                "updated": updated,
+                "picks": written,
+            }),
+        })
+    }
+}
+
+fn count(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// The draft's totals after writing: 4 + 4 in a standard catalogue, 25 in
+/// a training one (seed 000; the table leaves the limits to executors).
+async fn check_totals(
+    conn: &mut PgConnection,
+    mode: Mode,
+    catalogue_id: i64,
+) -> Result<(), ExecError> {
+    let picks = catalogue_drafts::picks(conn, catalogue_id).await?;
+    let limits = limits(mode);
+    let total_max = match mode {
+        Mode::Chat => limits.max_per_tier.unwrap_or(limits.max_picks) * 2,
+        Mode::Training => limits.max_picks,
+    };
+    if let Some(max) = limits.max_per_tier {
+        for tier in ["recommended", "compatible"] {
+            let n = picks.iter().filter(|p| p.tier == tier).count();
+            if n > max {
+                return Err(ExecError::Refused(format!(
+                    "le catalogue compterait {n} lieux « {tier} », au plus {max} : \
+                     retire des lieux du brouillon d'abord"
+                )));
+            }
+        }
+    }
+    if picks.len() > total_max {
+        return Err(ExecError::Refused(format!(
+            "le catalogue compterait {} lieux, au plus {total_max} : retire des lieux du brouillon d'abord",
+            picks.len()
+        )));
+    }
+    Ok(())
+}
