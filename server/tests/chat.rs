@@ -257,8 +257,11 @@ async fn qualify_a_request_offline_proposes_one_card_and_approving_writes_the_ca
         "rooms pinned: {picks:?}"
     );
     // Nothing written before the approval.
-    let drafts = "SELECT count(*) FROM catalogue_picks p JOIN catalogues c ON c.id = p.catalogue_id
-                   WHERE c.status = 'draft' AND p.added_by = 'ai'";
+    let drafts = format!(
+        "SELECT count(*) FROM catalogue_picks p JOIN catalogues c ON c.id = p.catalogue_id
+          WHERE c.request_id = {request} AND c.status = 'draft'"
+    );
+    let drafts = drafts.as_str();
     assert_eq!(app.count(drafts).await, 0);
 
     let approval = card["approval_id"].as_i64().unwrap().to_string();
