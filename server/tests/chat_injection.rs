@@ -116,7 +116,7 @@ async fn plant(db: &PgPool) -> (i64, i64) {
 fn outside_wrappers(text: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
-    while let Some(start) = rest.find("<external_content type=\"") {
+    while let Some(start) = rest.find("<external_content type=") {
         out.push_str(&rest[..start]);
         match rest[start..].find("</external_content>") {
             Some(end) => rest = &rest[start + end + "</external_content>".len()..],
@@ -309,7 +309,7 @@ async fn a_model_that_obeys_injections_still_writes_nothing_without_a_person(db:
             // A forged closing tag never survives unescaped inside a wrapper:
             // openings and closings pair up.
             assert_eq!(
-                text.matches("<external_content type=\"").count(),
+                text.matches("<external_content type=").count(),
                 text.matches("</external_content>").count(),
                 "{text}"
             );
