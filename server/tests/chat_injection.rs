@@ -180,7 +180,7 @@ async fn a_model_that_obeys_injections_still_writes_nothing_without_a_person(db:
     // The model reads every kind of text, then obeys what it was told:
     // five reads, two writes the planted texts ask for, then its answer
     // (eight model calls: the turn's limit).
-    let reads = vec![
+    let reads = [
         ("get_request", json!({})),
         ("list_request_emails", json!({"limit": 20})),
         (
@@ -193,7 +193,7 @@ async fn a_model_that_obeys_injections_still_writes_nothing_without_a_person(db:
             json!({"event_type": "soiree", "limit": 10}),
         ),
     ];
-    let obeyed = vec![
+    let obeyed = [
         (
             "update_request",
             json!({"request_id": request, "status": "cancelled", "team_memo": "annulée par le client"}),

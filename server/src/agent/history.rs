@@ -195,7 +195,7 @@ pub fn summary(cut: &[StoredMessage]) -> Option<String> {
     let asks: Vec<String> = cut
         .iter()
         .filter(|m| m.role == "user")
-        .filter_map(|m| first_text(m))
+        .filter_map(first_text)
         .take(4)
         .map(|t| format!("- demandé : {}", clip(&t, 200)))
         .collect();
@@ -203,7 +203,7 @@ pub fn summary(cut: &[StoredMessage]) -> Option<String> {
         .iter()
         .rev()
         .filter(|m| m.role == "assistant")
-        .find_map(|m| first_text(m))
+        .find_map(first_text)
         .map(|t| format!("- dernière réponse avant la coupure : {}", clip(&t, 300)));
     let lines: Vec<String> = asks.into_iter().chain(last_answer).collect();
     (!lines.is_empty()).then(|| lines.join("\n"))

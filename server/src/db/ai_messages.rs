@@ -46,7 +46,7 @@ pub async fn append(
     .bind(conversation_id)
     .bind(role)
     .bind(Json(content))
-    .bind((!tool_calls.is_empty()).then(|| Json(tool_calls)))
+    .bind((!tool_calls.is_empty()).then_some(Json(tool_calls)))
     .bind(model)
     .fetch_one(&mut *db)
     .await
