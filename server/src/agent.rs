@@ -5,8 +5,8 @@
 //! step lands in the conversation's event log ([`sink`]) that pages follow
 //! ([`live`] wakes them). [`service`] is what the pages call.
 //!
-//! The loop holds the tool registry, never the executors of writes: those
-//! run only when a person approves a card (`crate::approvals`).
+//! The loop holds the tool registry, never what runs an approved write: that
+//! runs only when a person approves a card (`crate::approvals`).
 pub mod history;
 mod labels;
 pub mod live;

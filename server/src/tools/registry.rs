@@ -1,6 +1,6 @@
 //! The tool list the model sees and the dispatch of its calls: names,
 //! read or write, descriptions, schemas. Write tools are only described
-//! and proposed here; their executors live elsewhere, out of reach.
+//! and proposed here; what runs them once approved lives elsewhere, out of reach.
 use super::{
     read, schema, write, Access, Mode, Proposal, ToolContext, ToolError, ToolOutcome, Toolbox,
 };
