@@ -95,6 +95,7 @@ impl Services {
             embedder: venue_embedder,
             live: chat_live,
             settings: agent_settings,
+            similar: Default::default(),
         });
         Services {
             link_views: Arc::new(LinkViewsService {

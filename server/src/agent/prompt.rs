@@ -11,7 +11,10 @@ use crate::db::ai_context::{
 };
 use crate::llm::external::wrap;
 use sqlx::PgPool;
+use std::collections::HashMap;
 use std::fmt::Write;
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 const TEMPLATE: &str = include_str!("system_prompt.md");
 
@@ -36,14 +39,54 @@ pub struct PromptContext {
     pub summary: Option<String>,
 }
 
+/// The similar requests of each request, kept a few minutes: the full-text
+/// ranking over a pool's requests is the costliest read of a turn (about
+/// 9 ms on the 1,400 requests of the benchmark database) and its answer
+/// changes only when requests are added.
+#[derive(Debug, Default)]
+pub struct SimilarCache {
+    entries: Mutex<HashMap<i64, (Instant, Vec<SimilarRequest>)>>,
+}
+
+const SIMILAR_TTL: Duration = Duration::from_secs(300);
+
+impl SimilarCache {
+    async fn get(
+        &self,
+        db: &PgPool,
+        request: &RequestContext,
+    ) -> sqlx::Result<Vec<SimilarRequest>> {
+        if let Some((at, similar)) = self.lock().get(&request.id) {
+            if at.elapsed() < SIMILAR_TTL {
+                return Ok(similar.clone());
+            }
+        }
+        let similar = ai_context::similar_requests(db, request).await?;
+        let mut entries = self.lock();
+        if entries.len() > 10_000 {
+            entries.retain(|_, (at, _)| at.elapsed() < SIMILAR_TTL);
+        }
+        entries.insert(request.id, (Instant::now(), similar.clone()));
+        Ok(similar)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<i64, (Instant, Vec<SimilarRequest>)>> {
+        self.entries.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
 impl PromptContext {
-    pub async fn load(db: &PgPool, request_id: Option<i64>) -> sqlx::Result<Self> {
+    pub async fn load(
+        db: &PgPool,
+        cache: &SimilarCache,
+        request_id: Option<i64>,
+    ) -> sqlx::Result<Self> {
         let request = match request_id {
             Some(id) => ai_context::request(db, id).await?,
             None => None,
         };
         let similar = match &request {
-            Some(r) => ai_context::similar_requests(db, r).await?,
+            Some(r) => cache.get(db, r).await?,
             None => Vec::new(),
         };
         Ok(PromptContext {

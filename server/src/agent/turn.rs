@@ -13,7 +13,7 @@
 use super::history;
 use super::labels::label;
 use super::live::Live;
-use super::prompt::{self, PromptContext};
+use super::prompt::{self, PromptContext, SimilarCache};
 use super::sink::{EventSink, FLUSH_EVERY};
 use crate::approvals;
 use crate::db::ai_conversations::{self, Conversation};
@@ -75,6 +75,8 @@ pub struct Agent {
     pub embedder: Option<Arc<dyn EmbeddingProvider>>,
     pub live: Arc<Live>,
     pub settings: AgentSettings,
+    /// Similar requests per request, for the system prompt.
+    pub similar: SimilarCache,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -212,7 +214,8 @@ impl Agent {
             embedder: self.embedder.clone(),
         };
         let specs = Toolbox::specs(mode);
-        let mut context = PromptContext::load(&self.db, conversation.request_id).await?;
+        let mut context =
+            PromptContext::load(&self.db, &self.similar, conversation.request_id).await?;
         for _round in 0..self.settings.max_rounds {
             let (messages, summary) = self.history(conversation.id).await?;
             context.summary = summary;

@@ -147,7 +147,16 @@ pub async fn run(db: &PgPool, opts: &Options) -> anyhow::Result<()> {
     for send in sends {
         match send.await {
             Ok(Ok(id)) => conversations.push(id),
-            _ => errors += 1,
+            Ok(Err(e)) => {
+                if errors == 0 {
+                    eprintln!("  first error: {e:#}");
+                }
+                errors += 1;
+            }
+            Err(e) => {
+                eprintln!("  a task failed: {e}");
+                errors += 1;
+            }
         }
     }
     let wall = ms(started);
@@ -206,6 +215,7 @@ async fn service(
         embedder: None,
         live: Arc::new(Live::default()),
         settings: AgentSettings::default(),
+        similar: Default::default(),
     };
     Ok(Arc::new(AssistantService {
         agent: Arc::new(agent),
@@ -218,7 +228,10 @@ async fn wait_for_turn(service: &AssistantService, conversation_id: i64) -> anyh
     let wake = service.agent.live.channel(conversation_id);
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
+        // Registered before the check, so a wake-up in between is not lost.
         let notified = wake.notified();
+        tokio::pin!(notified);
+        notified.as_mut().enable();
         if ai_turns::running(&service.agent.db, conversation_id)
             .await?
             .is_none()

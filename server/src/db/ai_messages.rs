@@ -15,8 +15,8 @@ pub struct StoredMessage {
     pub content: Json<Vec<Block>>,
 }
 
-/// Appends a message; the seq is taken under the conversation's row lock,
-/// so two writers (two servers) never interleave.
+/// Appends a message; the seq is taken under the conversation's row lock
+/// (held by the transaction), so two writers (two servers) never interleave.
 pub async fn append(
     db: &mut PgConnection,
     conversation_id: i64,
@@ -24,9 +24,10 @@ pub async fn append(
     content: &[Block],
     model: Option<&str>,
 ) -> sqlx::Result<StoredMessage> {
+    let mut tx = sqlx::Connection::begin(&mut *db).await?;
     sqlx::query("SELECT 1 FROM ai_conversations WHERE id = $1 FOR UPDATE")
         .bind(conversation_id)
-        .execute(&mut *db)
+        .execute(&mut *tx)
         .await?;
     let tool_calls: Vec<serde_json::Value> = content
         .iter()
@@ -37,7 +38,7 @@ pub async fn append(
             _ => None,
         })
         .collect();
-    sqlx::query_as(
+    let stored = sqlx::query_as(
         "INSERT INTO ai_messages (conversation_id, seq, role, content, tool_calls, model)
          SELECT $1, coalesce(max(seq) + 1, 0), $2, $3, $4, $5
            FROM ai_messages WHERE conversation_id = $1
@@ -48,8 +49,10 @@ pub async fn append(
     .bind(Json(content))
     .bind((!tool_calls.is_empty()).then_some(Json(tool_calls)))
     .bind(model)
-    .fetch_one(&mut *db)
-    .await
+    .fetch_one(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(stored)
 }
 
 /// The last `limit` messages, oldest first.

@@ -86,6 +86,8 @@ impl Follow {
             // Subscribe before reading, so an event written in between wakes us.
             let wake = self.state.chat_live.channel(self.conversation_id);
             let notified = wake.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
             let db = &self.state.db;
             match ai_events::after(db, self.conversation_id, self.after, BATCH).await {
                 Ok(events) if !events.is_empty() => {
