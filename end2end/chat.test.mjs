@@ -75,8 +75,8 @@ test('a message streams the answer and its tool activity, in offline mode', { ti
     assert.equal(location(page).pathname, '/chat');
 
     // Over the limit: refused on the page, with the reason.
-    await input.fill('a'.repeat(20_001));
-    assert.ok(await page.getByTestId('chat-send').isDisabled(), 'send is disabled over 20 000 characters');
+    await input.fill('a'.repeat(10_001));
+    assert.ok(await page.getByTestId('chat-send').isDisabled(), 'send is disabled over 10 000 characters');
     await input.press('Enter');
     assert.match(await page.getByTestId('chat-error').innerText(), /trop long/);
     assert.equal(location(page).pathname, '/chat');

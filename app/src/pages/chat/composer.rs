@@ -148,11 +148,11 @@ mod tests {
         assert_eq!(refusal(""), Some("Écrivez un message.".into()));
         assert_eq!(refusal(" \n\t "), Some("Écrivez un message.".into()));
         assert_eq!(refusal("Bonjour"), None);
-        // Characters, not bytes: 20 000 « é » (40 000 bytes) fit.
+        // Characters, not bytes: 10 000 « é » (20 000 bytes) fit.
         assert_eq!(refusal(&"é".repeat(MAX_MESSAGE_CHARS)), None);
         let over = refusal(&"a".repeat(MAX_MESSAGE_CHARS + 1)).unwrap();
-        assert!(over.contains("20\u{202f}001"), "{over}");
-        assert!(over.contains("20\u{202f}000"), "{over}");
+        assert!(over.contains("10\u{202f}001"), "{over}");
+        assert!(over.contains("10\u{202f}000"), "{over}");
     }
 
     #[test]
