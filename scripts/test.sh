@@ -10,8 +10,26 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
 "$ROOT/scripts/install-deps.sh"
+
+# What this run starts, it stops when it ends, passed or failed, so a failed
+# run leaves no port taken for the next one; services that were already
+# running (a developer's own database) are left as they were.
+to_stop=()
+stop_what_this_run_started() {
+    local script
+    for script in "${to_stop[@]}"; do
+        "$ROOT/scripts/$script" stop >/dev/null 2>&1 || true
+    done
+}
+trap stop_what_this_run_started EXIT
+if [[ -z ${DATABASE_URL:-} ]] && ! "$ROOT/scripts/db.sh" status >/dev/null 2>&1; then
+    to_stop+=(db.sh)
+fi
 DATABASE_URL="$("$ROOT/scripts/db.sh" start)"
 export DATABASE_URL
+if ! "$ROOT/scripts/embedder.sh" status >/dev/null 2>&1; then
+    to_stop=(embedder.sh "${to_stop[@]}")
+fi
 "$ROOT/scripts/embedder.sh" start
 "$ROOT/scripts/db.sh" reset-test
 
