@@ -16,6 +16,7 @@ pub mod pricing;
 pub mod provider;
 pub mod record;
 pub mod recording;
+mod retrying;
 pub mod routing;
 
 pub use anthropic::{AnthropicClient, ClientBuildError};

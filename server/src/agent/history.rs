@@ -168,10 +168,7 @@ fn is_result(block: &Block) -> bool {
 pub fn outcome_text(outcome: &ApprovalOutcome) -> String {
     let id = outcome.id;
     match outcome.status.as_str() {
-        "pending" | "approved" => format!(
-            "Proposition n°{id} enregistrée : elle attend l'approbation d'un membre de l'équipe \
-             sur une carte. Rien n'est écrit avant. Ne la refais pas ; dis ce que tu proposes."
-        ),
+        "pending" | "approved" => pending_text(id),
         "executed" => format!("Proposition n°{id} approuvée par l'équipe et exécutée."),
         "failed" => format!(
             "Proposition n°{id} approuvée mais son exécution a échoué : {}.",
@@ -187,6 +184,15 @@ pub fn outcome_text(outcome: &ApprovalOutcome) -> String {
         "expired" => format!("Proposition n°{id} expirée sans décision de l'équipe."),
         other => format!("Proposition n°{id} : état {other}."),
     }
+}
+
+/// What the model reads as the result of a write call just proposed.
+pub fn pending_text(approval_id: i64) -> String {
+    format!(
+        "Proposition n°{approval_id} enregistrée : elle attend l'approbation d'un membre de \
+         l'équipe sur une carte. Rien n'est écrit avant. Ne la refais pas ; dis ce que tu \
+         proposes."
+    )
 }
 
 /// An extractive summary of the history cut off (offline and cheap): what

@@ -122,12 +122,9 @@ impl Assistant for AssistantService {
         let cost_usd = ai_conversations::cost_usd(db, conversation_id)
             .await
             .map_err(AppError::unavailable)?;
-        let pending = ai_conversations::list(db, user_id, LISTED)
+        let pending = ai_conversations::pending_approvals(db, conversation_id)
             .await
-            .map_err(AppError::unavailable)?
-            .into_iter()
-            .find(|l| l.id == conversation_id)
-            .map_or(0, |l| l.pending_approvals);
+            .map_err(AppError::unavailable)?;
         Ok(ConversationLog {
             conversation: ConversationSummary {
                 id: conversation.id,

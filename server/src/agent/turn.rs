@@ -422,18 +422,7 @@ impl Agent {
                         body: proposal.body,
                     }))
                     .await?;
-                    Ok(result(
-                        history::outcome_text(&crate::db::ai_conversations::ApprovalOutcome {
-                            id: pending.id,
-                            tool_call_id: call_id.into(),
-                            tool_name: name.into(),
-                            status: "pending".into(),
-                            reject_reason: None,
-                            error: None,
-                            expires_at: pending.expires_at,
-                        }),
-                        false,
-                    ))
+                    Ok(result(history::pending_text(pending.id), false))
                 }
                 Err(e) => {
                     sink.push(ChatEvent::ToolFinished {

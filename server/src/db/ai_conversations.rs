@@ -78,6 +78,17 @@ pub async fn list(
     .await
 }
 
+/// Approval cards of the conversation still waiting for a decision.
+pub async fn pending_approvals(db: impl PgExecutor<'_>, id: i64) -> sqlx::Result<i64> {
+    sqlx::query_scalar(
+        "SELECT count(*) FROM ai_pending_approvals
+          WHERE conversation_id = $1 AND status = 'pending' AND expires_at > now()",
+    )
+    .bind(id)
+    .fetch_one(db)
+    .await
+}
+
 /// What the conversation's model calls cost so far, in USD.
 pub async fn cost_usd(db: impl PgExecutor<'_>, id: i64) -> sqlx::Result<f64> {
     sqlx::query_scalar(

@@ -9,6 +9,7 @@
 //! sensitive, and never reaches `Debug`, logs or error messages (bodies that
 //! echo it are scrubbed).
 use super::chat::{ChatRequest, ChatStream};
+use super::retrying::with_retries;
 use super::{Completion, CompletionRequest, LlmError, LlmProvider};
 use crate::config::{redact_url, AnthropicSettings};
 use crate::outbound::{self, RetryPolicy};
@@ -188,29 +189,14 @@ impl LlmProvider for AnthropicClient {
         let body = serde_json::to_vec(&WireRequest::new(&self.model, request))
             .map_err(|e| LlmError::Rejected(format!("cannot encode the request: {e}")))?;
         let started = Instant::now();
-        let place = self.place();
-        let call = RETRY.run(
-            &place,
-            LlmError::Unavailable,
+        let completion = with_retries(
+            &RETRY,
+            &self.place(),
+            request.task,
+            request.time_limit,
             || self.attempt(&body, started),
-            |attempt, wait, reason| {
-                tracing::info!(
-                    task = request.task.label(),
-                    attempt,
-                    wait_ms = wait.as_millis() as u64,
-                    "LLM call failed, retrying: {reason}"
-                );
-            },
-        );
-        let completion = match request.time_limit {
-            None => call.await?,
-            Some(limit) => tokio::time::timeout(limit, call).await.map_err(|_| {
-                LlmError::Unavailable(format!(
-                    "{place} gave no answer within the caller's limit of {} ms",
-                    limit.as_millis()
-                ))
-            })??,
-        };
+        )
+        .await?;
         tracing::debug!(
             task = request.task.label(),
             model = %completion.model,

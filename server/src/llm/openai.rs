@@ -11,6 +11,7 @@
 //! `Debug`, logs or error messages (bodies that echo it are scrubbed).
 //! Dropping a stream drops its response, which closes the connection.
 use super::chat::{ChatRequest, ChatStream};
+use super::retrying::with_retries;
 use super::{Completion, CompletionRequest, LlmError, LlmProvider};
 use crate::config::{redact_url, OpenAiSettings};
 use crate::outbound::{self, RetryPolicy};
@@ -149,41 +150,6 @@ impl OpenAiClient {
         })
     }
 
-    /// Runs `attempt` under the retry policy and the caller's time limit.
-    async fn with_retries<T, Fut>(
-        &self,
-        task: &'static str,
-        time_limit: Option<Duration>,
-        attempt: impl FnMut() -> Fut,
-    ) -> Result<T, LlmError>
-    where
-        Fut: std::future::Future<Output = Result<T, Failure>>,
-    {
-        let place = self.place();
-        let call = RETRY.run(
-            &place,
-            LlmError::Unavailable,
-            attempt,
-            |attempt, wait, reason| {
-                tracing::info!(
-                    task,
-                    attempt,
-                    wait_ms = wait.as_millis() as u64,
-                    "LLM call failed, retrying: {reason}"
-                );
-            },
-        );
-        match time_limit {
-            None => call.await,
-            Some(limit) => tokio::time::timeout(limit, call).await.map_err(|_| {
-                LlmError::Unavailable(format!(
-                    "{place} gave no answer within the caller's limit of {} ms",
-                    limit.as_millis()
-                ))
-            })?,
-        }
-    }
-
     fn network_failure(&self, e: reqwest::Error) -> Failure {
         let reason = outbound::network_failure_reason(e, self.timeout);
         Failure::Retry {
@@ -237,11 +203,14 @@ impl LlmProvider for OpenAiClient {
         let body = serde_json::to_vec(&WireRequest::completion(&self.model, request))
             .map_err(|e| LlmError::Rejected(format!("cannot encode the request: {e}")))?;
         let started = Instant::now();
-        let completion = self
-            .with_retries(request.task.label(), request.time_limit, || {
-                self.attempt(&body, started)
-            })
-            .await?;
+        let completion = with_retries(
+            &RETRY,
+            &self.place(),
+            request.task,
+            request.time_limit,
+            || self.attempt(&body, started),
+        )
+        .await?;
         tracing::debug!(
             task = request.task.label(),
             model = %completion.model,
@@ -257,11 +226,14 @@ impl LlmProvider for OpenAiClient {
         let body = serde_json::to_vec(&WireRequest::chat(&self.model, request))
             .map_err(|e| LlmError::Rejected(format!("cannot encode the request: {e}")))?;
         let started = Instant::now();
-        let response = self
-            .with_retries(request.task.label(), request.time_limit, || {
-                self.send(&body, false)
-            })
-            .await?;
+        let response = with_retries(
+            &RETRY,
+            &self.place(),
+            request.task,
+            request.time_limit,
+            || self.send(&body, false),
+        )
+        .await?;
         let key = self.key.clone();
         let place = self.place();
         let events = decode::decode(response.bytes_stream(), &self.model, started)

@@ -20,6 +20,7 @@ use super::translate::Translator;
 use super::wire::error_message;
 use super::{AnthropicClient, Failure, RETRY};
 use crate::llm::chat::{ChatEvent, ChatRequest, ChatStream};
+use crate::llm::retrying::with_retries;
 use crate::llm::LlmError;
 use crate::outbound;
 use futures_util::stream::{self, BoxStream, StreamExt};
@@ -105,29 +106,14 @@ impl AnthropicClient {
         let body = serde_json::to_vec(&ChatWireRequest::new(&self.model, request))
             .map_err(|e| LlmError::Rejected(format!("cannot encode the request: {e}")))?;
         let started = Instant::now();
-        let place = self.place();
-        let call = RETRY.run(
-            &place,
-            LlmError::Unavailable,
+        let answer = with_retries(
+            &RETRY,
+            &self.place(),
+            request.task,
+            request.time_limit,
             || self.open_attempt(&body, started),
-            |attempt, wait, reason| {
-                tracing::info!(
-                    task = request.task.label(),
-                    attempt,
-                    wait_ms = wait.as_millis() as u64,
-                    "LLM stream failed before its first delta, retrying: {reason}"
-                );
-            },
-        );
-        let answer = match request.time_limit {
-            None => call.await?,
-            Some(limit) => tokio::time::timeout(limit, call).await.map_err(|_| {
-                LlmError::Unavailable(format!(
-                    "{place} did not start answering within the caller's limit of {} ms",
-                    limit.as_millis()
-                ))
-            })??,
-        };
+        )
+        .await?;
         Ok(answer.into_stream())
     }
 
