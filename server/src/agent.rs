@@ -3,10 +3,13 @@
 //! with the system prompt ([`prompt`]) and the bounded history
 //! ([`history`]); read tools run, write tools become approval cards; every
 //! step lands in the conversation's event log ([`sink`]) that pages follow
-//! ([`live`] wakes them). [`service`] is what the pages call.
+//! ([`live`] wakes them). [`service`] is what the pages call; [`expiry`]
+//! closes the cards nobody decided in time.
 //!
 //! The loop holds the tool registry, never what runs an approved write: that
 //! runs only when a person approves a card (`crate::approvals`).
+pub mod cut_summary;
+pub mod expiry;
 pub mod history;
 mod labels;
 pub mod live;

@@ -142,8 +142,11 @@ pub async fn decide(
     }
 }
 
-/// Moves every pending approval past its expiry to `expired`.
-pub async fn expire_due(db: &PgPool) -> Result<Vec<ExpiredApproval>, ApprovalError> {
+/// Moves every pending approval past its expiry to `expired` (on `db`, a
+/// pool or the caller's transaction).
+pub async fn expire_due(
+    db: impl sqlx::PgExecutor<'_>,
+) -> Result<Vec<ExpiredApproval>, ApprovalError> {
     Ok(rows::expire_due(db)
         .await?
         .into_iter()

@@ -17,6 +17,7 @@ pub mod provider;
 pub mod record;
 pub mod recording;
 mod retrying;
+pub mod routed;
 pub mod routing;
 
 pub use anthropic::{AnthropicClient, ClientBuildError};
@@ -32,6 +33,7 @@ pub use provider::{
 };
 pub use record::CallRecord;
 pub use recording::{RecordedCall, Recording};
+pub use routed::Routed;
 pub use routing::Router;
 
 use crate::config::{LlmBackend, LlmSettings};
@@ -51,6 +53,19 @@ pub enum ProviderBuildError {
 /// work. [`Router::from_settings`] builds it with the bulk model beside it.
 pub fn from_settings(settings: &LlmSettings) -> Result<Arc<dyn LlmProvider>, ProviderBuildError> {
     build(settings, &settings.model)
+}
+
+/// What the server's callers share: the configured providers behind the
+/// task routing and the month's budget ([`Routed`]).
+pub fn for_server(
+    settings: &LlmSettings,
+    db: sqlx::PgPool,
+) -> Result<Arc<dyn LlmProvider>, ProviderBuildError> {
+    Ok(Arc::new(Routed::new(
+        Router::from_settings(settings)?,
+        db,
+        budget::BudgetSettings::from(settings),
+    )))
 }
 
 /// The configured backend asking for `model`.

@@ -45,7 +45,8 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         }
     };
     tokio::spawn(sweep_expired_sessions(db.clone()));
-    let llm = crate::llm::from_settings(&config.llm).context("cannot build the LLM client")?;
+    let llm =
+        crate::llm::for_server(&config.llm, db.clone()).context("cannot build the LLM client")?;
     tracing::info!(
         provider = llm.name(),
         model = llm.model(),
@@ -72,6 +73,10 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         Some(embedders.venues.clone()),
         llm,
     );
+    tokio::spawn(crate::agent::expiry::sweep_forever(
+        db.clone(),
+        state.chat_live.clone(),
+    ));
     let app = crate::http::router(state);
     tracing::info!(%addr, "Maxy is listening on http://{addr}");
     axum::serve(

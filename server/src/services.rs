@@ -96,6 +96,7 @@ impl Services {
             live: chat_live,
             settings: agent_settings,
             similar: Default::default(),
+            summaries: Default::default(),
         });
         Services {
             link_views: Arc::new(LinkViewsService {

@@ -306,3 +306,103 @@ async fn qualify_a_request_offline_proposes_one_card_and_approving_writes_the_ca
         picks.len()
     );
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_card_nobody_decides_expires_and_the_open_page_is_told(db: PgPool) {
+    seed_demo(&db).await;
+    let app = TestApp::start(db).await;
+    let team = app.sign_in(TEAM, PASSWORD).await;
+    let request: i64 = sqlx::query_scalar(
+        "SELECT id FROM requests WHERE participants IS NOT NULL ORDER BY id LIMIT 1",
+    )
+    .fetch_one(&app.db)
+    .await
+    .unwrap();
+    let reply = send(&app, &team, None, Some(request), "Qualifie cette demande").await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    let conversation = reply.json()["conversation_id"].as_i64().unwrap();
+    let events = follow(&app, &team, conversation, 0).await;
+    let card = events
+        .iter()
+        .find(|(_, e)| e["type"] == "approval_requested")
+        .map(|(_, e)| e.clone())
+        .expect("a card");
+    let live = server::agent::Live::default();
+    assert_eq!(
+        server::agent::expiry::sweep(&app.db, &live).await.unwrap(),
+        0,
+        "a fresh card does not expire"
+    );
+    sqlx::query("UPDATE ai_pending_approvals SET expires_at = now() - interval '1 second'")
+        .execute(&app.db)
+        .await
+        .unwrap();
+    assert_eq!(
+        server::agent::expiry::sweep(&app.db, &live).await.unwrap(),
+        1
+    );
+    assert_eq!(
+        server::agent::expiry::sweep(&app.db, &live).await.unwrap(),
+        0,
+        "each card is announced once"
+    );
+    let after = follow(&app, &team, conversation, events.last().unwrap().0).await;
+    assert_eq!(kinds(&after), ["approval_decided"]);
+    assert_eq!(after[0].1["status"], "expired");
+    assert_eq!(after[0].1["approval_id"], card["approval_id"]);
+    // Approving it now is refused and writes nothing.
+    let picks = "SELECT count(*) FROM catalogue_picks";
+    let before = app.count(picks).await;
+    let approval = card["approval_id"].as_i64().unwrap().to_string();
+    let decided = app
+        .post_form(
+            "/api/chat/decide",
+            &[
+                ("approval_id", approval.as_str()),
+                ("decision[decision]", "approve"),
+                (
+                    "decision[arguments_hash]",
+                    card["arguments_hash"].as_str().unwrap(),
+                ),
+            ],
+            Some(&team),
+        )
+        .await;
+    assert!(decided.status.is_client_error(), "{}", decided.body);
+    assert_eq!(app.count(picks).await, before);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn messages_appended_at_once_from_many_connections_get_distinct_seqs(db: PgPool) {
+    seed_demo(&db).await;
+    let user: i64 = sqlx::query_scalar("SELECT id FROM users ORDER BY id LIMIT 1")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    let conversation = server::db::ai_conversations::create(&db, user, None, "x")
+        .await
+        .unwrap()
+        .id;
+    let writes = (0..24).map(|i| {
+        let db = db.clone();
+        async move {
+            let text = format!("message {i}");
+            server::db::ai_messages::append(
+                &db,
+                conversation,
+                "user",
+                &[server::llm::Block::Text { text }],
+                None,
+            )
+            .await
+            .map(|m| m.seq)
+        }
+    });
+    let mut seqs: Vec<i32> = futures_util::future::try_join_all(writes).await.unwrap();
+    seqs.sort_unstable();
+    assert_eq!(
+        seqs,
+        (0..24).collect::<Vec<i32>>(),
+        "no seq taken twice, none skipped"
+    );
+}

@@ -140,3 +140,73 @@ async fn admins_see_the_budget_and_its_banner_and_the_team_does_not(db: PgPool) 
     assert!(page.body.contains("llm-budget-banner"), "{}", page.body);
     assert!(page.body.contains("ce mois-ci (83 %)"), "{}", page.body);
 }
+
+/// A backend that answers with its model's name: which one a call reached.
+struct Echo(&'static str);
+
+#[async_trait::async_trait]
+impl server::llm::LlmProvider for Echo {
+    fn name(&self) -> &'static str {
+        "echo"
+    }
+    fn model(&self) -> &str {
+        self.0
+    }
+    async fn complete(
+        &self,
+        _: &server::llm::CompletionRequest,
+    ) -> Result<server::llm::Completion, server::llm::LlmError> {
+        Ok(server::llm::Completion {
+            text: self.0.into(),
+            model: self.0.into(),
+            usage: Usage::default(),
+            latency: Duration::ZERO,
+            stop_reason: server::llm::StopReason::EndTurn,
+        })
+    }
+}
+
+async fn answered_by(routed: &server::llm::Routed, task: Task) -> String {
+    use server::llm::LlmProvider;
+    let request = server::llm::CompletionRequest {
+        task,
+        system: String::new(),
+        messages: vec![server::llm::Message::user("?")],
+        max_tokens: 10,
+        temperature: None,
+        time_limit: None,
+    };
+    routed.complete(&request).await.unwrap().model
+}
+
+fn routed(db: &PgPool, bulk: bool) -> server::llm::Routed {
+    let router = server::llm::Router {
+        main: std::sync::Arc::new(Echo("main")),
+        bulk: bulk.then(|| std::sync::Arc::new(Echo("bulk")) as _),
+    };
+    server::llm::Routed::new(router, db.clone(), SETTINGS)
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn past_the_cap_bulk_tasks_move_to_the_cheaper_model_and_the_rest_stays(db: PgPool) {
+    // Under the cap (a warning changes nothing): every task on the main model.
+    call(&db, 340.0, 0).await; // 170 € of 200
+    let under = routed(&db, true);
+    for task in [Task::Rank, Task::Summarize, Task::Chat, Task::Parse] {
+        assert_eq!(answered_by(&under, task).await, "main", "{task:?}");
+    }
+    // Past the cap: ranking and summaries go to the bulk model.
+    call(&db, 100.0, 0).await; // 220 €
+    let over = routed(&db, true);
+    assert_eq!(answered_by(&over, Task::Rank).await, "bulk");
+    assert_eq!(answered_by(&over, Task::Summarize).await, "bulk");
+    assert_eq!(answered_by(&over, Task::Classify).await, "bulk");
+    for task in [Task::Chat, Task::Parse, Task::Draft, Task::Guidance] {
+        assert_eq!(answered_by(&over, task).await, "main", "{task:?}");
+    }
+    // Without a bulk model, nothing moves.
+    assert_eq!(answered_by(&routed(&db, false), Task::Rank).await, "main");
+    // The level is read once and kept (no query per call): a level read
+    // under the cap stays until it is read again.
+    assert_eq!(answered_by(&under, Task::Rank).await, "main");
+}

@@ -87,7 +87,8 @@ async fn a_streamed_answer_gives_deltas_tool_calls_usage_and_the_whole_answer() 
         deltas,
         [
             ChatEvent::Started {
-                model: "qwen3-32b-q4".into()
+                model: "qwen3-32b-q4".into(),
+                usage: Usage::default(),
             },
             ChatEvent::TextDelta {
                 text: "Je regarde les lieux ".into()

@@ -21,7 +21,7 @@ use serde_json::json;
 use server::config::AnthropicSettings;
 use server::llm::{
     AnthropicClient, Block, ChatAnswer, ChatEvent, ChatMessage, ChatRequest, LlmError, LlmProvider,
-    StopReason, Task, ToolSpec,
+    StopReason, Task, ToolSpec, Usage,
 };
 use std::time::{Duration, Instant};
 
@@ -88,7 +88,13 @@ async fn text_streams_as_deltas_then_the_whole_answer() {
         events[..4],
         [
             ChatEvent::Started {
-                model: sse::MODEL.into()
+                model: sse::MODEL.into(),
+                usage: Usage {
+                    input_tokens: 1500,
+                    output_tokens: 1,
+                    cache_write_tokens: 1200,
+                    cache_read_tokens: 0,
+                },
             },
             ChatEvent::TextDelta {
                 text: "Bonjour, ".into()

@@ -215,14 +215,14 @@ pub fn summary(cut: &[StoredMessage]) -> Option<String> {
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
-fn first_text(message: &StoredMessage) -> Option<String> {
+pub(super) fn first_text(message: &StoredMessage) -> Option<String> {
     message.content.0.iter().find_map(|b| match b {
         Block::Text { text } if !text.trim().is_empty() => Some(text.trim().to_string()),
         _ => None,
     })
 }
 
-fn clip(text: &str, max_chars: usize) -> String {
+pub(super) fn clip(text: &str, max_chars: usize) -> String {
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
     match flat.char_indices().nth(max_chars) {
         Some((cut, _)) => format!("{}…", &flat[..cut]),

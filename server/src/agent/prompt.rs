@@ -81,10 +81,7 @@ impl PromptContext {
         cache: &SimilarCache,
         request_id: Option<i64>,
     ) -> sqlx::Result<Self> {
-        let request = match request_id {
-            Some(id) => ai_context::request(db, id).await?,
-            None => None,
-        };
+        let (request, training, knowledge) = ai_context::for_prompt(db, request_id, 3).await?;
         let similar = match &request {
             Some(r) => cache.get(db, r).await?,
             None => Vec::new(),
@@ -92,8 +89,8 @@ impl PromptContext {
         Ok(PromptContext {
             request,
             similar,
-            training: ai_context::recent_training(db, 3).await?,
-            knowledge: ai_context::recent_knowledge(db, 3).await?,
+            training,
+            knowledge,
             summary: None,
         })
     }

@@ -191,18 +191,14 @@ impl Assistant for AssistantService {
             .map_err(AppError::unavailable)?
             .unwrap_or_default();
         let stored = async {
-            // One connection at a time: holding one while asking the pool
-            // for another deadlocks a busy pool.
-            let mut connection = db.acquire().await?;
             ai_messages::append(
-                &mut connection,
+                db,
                 conversation.id,
                 "user",
                 &[Block::Text { text: text.clone() }],
                 None,
             )
             .await?;
-            drop(connection);
             ai_events::append(
                 db,
                 conversation.id,

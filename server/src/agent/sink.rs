@@ -57,6 +57,30 @@ impl EventSink {
         self.write(&events).await
     }
 
+    /// The turn's last event, and the turn closed as `status`, at once.
+    /// Returns whether the turn was still running.
+    pub async fn close_turn(
+        &mut self,
+        turn_id: i64,
+        last: ChatEvent,
+        status: &str,
+        error: Option<&str>,
+    ) -> sqlx::Result<bool> {
+        let mut events = self.take_text();
+        events.push(last);
+        let closed = ai_events::append_closing_turn(
+            &self.db,
+            self.conversation_id,
+            turn_id,
+            &events,
+            status,
+            error,
+        )
+        .await?;
+        self.live.notify(self.conversation_id);
+        Ok(closed)
+    }
+
     fn take_text(&mut self) -> Vec<ChatEvent> {
         self.text_since = None;
         if self.text.is_empty() {

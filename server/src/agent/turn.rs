@@ -10,6 +10,7 @@
 //!
 //! Fallback chain: when the configured model fails after its own retries,
 //! the offline planner answers the round instead and the team is told.
+use super::cut_summary;
 use super::history;
 use super::labels::label;
 use super::live::Live;
@@ -77,6 +78,8 @@ pub struct Agent {
     pub settings: AgentSettings,
     /// Similar requests per request, for the system prompt.
     pub similar: SimilarCache,
+    /// The model's summaries of long conversations' cut history.
+    pub summaries: super::cut_summary::CutSummaries,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -158,11 +161,15 @@ impl Agent {
             status: status.into(),
             cost_eur: cost_usd * self.settings.usd_to_eur,
         };
-        if let Err(e) = sink.push(finished).await {
+        if let Err(e) = sink
+            .close_turn(turn_id, finished, status, error.as_deref())
+            .await
+        {
             tracing::error!(turn_id, error = %e, "cannot log the end of a chat turn");
-        }
-        if let Err(e) = ai_turns::finish(&self.db, turn_id, status, error.as_deref()).await {
-            tracing::error!(turn_id, error = %e, "cannot close a chat turn");
+            // The turn must not stay `running`: close it without its event.
+            if let Err(e) = ai_turns::finish(&self.db, turn_id, status, error.as_deref()).await {
+                tracing::error!(turn_id, error = %e, "cannot close a chat turn");
+            }
         }
         self.live.notify(conversation.id);
     }
@@ -190,7 +197,7 @@ impl Agent {
         recorders: &Recorders,
     ) -> Result<(), TurnError> {
         let mut offline = self.is_offline();
-        sink.push(ChatEvent::TurnStarted {
+        let started = ChatEvent::TurnStarted {
             turn_id,
             offline,
             model: if offline {
@@ -198,8 +205,7 @@ impl Agent {
             } else {
                 self.provider.model().to_string()
             },
-        })
-        .await?;
+        };
         let mode = if conversation.mode == "training" {
             Mode::Training
         } else {
@@ -214,10 +220,22 @@ impl Agent {
             embedder: self.embedder.clone(),
         };
         let specs = Toolbox::specs(mode);
-        let mut context =
-            PromptContext::load(&self.db, &self.similar, conversation.request_id).await?;
+        // Offline (by configuration or since a fallback), the cut history is
+        // summarised extractively, without a model call.
+        let summariser = |offline: bool| (!offline).then_some(&recorders.main as &dyn LlmProvider);
+        // The first round's reads and the start event at once: three round
+        // trips the turn waits for as one.
+        let ((), mut context, first_history) = tokio::try_join!(
+            sink.push(started),
+            PromptContext::load(&self.db, &self.similar, conversation.request_id),
+            self.history(conversation.id, summariser(offline)),
+        )?;
+        let mut first_history = Some(first_history);
         for _round in 0..self.settings.max_rounds {
-            let (messages, summary) = self.history(conversation.id).await?;
+            let (messages, summary) = match first_history.take() {
+                Some(loaded) => loaded,
+                None => self.history(conversation.id, summariser(offline)).await?,
+            };
             context.summary = summary;
             let request = ChatRequest {
                 task: Task::Chat,
@@ -252,16 +270,14 @@ impl Agent {
                 .tool_calls()
                 .map(|(id, name, input)| (id.to_string(), name.to_string(), input.clone()))
                 .collect();
-            let mut db = self.db.acquire().await?;
             let message = ai_messages::append(
-                &mut db,
+                &self.db,
                 conversation.id,
                 "assistant",
                 &answer.content,
                 Some(&answer.model),
             )
             .await?;
-            drop(db);
             if calls.is_empty() {
                 return Ok(());
             }
@@ -272,8 +288,7 @@ impl Agent {
                         .await?,
                 );
             }
-            let mut db = self.db.acquire().await?;
-            ai_messages::append(&mut db, conversation.id, "tool", &results, None).await?;
+            ai_messages::append(&self.db, conversation.id, "tool", &results, None).await?;
         }
         sink.push(ChatEvent::Notice {
             text: format!(
@@ -289,6 +304,7 @@ impl Agent {
     async fn history(
         &self,
         conversation_id: i64,
+        summariser: Option<&dyn LlmProvider>,
     ) -> sqlx::Result<(Vec<crate::llm::ChatMessage>, Option<String>)> {
         let mut db = self.db.acquire().await?;
         let window = i64::try_from(self.settings.max_history).unwrap_or(30);
@@ -296,12 +312,17 @@ impl Agent {
         let start = history::bound(&stored, self.settings.max_history);
         let kept = &stored[start..];
         let summary = match kept.first() {
-            Some(first) if first.seq > 0 => {
-                let cut =
-                    ai_messages::user_texts_before(&mut db, conversation_id, first.seq, 60).await?;
-                history::summary(&cut)
+            Some(first) => {
+                cut_summary::of_cut(
+                    &mut db,
+                    &self.summaries,
+                    summariser,
+                    conversation_id,
+                    first.seq,
+                )
+                .await?
             }
-            _ => None,
+            None => None,
         };
         let outcomes = ai_conversations::approval_outcomes(&mut *db, conversation_id).await?;
         Ok((history::to_chat(kept, &outcomes), summary))

@@ -216,6 +216,7 @@ async fn service(
         live: Arc::new(Live::default()),
         settings: AgentSettings::default(),
         similar: Default::default(),
+        summaries: Default::default(),
     };
     Ok(Arc::new(AssistantService {
         agent: Arc::new(agent),

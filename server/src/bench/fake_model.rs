@@ -1,13 +1,15 @@
-//! A local model that speaks Anthropic's streamed Messages wire (the network
-//! edge of the chat benchmark and of the chat tests): `POST /v1/messages`
-//! answers `message_start`, `content_block_*` deltas, `message_delta` and
-//! `message_stop` as server-sent events, at a chosen pace.
+//! A local model that speaks Anthropic's Messages wire (the network edge of
+//! the chat benchmark and of the chat tests): `POST /v1/messages` with
+//! `"stream": true` answers `message_start`, `content_block_*` deltas,
+//! `message_delta` and `message_stop` as server-sent events, at a chosen
+//! pace; without it, one JSON message (text answers only).
 //!
 //! What it answers is decided per request by a [`Script`] from the request
 //! body, so a test can script a model that obeys (or ignores) what the
 //! tools returned.
 use axum::extract::State;
 use axum::response::sse::{Event, Sse};
+use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
 use futures_util::stream::{self, Stream, StreamExt};
@@ -81,14 +83,12 @@ impl FakeModel {
     }
 }
 
-async fn answer(
-    State(shared): State<Shared>,
-    Json(body): Json<Value>,
-) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+async fn answer(State(shared): State<Shared>, Json(body): Json<Value>) -> Response {
     let n = shared
         .calls
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let answer = (shared.script)(&body);
+    let streaming = body["stream"] == true;
     {
         let mut seen = shared.seen.lock().unwrap_or_else(PoisonError::into_inner);
         // Bounded: a long benchmark must not grow the fake's memory.
@@ -96,8 +96,29 @@ async fn answer(
             seen.push(body);
         }
     }
-    let frames = frames(&answer, shared.chunk, n);
-    let pace = shared.pace;
+    if !streaming {
+        return Json(whole(&answer, n)).into_response();
+    }
+    streamed(frames(&answer, shared.chunk, n), shared.pace).into_response()
+}
+
+/// A non-streamed answer (`"stream"` absent or false).
+fn whole(answer: &Answer, n: u64) -> Value {
+    let text = match answer {
+        Answer::Text(text) | Answer::ToolUse { text, .. } => text,
+    };
+    json!({"id": format!("msg_fake_{n}"), "type": "message", "role": "assistant",
+           "model": "claude-sonnet-4-5-fake",
+           "content": [{"type": "text", "text": text}],
+           "stop_reason": "end_turn", "stop_sequence": null,
+           "usage": {"input_tokens": 600, "output_tokens": 60,
+                     "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}})
+}
+
+fn streamed(
+    frames: Vec<(&'static str, Value)>,
+    pace: Duration,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     let stream = stream::iter(frames).then(move |(event, data)| async move {
         if !pace.is_zero() && event.ends_with("delta") {
             tokio::time::sleep(pace).await;

@@ -4,7 +4,7 @@
 use sqlx::types::Json;
 use sqlx::{FromRow, PgExecutor};
 
-#[derive(Clone, Debug, PartialEq, FromRow)]
+#[derive(Clone, Debug, PartialEq, FromRow, serde::Deserialize)]
 pub struct RequestContext {
     pub id: i64,
     pub reference: String,
@@ -23,17 +23,56 @@ pub struct RequestContext {
     pub search_hints: Option<String>,
 }
 
+const REQUEST_COLUMNS: &str =
+    "r.id, r.reference, r.pool_id, p.name AS pool_name, r.status, r.event_type,
+     r.participants, r.configurations, r.postal_codes, r.area, r.budget_eur,
+     r.event_start_date, r.description, r.team_memo, r.search_hints";
+
 pub async fn request(db: impl PgExecutor<'_>, id: i64) -> sqlx::Result<Option<RequestContext>> {
-    sqlx::query_as(
-        "SELECT r.id, r.reference, r.pool_id, p.name AS pool_name, r.status, r.event_type,
-                r.participants, r.configurations, r.postal_codes, r.area, r.budget_eur,
-                r.event_start_date, r.description, r.team_memo, r.search_hints
-           FROM requests r JOIN pools p ON p.id = r.pool_id
-          WHERE r.id = $1",
-    )
+    sqlx::query_as(&format!(
+        "SELECT {REQUEST_COLUMNS} FROM requests r JOIN pools p ON p.id = r.pool_id WHERE r.id = $1"
+    ))
     .bind(id)
     .fetch_optional(db)
     .await
+}
+
+/// The request (when `request_id` is set and exists) and the `recent`
+/// latest training sessions and knowledge entries, in one round trip: the
+/// turn waits for this before it can call the model.
+pub async fn for_prompt(
+    db: impl PgExecutor<'_>,
+    request_id: Option<i64>,
+    recent: i64,
+) -> sqlx::Result<(
+    Option<RequestContext>,
+    Vec<RecentTraining>,
+    Vec<RecentKnowledge>,
+)> {
+    type Row = (
+        Option<Json<RequestContext>>,
+        Json<Vec<RecentTraining>>,
+        Json<Vec<RecentKnowledge>>,
+    );
+    let (request, training, knowledge): Row = sqlx::query_as(&format!(
+        "SELECT
+           (SELECT to_jsonb(x) FROM (SELECT {REQUEST_COLUMNS}
+               FROM requests r JOIN pools p ON p.id = r.pool_id WHERE r.id = $1) x),
+           (SELECT coalesce(jsonb_agg(x ORDER BY x.created_at DESC), '[]') FROM (
+               SELECT t.verdict, t.category, t.event_type, m.code AS member_code, t.reason,
+                      t.directives, t.created_at
+                 FROM training_sessions t LEFT JOIN members m ON m.id = t.member_id
+                ORDER BY t.created_at DESC LIMIT $2) x),
+           (SELECT coalesce(jsonb_agg(x ORDER BY x.created_at DESC), '[]') FROM (
+               SELECT m.code AS member_code, k.title, k.created_at
+                 FROM knowledge_entries k JOIN members m ON m.id = k.member_id
+                ORDER BY k.created_at DESC LIMIT $2) x)"
+    ))
+    .bind(request_id)
+    .bind(recent)
+    .fetch_one(db)
+    .await?;
+    Ok((request.map(|Json(r)| r), training.0, knowledge.0))
 }
 
 /// A past request of the same pool that resembles this one.
@@ -70,7 +109,7 @@ pub async fn similar_requests(
     .await
 }
 
-#[derive(Clone, Debug, PartialEq, FromRow)]
+#[derive(Clone, Debug, PartialEq, FromRow, serde::Deserialize)]
 pub struct RecentTraining {
     pub verdict: String,
     pub category: String,
@@ -80,36 +119,8 @@ pub struct RecentTraining {
     pub directives: Option<Json<serde_json::Value>>,
 }
 
-pub async fn recent_training(
-    db: impl PgExecutor<'_>,
-    limit: i64,
-) -> sqlx::Result<Vec<RecentTraining>> {
-    sqlx::query_as(
-        "SELECT t.verdict, t.category, t.event_type, m.code AS member_code, t.reason, t.directives
-           FROM training_sessions t LEFT JOIN members m ON m.id = t.member_id
-          ORDER BY t.created_at DESC LIMIT $1",
-    )
-    .bind(limit)
-    .fetch_all(db)
-    .await
-}
-
-#[derive(Clone, Debug, PartialEq, FromRow)]
+#[derive(Clone, Debug, PartialEq, FromRow, serde::Deserialize)]
 pub struct RecentKnowledge {
     pub member_code: String,
     pub title: String,
-}
-
-pub async fn recent_knowledge(
-    db: impl PgExecutor<'_>,
-    limit: i64,
-) -> sqlx::Result<Vec<RecentKnowledge>> {
-    sqlx::query_as(
-        "SELECT m.code AS member_code, k.title
-           FROM knowledge_entries k JOIN members m ON m.id = k.member_id
-          ORDER BY k.created_at DESC LIMIT $1",
-    )
-    .bind(limit)
-    .fetch_all(db)
-    .await
 }

@@ -4,8 +4,24 @@ use app::chat::{ChatEvent, SeqEvent};
 use sqlx::types::Json;
 use sqlx::PgExecutor;
 
-/// Appends events in one statement, numbered after the conversation's
-/// counter (taken under its row lock); returns the last seq.
+/// The CTEs appending events `$4` (jsonb[], `$3` of them) of turn `$2` to
+/// conversation `$1`, numbered after the conversation's counter (taken
+/// under its row lock); `rows` holds their seqs.
+macro_rules! append_ctes {
+    () => {
+        "counter AS (
+             UPDATE ai_conversations SET event_seq = event_seq + $3
+              WHERE id = $1 RETURNING event_seq - $3 AS first
+         ), rows AS (
+             INSERT INTO ai_events (conversation_id, seq, turn_id, event)
+             SELECT $1, counter.first + e.n, $2, e.event
+               FROM counter, unnest($4::jsonb[]) WITH ORDINALITY AS e(event, n)
+             RETURNING seq
+         )"
+    };
+}
+
+/// Appends events in one statement; returns the last seq.
 pub async fn append(
     db: impl PgExecutor<'_>,
     conversation_id: i64,
@@ -14,22 +30,47 @@ pub async fn append(
 ) -> sqlx::Result<i64> {
     let count = i64::try_from(events.len()).unwrap_or(i64::MAX);
     let payload: Vec<Json<&ChatEvent>> = events.iter().map(Json).collect();
-    sqlx::query_scalar(
-        "WITH counter AS (
-             UPDATE ai_conversations SET event_seq = event_seq + $3
-              WHERE id = $1 RETURNING event_seq - $3 AS first
-         ), rows AS (
-             INSERT INTO ai_events (conversation_id, seq, turn_id, event)
-             SELECT $1, counter.first + e.n, $2, e.event
-               FROM counter, unnest($4::jsonb[]) WITH ORDINALITY AS e(event, n)
-             RETURNING seq
-         )
-         SELECT coalesce(max(seq), 0) FROM rows",
-    )
+    sqlx::query_scalar(concat!(
+        "WITH ",
+        append_ctes!(),
+        " SELECT coalesce(max(seq), 0) FROM rows"
+    ))
     .bind(conversation_id)
     .bind(turn_id)
     .bind(count)
     .bind(payload)
+    .fetch_one(db)
+    .await
+}
+
+/// Appends a turn's last events and closes the turn (`ai_turns::finish`'s
+/// update) in one statement: the end of every turn is one round trip.
+/// Returns whether the turn was still running.
+pub async fn append_closing_turn(
+    db: impl PgExecutor<'_>,
+    conversation_id: i64,
+    turn_id: i64,
+    events: &[ChatEvent],
+    status: &str,
+    error: Option<&str>,
+) -> sqlx::Result<bool> {
+    let count = i64::try_from(events.len()).unwrap_or(i64::MAX);
+    let payload: Vec<Json<&ChatEvent>> = events.iter().map(Json).collect();
+    sqlx::query_scalar(concat!(
+        "WITH closed AS (
+             UPDATE ai_turns SET status = $5, error = $6, finished_at = now()
+              WHERE id = $2 AND status = 'running' RETURNING id
+         ), ",
+        append_ctes!(),
+        // Data-modifying CTEs run to completion whether read or not.
+        " SELECT EXISTS (SELECT 1 FROM closed)"
+    ))
+    .bind(conversation_id)
+    .bind(turn_id)
+    .bind(count)
+    .bind(payload)
+    .bind(status)
+    .bind(error)
     .fetch_one(db)
     .await
 }

@@ -15,20 +15,18 @@ pub struct StoredMessage {
     pub content: Json<Vec<Block>>,
 }
 
-/// Appends a message; the seq is taken under the conversation's row lock
-/// (held by the transaction), so two writers (two servers) never interleave.
+/// Appends a message in one statement, numbered by the conversation's
+/// counter (`message_seq`, migration 0017): the UPDATE takes the row lock
+/// and re-reads the latest counter after waiting for it, so two writers (two
+/// servers) never take the same seq. One round trip: a chat turn appends a
+/// message per round, and each round trip is server time the team waits.
 pub async fn append(
-    db: &mut PgConnection,
+    db: impl sqlx::PgExecutor<'_>,
     conversation_id: i64,
     role: &str,
     content: &[Block],
     model: Option<&str>,
 ) -> sqlx::Result<StoredMessage> {
-    let mut tx = sqlx::Connection::begin(&mut *db).await?;
-    sqlx::query("SELECT 1 FROM ai_conversations WHERE id = $1 FOR UPDATE")
-        .bind(conversation_id)
-        .execute(&mut *tx)
-        .await?;
     let tool_calls: Vec<serde_json::Value> = content
         .iter()
         .filter_map(|b| match b {
@@ -38,10 +36,16 @@ pub async fn append(
             _ => None,
         })
         .collect();
-    let stored = sqlx::query_as(
-        "INSERT INTO ai_messages (conversation_id, seq, role, content, tool_calls, model)
-         SELECT $1, coalesce(max(seq) + 1, 0), $2, $3, $4, $5
-           FROM ai_messages WHERE conversation_id = $1
+    // Not max(seq) + 1 under a FOR UPDATE in the same statement: its
+    // snapshot predates the lock, so it would miss a row committed while
+    // waiting. An UPDATE re-reads the row it waited for.
+    sqlx::query_as(
+        "WITH counter AS (
+             UPDATE ai_conversations SET message_seq = message_seq + 1
+              WHERE id = $1 RETURNING message_seq - 1 AS seq
+         )
+         INSERT INTO ai_messages (conversation_id, seq, role, content, tool_calls, model)
+         SELECT $1, counter.seq, $2, $3, $4, $5 FROM counter
          RETURNING id, seq, role, content",
     )
     .bind(conversation_id)
@@ -49,10 +53,8 @@ pub async fn append(
     .bind(Json(content))
     .bind((!tool_calls.is_empty()).then_some(Json(tool_calls)))
     .bind(model)
-    .fetch_one(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(stored)
+    .fetch_one(db)
+    .await
 }
 
 /// The last `limit` messages, oldest first.
@@ -73,20 +75,24 @@ pub async fn last(
     Ok(rows)
 }
 
-/// The user messages before `before_seq` (what a summary of the cut
-/// history is made from), oldest first, at most `limit`.
-pub async fn user_texts_before(
+/// The team's and the assistant's messages (not tool results) with
+/// `from_seq <= seq < before_seq`: what a summary of the cut history is made
+/// from. Oldest first, at most `limit`.
+pub async fn exchanges_between(
     db: &mut PgConnection,
     conversation_id: i64,
+    from_seq: i32,
     before_seq: i32,
     limit: i64,
 ) -> sqlx::Result<Vec<StoredMessage>> {
     sqlx::query_as(
         "SELECT id, seq, role, content FROM ai_messages
-          WHERE conversation_id = $1 AND seq < $2 AND role IN ('user', 'assistant')
-          ORDER BY seq LIMIT $3",
+          WHERE conversation_id = $1 AND seq >= $2 AND seq < $3
+            AND role IN ('user', 'assistant')
+          ORDER BY seq LIMIT $4",
     )
     .bind(conversation_id)
+    .bind(from_seq)
     .bind(before_seq)
     .bind(limit)
     .fetch_all(&mut *db)

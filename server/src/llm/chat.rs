@@ -106,9 +106,13 @@ pub enum Block {
 /// deltas, then exactly one `Finished` (or an error, after which nothing).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ChatEvent {
-    /// The model answered; `model` as the provider names it.
+    /// The model answered; `model` as the provider names it. `usage` is
+    /// what is known at the start (Anthropic reports the input and cache
+    /// tokens here; others only at the end, then it is zero): a stream cut
+    /// before `Finished` was still billed for it.
     Started {
         model: String,
+        usage: Usage,
     },
     TextDelta {
         text: String,

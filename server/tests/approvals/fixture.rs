@@ -121,13 +121,11 @@ pub async fn plant(db: &PgPool) -> World {
             .fetch_one(&db)
             .await
             .unwrap();
-            let message: i64 = sqlx::query_scalar(
-                "INSERT INTO ai_messages (conversation_id, seq, role) VALUES ($1, 0, 'assistant') RETURNING id",
-            )
-            .bind(conversation)
-            .fetch_one(&db)
-            .await
-            .unwrap();
+            let message =
+                server::db::ai_messages::append(&db, conversation, "assistant", &[], None)
+                    .await
+                    .unwrap()
+                    .id;
             (conversation, message)
         }
     };

@@ -84,11 +84,17 @@ async fn recording_writes_one_row_per_stream(db: PgPool) {
     assert!((cost - expected).abs() < 1e-9, "{cost} vs {expected}");
     assert_eq!(rows[1].1, "error");
     assert!(rows[1].2.as_deref().unwrap().contains("overloaded_error"));
+    // A stream cut after its start was billed for its input: so is its row.
+    assert_eq!(rows[1].3, 10, "input tokens of the failed stream");
+    assert!(rows[1].6 > 0.0, "the failed stream costs its input");
     assert_eq!(rows[2].1, "error");
     assert!(rows[2].2.as_deref().unwrap().contains("HTTP 400"));
     assert_eq!(
         (rows[3].1.as_str(), rows[3].2.as_deref()),
         ("error", Some("cancelled"))
     );
+    assert_eq!(rows[3].3, 10, "input tokens of the cancelled stream");
+    assert!(rows[3].6 > 0.0, "the cancelled stream costs its input");
+    assert_eq!(rows[2].6, 0.0, "a refused call costs nothing");
     assert_eq!(recording.calls().len(), 4, "calls() includes every stream");
 }

@@ -54,7 +54,7 @@ pub fn request(system: &str, text: &str) -> ChatRequest {
 /// first, one `Finished` last, deltas that add up to the answer.
 pub fn answer(req: &ChatRequest) -> ChatAnswer {
     let events = events(req);
-    assert!(matches!(&events[0], ChatEvent::Started { model } if model == "offline-planner"));
+    assert!(matches!(&events[0], ChatEvent::Started { model, .. } if model == "offline-planner"));
     let finished = events
         .iter()
         .filter(|e| matches!(e, ChatEvent::Finished(_)))

@@ -81,7 +81,7 @@ pub fn app_state_with(
         server::embeddings::Embedders::from_settings(&config.embeddings).expect("embedders");
     let embedding_health = EmbeddingHealth::new(&embedders);
     let venues = Some(embedders.venues.clone());
-    let llm = server::llm::from_settings(&config.llm).expect("llm");
+    let llm = server::llm::for_server(&config.llm, db.clone()).expect("llm");
     AppState::new(
         leptos_options,
         db,

@@ -64,7 +64,9 @@ impl Translator {
     pub(super) fn push(&mut self, event: StreamEvent) -> Result<Vec<ChatEvent>, StreamError> {
         self.assembler.push(event.clone())?;
         let out = match event {
-            StreamEvent::MessageStart { model, .. } => vec![ChatEvent::Started { model }],
+            StreamEvent::MessageStart { model, usage } => {
+                vec![ChatEvent::Started { model, usage }]
+            }
             StreamEvent::TextDelta { text, .. } if text.is_empty() => vec![],
             StreamEvent::TextDelta { text, .. } => vec![ChatEvent::TextDelta { text }],
             StreamEvent::ToolUseStart { index, id, name } => {
@@ -146,7 +148,13 @@ mod tests {
             out,
             vec![
                 ChatEvent::Started {
-                    model: "claude-sonnet-4-5-20250929".into()
+                    model: "claude-sonnet-4-5-20250929".into(),
+                    usage: Usage {
+                        input_tokens: 10,
+                        output_tokens: 1,
+                        cache_write_tokens: 3,
+                        cache_read_tokens: 4,
+                    },
                 },
                 ChatEvent::ToolUseStart {
                     id: "toolu_9".into(),

@@ -13,6 +13,7 @@ const WORDS_PER_DELTA: usize = 4;
 pub fn events(content: Vec<Block>, stop_reason: StopReason, latency: Duration) -> Vec<ChatEvent> {
     let mut out = vec![ChatEvent::Started {
         model: PLANNER_MODEL.to_string(),
+        usage: Usage::default(),
     }];
     for block in &content {
         match block {

@@ -71,8 +71,10 @@ impl Assembler {
                 .model
                 .filter(|m| !m.is_empty())
                 .unwrap_or_else(|| self.fallback_model.clone());
+            // OpenAI-compatible servers report usage in the last chunk only.
             events.push(ChatEvent::Started {
                 model: model.clone(),
+                usage: Usage::default(),
             });
             self.model = Some(model);
         }

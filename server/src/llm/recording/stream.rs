@@ -5,6 +5,10 @@
 //! by a guard whose `Drop` spawns the insert, since a dropped stream can no
 //! longer await anything.
 //!
+//! A cut stream was billed all the same: its row carries the input and
+//! cache tokens the start reported, and the output streamed so far
+//! (estimated from its length when the provider never said), priced.
+//!
 //! The row of a finished or failed stream is written before the last event
 //! is handed on, so a caller that saw `Finished` finds the call in
 //! [`Recording::calls`].
@@ -28,6 +32,8 @@ impl Recording {
             provider: self.inner.name(),
             model: self.inner.model().to_string(),
             started: Instant::now(),
+            usage_at_start: Usage::default(),
+            streamed_chars: 0,
             recorded: false,
         };
         match self.inner.stream(request).await {
@@ -54,8 +60,16 @@ struct Pending {
     /// The configured model, then the one that answered.
     model: String,
     started: Instant,
+    /// What `Started` reported (input and cache tokens, for Anthropic).
+    usage_at_start: Usage,
+    /// Characters of text and tool input streamed so far.
+    streamed_chars: usize,
     recorded: bool,
 }
+
+/// Characters per output token: the usual estimate for the models we use,
+/// for the output of a stream cut before the provider counted it.
+const CHARS_PER_TOKEN: usize = 4;
 
 impl Pending {
     fn record(&self, outcome: Result<&ChatAnswer, String>) -> CallRecord {
@@ -69,16 +83,35 @@ impl Pending {
                 latency: answer.latency,
                 error: None,
             },
-            Err(error) => CallRecord {
-                task: self.task,
-                provider: self.provider,
-                model: self.model.clone(),
-                // What a cut answer consumed is not reported to us.
-                usage: Usage::default(),
-                cost_usd: Some(0.0),
-                latency: self.started.elapsed(),
-                error: Some(error),
-            },
+            Err(error) => {
+                let usage = self.usage_so_far();
+                CallRecord {
+                    task: self.task,
+                    provider: self.provider,
+                    model: self.model.clone(),
+                    usage,
+                    // Nothing consumed costs nothing, whatever the model.
+                    cost_usd: if usage == Usage::default() {
+                        Some(0.0)
+                    } else {
+                        pricing::estimate_usd(&self.model, &usage)
+                    },
+                    latency: self.started.elapsed(),
+                    error: Some(error),
+                }
+            }
+        }
+    }
+
+    /// The usage of a stream that ends without `Finished`.
+    fn usage_so_far(&self) -> Usage {
+        let streamed = self.streamed_chars.div_ceil(CHARS_PER_TOKEN);
+        Usage {
+            output_tokens: self
+                .usage_at_start
+                .output_tokens
+                .max(u32::try_from(streamed).unwrap_or(u32::MAX)),
+            ..self.usage_at_start
         }
     }
 
@@ -121,8 +154,16 @@ fn watch(inner: ChatStream, pending: Pending) -> ChatStream {
                 Some((Ok(ChatEvent::Finished(answer)), (inner, None)))
             }
             Some(Ok(event)) => {
-                if let ChatEvent::Started { model } = &event {
-                    pending.model.clone_from(model);
+                match &event {
+                    ChatEvent::Started { model, usage } => {
+                        pending.model.clone_from(model);
+                        pending.usage_at_start = *usage;
+                    }
+                    ChatEvent::TextDelta { text } => pending.streamed_chars += text.chars().count(),
+                    ChatEvent::ToolInputDelta { partial_json, .. } => {
+                        pending.streamed_chars += partial_json.chars().count();
+                    }
+                    ChatEvent::ToolUseStart { .. } | ChatEvent::Finished(_) => {}
                 }
                 Some((Ok(event), (inner, Some(pending))))
             }

@@ -33,6 +33,7 @@ fn expected_events() -> Vec<ChatEvent> {
     vec![
         ChatEvent::Started {
             model: "qwen3-32b".into(),
+            usage: Default::default(),
         },
         ChatEvent::TextDelta {
             text: "Je cherche à Montréal ".into(),
@@ -203,7 +204,8 @@ fn calls_without_ids_get_one_and_stop_after_calls_means_tool_use() {
     assert_eq!(
         events[0],
         ChatEvent::Started {
-            model: "configured".into()
+            model: "configured".into(),
+            usage: Default::default(),
         }
     );
     assert_eq!(

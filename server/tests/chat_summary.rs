@@ -1,0 +1,170 @@
+//! A long conversation with a model configured: what the history bound cuts
+//! is summarised by the model (`summarize` calls, recorded), rolled forward
+//! rather than rewritten every turn, and carried in the system prompt,
+//! wrapped; when the summary call fails, the extractive summary stands in
+//! and the turn goes on.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+mod support;
+
+use serde_json::Value;
+use server::bench::fake_model::{Answer, FakeModel};
+use sqlx::PgPool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use support::app::{seed_demo, TestApp, PASSWORD, TEAM};
+
+const SUMMARY: &str = "- résumé du modèle : l'équipe cherche une péniche pour 80 personnes";
+
+/// The system prompt of a request body, whatever its shape (string or blocks).
+fn system_of(body: &Value) -> String {
+    match &body["system"] {
+        Value::String(s) => s.clone(),
+        Value::Array(blocks) => blocks
+            .iter()
+            .filter_map(|b| b["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+fn is_summary_call(body: &Value) -> bool {
+    system_of(body).starts_with("Tu résumes")
+}
+
+/// Sends a message and waits for its turn to end.
+async fn turn(app: &TestApp, session: &str, conversation: Option<i64>, text: &str) -> i64 {
+    let id = conversation.map(|c| c.to_string());
+    let mut fields = vec![("text", text)];
+    if let Some(c) = id.as_deref() {
+        fields.push(("conversation_id", c));
+    }
+    let sent = app
+        .post_form("/api/chat/send", &fields, Some(session))
+        .await;
+    assert_eq!(sent.status, reqwest::StatusCode::OK, "{}", sent.body);
+    let conversation = sent.json()["conversation_id"].as_i64().unwrap();
+    let body = reqwest::Client::new()
+        .get(app.url(&format!("/api/chat/conversations/{conversation}/events")))
+        .header("cookie", app.cookie(session))
+        .timeout(Duration::from_secs(60))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(body.contains("turn_finished"), "{body}");
+    conversation
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_cut_history_is_summarised_by_the_model_and_rolled_forward(db: PgPool) {
+    seed_demo(&db).await;
+    let fail_summaries = Arc::new(AtomicBool::new(false));
+    let failing = fail_summaries.clone();
+    let script: server::bench::fake_model::Script = Arc::new(move |body: &Value| {
+        if is_summary_call(body) {
+            if failing.load(Ordering::SeqCst) {
+                return Answer::Text(String::new());
+            }
+            return Answer::Text(SUMMARY.into());
+        }
+        Answer::Text("Bien noté.".into())
+    });
+    let fake = FakeModel::start(script, Duration::ZERO, 50).await.unwrap();
+    let base = fake.base_url();
+    let app = TestApp::start_with(
+        db.clone(),
+        &[
+            ("MAXY_LLM_PROVIDER", "anthropic"),
+            ("MAXY_ANTHROPIC_API_KEY", support::anthropic::KEY),
+            ("MAXY_ANTHROPIC_BASE_URL", base.as_str()),
+            ("MAXY_CHAT_HISTORY_MESSAGES", "4"),
+        ],
+    )
+    .await;
+    let team = app.sign_in(TEAM, PASSWORD).await;
+
+    // Turns 1–2 fit in the bound: no summary, no summary call.
+    let conversation = turn(&app, &team, None, "Premier message : une péniche pour 80.").await;
+    turn(&app, &team, Some(conversation), "Deuxième message.").await;
+    assert!(!fake.seen().iter().any(is_summary_call));
+
+    // Turn 3 cuts the first exchange: one summary call, and the chat call
+    // carries the summary, wrapped as data.
+    turn(&app, &team, Some(conversation), "Troisième message.").await;
+    let seen = fake.seen();
+    let summaries: Vec<&Value> = seen.iter().filter(|b| is_summary_call(b)).collect();
+    assert_eq!(summaries.len(), 1);
+    let asked = summaries[0]["messages"][0]["content"].to_string();
+    assert!(asked.contains("Premier message"), "{asked}");
+    assert!(
+        asked.contains("external_content"),
+        "the transcript is wrapped: {asked}"
+    );
+    let chat = seen.iter().rev().find(|b| !is_summary_call(b)).unwrap();
+    let system = system_of(chat);
+    assert!(system.contains(SUMMARY), "{system}");
+    let at = system.find(SUMMARY).unwrap();
+    assert!(
+        system[..at].contains("<external_content type=\"conversation_summary\">"),
+        "{system}"
+    );
+
+    // The next turns cut two messages each: the summary is kept and only
+    // rewritten once ten more messages are cut (turn 8), folding the old one.
+    for n in 4..=7 {
+        turn(&app, &team, Some(conversation), &format!("Message {n}.")).await;
+    }
+    assert_eq!(fake.seen().iter().filter(|b| is_summary_call(b)).count(), 1);
+    let chat = fake
+        .seen()
+        .into_iter()
+        .rev()
+        .find(|b| !is_summary_call(b))
+        .unwrap();
+    let system = system_of(&chat);
+    assert!(system.contains(SUMMARY), "kept between rewrites");
+    assert!(
+        system.contains("Message 4"),
+        "what was cut since is added: {system}"
+    );
+    turn(&app, &team, Some(conversation), "Message 8.").await;
+    let seen = fake.seen();
+    let summaries: Vec<&Value> = seen.iter().filter(|b| is_summary_call(b)).collect();
+    assert_eq!(summaries.len(), 2, "rewritten after ten more cut messages");
+    let asked = summaries[1]["messages"][0]["content"].to_string();
+    assert!(
+        asked.contains("résumé du modèle"),
+        "the old summary is folded in: {asked}"
+    );
+    assert!(
+        !asked.contains("Premier message"),
+        "not re-read from the start"
+    );
+
+    // Every summary call is recorded as a `summarize` call with its cost.
+    assert_eq!(
+        app.count("SELECT count(*) FROM llm_calls WHERE task = 'summarize' AND status = 'ok'")
+            .await,
+        2
+    );
+
+    // A failing summary (an empty answer) falls back to the extractive one
+    // in a fresh conversation, and the turn still ends well.
+    fail_summaries.store(true, Ordering::SeqCst);
+    let other = turn(&app, &team, None, "Autre conversation : un rooftop.").await;
+    turn(&app, &team, Some(other), "Suite.").await;
+    turn(&app, &team, Some(other), "Encore.").await;
+    let chat = fake
+        .seen()
+        .into_iter()
+        .rev()
+        .find(|b| !is_summary_call(b))
+        .unwrap();
+    let system = system_of(&chat);
+    assert!(system.contains("demandé : Autre conversation"), "{system}");
+    assert!(!system.contains(SUMMARY));
+}
