@@ -52,6 +52,11 @@ pub async fn connect(settings: &DatabaseSettings) -> Result<PgPool, DbError> {
     let pool = PgPoolOptions::new()
         .max_connections(settings.max_connections)
         .acquire_timeout(settings.connect_timeout)
+        // No ping before handing out a connection: it doubled the round
+        // trips of every query (a chat turn makes a dozen). A connection
+        // the server closed fails its next query once (a 503 the caller may
+        // retry) and is dropped from the pool.
+        .test_before_acquire(false)
         .connect(&settings.url)
         .await
         .map_err(unreachable)?;

@@ -341,10 +341,9 @@ impl Agent {
             tokio::select! {
                 next = stream.next() => match next {
                     Some(Ok(ModelEvent::TextDelta { text })) => sink.text(&text).await?,
-                    Some(Ok(ModelEvent::Finished(answer))) => {
-                        sink.flush().await?;
-                        return Ok(answer);
-                    }
+                    // The rest of the text goes out with the next event
+                    // (a tool line, or the turn's end): one write less.
+                    Some(Ok(ModelEvent::Finished(answer))) => return Ok(answer),
                     // Tool calls are shown when they run, whole.
                     Some(Ok(_)) => {}
                     Some(Err(e)) => {
