@@ -9,14 +9,16 @@ mod list;
 mod similar;
 mod status_badge;
 
+use crate::errors::AppError;
+use leptos::prelude::*;
+
 pub use detail::RequestDetailPage;
 pub use list::RequestsPage;
 
 /// An error in the page's words; on the server it also gives the page the
 /// error's status (an unknown request is a real 404, a bad filter a 422).
-#[leptos::component]
-fn PageError(error: crate::errors::AppError) -> impl leptos::IntoView {
-    use leptos::prelude::*;
+#[component]
+fn PageError(error: AppError) -> impl IntoView {
     #[cfg(feature = "ssr")]
     crate::errors::http::report(&error);
     let message = error.to_string();

@@ -192,6 +192,7 @@ pub async fn list(db: impl PgExecutor<'_>, f: &ListFilter<'_>) -> sqlx::Result<V
                 (SELECT count(*) FROM catalogue_picks cp
                   WHERE cp.catalogue_id = (SELECT c.id FROM catalogues c
                                             WHERE c.request_id = r.id AND c.kind = 'standard'
+                                              AND c.status <> 'archived'
                                             ORDER BY c.created_at DESC, c.id DESC LIMIT 1)) AS picks,
                 r.created_at
            FROM (SELECT id, reference, organizer_name, organizer_company, event_type,

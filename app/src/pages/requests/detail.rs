@@ -75,8 +75,8 @@ fn RequestView(detail: RequestDetail, edit: ServerAction<EditRequest>) -> impl I
                 <Emails emails=detail.emails.clone() />
             </div>
             <div class="space-y-6">
-                <StatusForm id status=detail.status.clone() edit />
-                <NotesForm id memo=detail.team_memo.clone() hints=detail.search_hints.clone() edit />
+                <StatusForm request_id=id status=detail.status.clone() edit />
+                <NotesForm request_id=id memo=detail.team_memo.clone() hints=detail.search_hints.clone() edit />
                 <SimilarRequests similar=detail.similar.clone() source=detail.similar_source.clone() />
             </div>
         </div>

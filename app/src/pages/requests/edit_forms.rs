@@ -16,12 +16,12 @@ fn Outcome(edit: ServerAction<EditRequest>, testid: &'static str) -> impl IntoVi
 }
 
 #[component]
-pub fn StatusForm(id: i64, status: String, edit: ServerAction<EditRequest>) -> impl IntoView {
+pub fn StatusForm(request_id: i64, status: String, edit: ServerAction<EditRequest>) -> impl IntoView {
     view! {
         <section class="rounded-xl border border-slate-200 bg-white p-5 text-sm">
             <h2 class="mb-3 text-lg font-medium">"Statut"</h2>
             <ActionForm action=edit attr:class="flex items-end gap-3" attr:data-testid="status-form">
-                <input type="hidden" name="request_id" value=id />
+                <input type="hidden" name="request_id" value=request_id />
                 <label class="block flex-1 font-medium text-slate-700">
                     <span class="sr-only">"Statut"</span>
                     <select name="status" data-testid="status-select"
@@ -41,7 +41,7 @@ pub fn StatusForm(id: i64, status: String, edit: ServerAction<EditRequest>) -> i
 
 #[component]
 pub fn NotesForm(
-    id: i64,
+    request_id: i64,
     memo: Option<String>,
     hints: Option<String>,
     edit: ServerAction<EditRequest>,
@@ -51,7 +51,7 @@ pub fn NotesForm(
         <section class="rounded-xl border border-slate-200 bg-white p-5 text-sm">
             <h2 class="mb-3 text-lg font-medium">"Notes de l'équipe"</h2>
             <ActionForm action=edit attr:class="space-y-3" attr:data-testid="notes-form">
-                <input type="hidden" name="request_id" value=id />
+                <input type="hidden" name="request_id" value=request_id />
                 <label class="block font-medium text-slate-700">
                     "Mémo équipe"
                     <textarea name="team_memo" rows="4" maxlength=MAX_MEMO_CHARS data-testid="team-memo"
