@@ -144,7 +144,11 @@ fn check_edit(edit: &RequestEdit) -> Result<(), AppError> {
     }
     for (label, value, max) in [
         ("Le mémo équipe", &edit.team_memo, MAX_MEMO_CHARS),
-        ("Les consignes de recherche", &edit.search_hints, MAX_HINTS_CHARS),
+        (
+            "Les consignes de recherche",
+            &edit.search_hints,
+            MAX_HINTS_CHARS,
+        ),
     ] {
         let Some(value) = value else { continue };
         if value.contains('\0') {

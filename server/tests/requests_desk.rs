@@ -150,8 +150,14 @@ async fn every_filter_narrows_the_list_to_what_it_says(db: PgPool) {
     let p = plant(&db).await;
     let desk = desk(&db);
     let cases: Vec<(RequestsQuery, String)> = vec![
-        (query(|q| q.status = "won".into()), "r.status = 'won'".into()),
-        (query(|q| q.pool = "peniches".into()), "p.slug = 'peniches'".into()),
+        (
+            query(|q| q.status = "won".into()),
+            "r.status = 'won'".into(),
+        ),
+        (
+            query(|q| q.pool = "peniches".into()),
+            "p.slug = 'peniches'".into(),
+        ),
         (
             query(|q| q.mine = true),
             format!("r.assigned_user_id = {}", p.camille),
@@ -178,7 +184,10 @@ async fn every_filter_narrows_the_list_to_what_it_says(db: PgPool) {
         // Words of the description, stemmed (« jardins » finds « jardin »).
         (query(|q| q.q = "jardins".into()), "r.id % 5 = 0".into()),
         // A piece of the reference.
-        (query(|q| q.q = "D-2026-0011".into()), "r.reference LIKE 'D-2026-0011%'".into()),
+        (
+            query(|q| q.q = "D-2026-0011".into()),
+            "r.reference LIKE 'D-2026-0011%'".into(),
+        ),
         // The organizer's name, whatever the case.
         (
             query(|q| q.q = "karim".into()),
@@ -189,15 +198,18 @@ async fn every_filter_narrows_the_list_to_what_it_says(db: PgPool) {
             query(|q| q.q = "100%_s".into()),
             "r.organizer_company = 'Banque 100%_Sûre'".into(),
         ),
-        (query(|q| q.q = "%".into()), "r.organizer_company LIKE '%\\%%'".into()),
+        (
+            query(|q| q.q = "%".into()),
+            "r.organizer_company LIKE '%\\%%'".into(),
+        ),
         (
             query(|q| {
-                q.status = "qualifying".into();
+                q.status = "catalogue_sent".into();
                 q.pool = "hotels".into();
                 q.mine = true;
             }),
             format!(
-                "r.status = 'qualifying' AND p.slug = 'hotels' AND r.assigned_user_id = {}",
+                "r.status = 'catalogue_sent' AND p.slug = 'hotels' AND r.assigned_user_id = {}",
                 p.camille
             ),
         ),
@@ -231,7 +243,10 @@ async fn a_row_carries_what_the_table_shows(db: PgPool) {
         .unwrap();
     let r = &list.rows[0];
     assert_eq!(r.reference, "D-2026-00004");
-    assert_eq!(r.organizer.as_deref(), Some("Karim Lefèvre · Maison Vérane"));
+    assert_eq!(
+        r.organizer.as_deref(),
+        Some("Karim Lefèvre · Maison Vérane")
+    );
     assert_eq!(r.pool, "Hôtels");
     assert_eq!(r.assigned_to.as_deref(), Some("Camille Martin"));
     assert_eq!(r.participants, Some(24));
@@ -242,7 +257,10 @@ async fn a_row_carries_what_the_table_shows(db: PgPool) {
         .list(p.camille, query(|q| q.q = "D-2026-00010".into()))
         .await
         .unwrap();
-    assert_eq!(ten.rows[0].event_dates.as_deref(), Some("du 04/02/2026 au 06/02/2026"));
+    assert_eq!(
+        ten.rows[0].event_dates.as_deref(),
+        Some("du 04/02/2026 au 06/02/2026")
+    );
     assert_eq!(ten.rows[0].assigned_to.as_deref(), Some("Camille Martin"));
     // An archived catalogue is not the current one.
     assert_eq!(ten.rows[0].picks, 0);
@@ -255,8 +273,14 @@ async fn bad_filters_get_a_clear_message_never_a_server_error(db: PgPool) {
     let bad: Vec<(RequestsQuery, &str)> = vec![
         (query(|q| q.status = "done".into()), "Statut inconnu"),
         (query(|q| q.pool = "<script>".into()), "Pool inconnu"),
-        (query(|q| q.from = "31/12/2026".into()), "Date de début invalide"),
-        (query(|q| q.to = "2026-02-30".into()), "Date de fin invalide"),
+        (
+            query(|q| q.from = "31/12/2026".into()),
+            "Date de début invalide",
+        ),
+        (
+            query(|q| q.to = "2026-02-30".into()),
+            "Date de fin invalide",
+        ),
         (query(|q| q.month = "mars".into()), "Mois invalide"),
         (query(|q| q.q = "é".repeat(2000)), "trop long"),
         (query(|q| q.page = "0".into()), "page invalide"),
@@ -300,9 +324,16 @@ async fn the_detail_shows_the_need_the_emails_in_order_and_similar_requests_of_t
     let desk = desk(&db);
     let d = desk.detail(1).await.unwrap();
     assert_eq!(d.reference, "D-2026-00001");
-    assert!(d.description.contains(HOSTILE), "stored and returned as text");
+    assert!(
+        d.description.contains(HOSTILE),
+        "stored and returned as text"
+    );
     let subjects: Vec<&str> = d.emails.iter().map(|e| e.subject.as_str()).collect();
-    assert_eq!(subjects, ["Notre soirée", "Re: votre soirée"], "oldest first");
+    assert_eq!(
+        subjects,
+        ["Notre soirée", "Re: votre soirée"],
+        "oldest first"
+    );
     assert_eq!(d.emails[0].direction, "in");
     // No embeddings here: similar requests come from shared words.
     assert_eq!(d.similar_source, "fts");
@@ -358,7 +389,10 @@ async fn similar_picks_come_from_the_latest_standard_catalogue(db: PgPool) {
 async fn an_unknown_request_is_not_found(db: PgPool) {
     let p = plant(&db).await;
     let desk = desk(&db);
-    assert!(matches!(desk.detail(999_999).await, Err(AppError::NotFound)));
+    assert!(matches!(
+        desk.detail(999_999).await,
+        Err(AppError::NotFound)
+    ));
     let edit = RequestEdit {
         team_memo: Some("Note".into()),
         ..RequestEdit::default()
@@ -404,7 +438,10 @@ async fn the_memo_hints_and_status_edit_writes_audits_and_keeps_the_rest(db: PgP
         )
         .await
         .unwrap();
-    assert_eq!(d.team_memo.as_deref(), Some("Client fidèle, rappeler lundi."));
+    assert_eq!(
+        d.team_memo.as_deref(),
+        Some("Client fidèle, rappeler lundi.")
+    );
     assert_eq!(d.search_hints.as_deref(), Some("Privilégier les terrasses"));
     assert_eq!(d.status, before.0, "status kept");
     // The status alone; the memo stays.
@@ -534,10 +571,14 @@ async fn over_http_anonymous_callers_are_refused_and_the_team_gets_pages(db: PgP
 
     let token = session(&db, p.camille).await;
     let list = app
-        .get("/demandes?status=won&pool=hotels", Some(&token))
+        .get("/demandes?status=catalogue_sent&pool=hotels", Some(&token))
         .await;
     assert_eq!(list.status, StatusCode::OK);
-    assert!(list.body.contains("data-testid=\"request-row\""), "{}", list.body);
+    assert!(
+        list.body.contains("data-testid=\"request-row\""),
+        "{}",
+        list.body
+    );
     let bad = app.get("/demandes?status=bogus", Some(&token)).await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(bad.body.contains("Statut inconnu"));
@@ -551,7 +592,10 @@ async fn over_http_anonymous_callers_are_refused_and_the_team_gets_pages(db: PgP
     assert!(page.body.contains("data-testid=\"request-extras\""));
     assert!(page.body.contains("/demandes/1/catalogue"));
     assert!(page.body.contains("/chat?request=1"));
-    assert!(!page.body.contains("<script>alert"), "third-party text escaped");
+    assert!(
+        !page.body.contains("<script>alert"),
+        "third-party text escaped"
+    );
     assert!(page.body.contains("&lt;script&gt;alert"));
     assert_eq!(
         app.get("/demandes/999999", Some(&token)).await.status,
@@ -569,7 +613,11 @@ async fn over_http_anonymous_callers_are_refused_and_the_team_gets_pages(db: PgP
             Some(&token),
         )
         .await;
-    assert!(reply.status.is_success() || reply.status.is_redirection(), "{}", reply.status);
+    assert!(
+        reply.status.is_success() || reply.status.is_redirection(),
+        "{}",
+        reply.status
+    );
     assert_eq!(notes(&db, 2).await.1.as_deref(), Some("Rappeler lundi"));
     let too_long = "x".repeat(5001);
     let reply = app

@@ -131,12 +131,7 @@ impl Filters {
                         "Page {n} trop lointaine (au plus {MAX_PAGE}) : affinez les filtres."
                     )))
                 }
-                _ => {
-                    return Err(invalid(format!(
-                        "Numéro de page invalide « {} ».",
-                        echo(p)
-                    )))
-                }
+                _ => return Err(invalid(format!("Numéro de page invalide « {} ».", echo(p)))),
             },
         };
         Ok(Filters {

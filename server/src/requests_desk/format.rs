@@ -150,7 +150,10 @@ mod tests {
     fn dates_read_in_french() {
         let d = |m, day| NaiveDate::from_ymd_opt(2026, m, day);
         assert_eq!(event_dates(d(3, 12), None).as_deref(), Some("12/03/2026"));
-        assert_eq!(event_dates(d(3, 12), d(3, 12)).as_deref(), Some("12/03/2026"));
+        assert_eq!(
+            event_dates(d(3, 12), d(3, 12)).as_deref(),
+            Some("12/03/2026")
+        );
         assert_eq!(
             event_dates(d(3, 12), d(3, 14)).as_deref(),
             Some("du 12/03/2026 au 14/03/2026")

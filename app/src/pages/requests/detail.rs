@@ -15,7 +15,12 @@ use leptos_router::hooks::use_params_map;
 #[component]
 pub fn RequestDetailPage() -> impl IntoView {
     let params = use_params_map();
-    let id = move || params.read().get("id").and_then(|id| id.parse::<i64>().ok());
+    let id = move || {
+        params
+            .read()
+            .get("id")
+            .and_then(|id| id.parse::<i64>().ok())
+    };
     let edit = ServerAction::<EditRequest>::new();
     let request = Resource::new(
         move || (id(), edit.version().get()),
@@ -81,6 +86,7 @@ fn RequestView(detail: RequestDetail, edit: ServerAction<EditRequest>) -> impl I
             </div>
         </div>
     }
+    .into_any()
 }
 
 /// One line of the need, when the organizer said it.
@@ -106,11 +112,14 @@ fn Need(detail: RequestDetail) -> impl IntoView {
     .flatten()
     .collect::<Vec<_>>()
     .join(" · ");
-    let contact = [detail.organizer_email.clone(), detail.organizer_phone.clone()]
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>()
-        .join(" · ");
+    let contact = [
+        detail.organizer_email.clone(),
+        detail.organizer_phone.clone(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" · ");
     let dates = detail.event_dates.clone().map(|d| {
         if detail.date_flexible {
             format!("{d} (dates flexibles)")
@@ -145,6 +154,7 @@ fn Need(detail: RequestDetail) -> impl IntoView {
             </dl>
         </section>
     }
+    .into_any()
 }
 
 fn source_label(source: &str) -> &str {

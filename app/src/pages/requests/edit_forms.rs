@@ -16,7 +16,11 @@ fn Outcome(edit: ServerAction<EditRequest>, testid: &'static str) -> impl IntoVi
 }
 
 #[component]
-pub fn StatusForm(request_id: i64, status: String, edit: ServerAction<EditRequest>) -> impl IntoView {
+pub fn StatusForm(
+    request_id: i64,
+    status: String,
+    edit: ServerAction<EditRequest>,
+) -> impl IntoView {
     view! {
         <section class="rounded-xl border border-slate-200 bg-white p-5 text-sm">
             <h2 class="mb-3 text-lg font-medium">"Statut"</h2>
@@ -37,6 +41,7 @@ pub fn StatusForm(request_id: i64, status: String, edit: ServerAction<EditReques
             </ActionForm>
         </section>
     }
+    .into_any()
 }
 
 #[component]
@@ -69,4 +74,5 @@ pub fn NotesForm(
             <Outcome edit testid="edit-outcome" />
         </section>
     }
+    .into_any()
 }

@@ -35,4 +35,5 @@ pub fn Emails(emails: Vec<RequestEmail>) -> impl IntoView {
             }}
         </section>
     }
+    .into_any()
 }

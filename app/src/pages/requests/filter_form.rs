@@ -80,4 +80,5 @@ pub fn FilterForm(
             </div>
         </form>
     }
+    .into_any()
 }

@@ -111,6 +111,7 @@ fn Row(row: RequestRow) -> impl IntoView {
             <td class=format!("{td} whitespace-nowrap text-slate-500")>{row.created_on}</td>
         </tr>
     }
+    .into_any()
 }
 
 /// `/demandes` with `filters` at `page`.
@@ -141,4 +142,5 @@ fn Pager(page: u32, has_previous: bool, has_next: bool, filters: RequestsQuery) 
             </div>
         </nav>
     }
+    .into_any()
 }

@@ -51,4 +51,5 @@ pub fn SimilarRequests(similar: Vec<SimilarRequest>, source: String) -> impl Int
             }}
         </section>
     }
+    .into_any()
 }
