@@ -179,7 +179,8 @@ mod tests {
 
     #[test]
     fn bad_values_are_refused_with_a_message() {
-        let cases: [(&str, fn(&mut RequestsQuery)); 10] = [
+        type Edit = fn(&mut RequestsQuery);
+        let cases: [(&str, Edit); 10] = [
             ("Statut inconnu", |q| q.status = "done".into()),
             ("Pool inconnu", |q| q.pool = "Hôtels; DROP".into()),
             ("Date de début invalide", |q| q.from = "12/03/2026".into()),
