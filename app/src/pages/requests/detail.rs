@@ -32,7 +32,7 @@ pub fn RequestDetailPage() -> impl IntoView {
         },
     );
     view! {
-        <Suspense fallback=|| view! { <p class="text-sm text-slate-500">"Chargement…"</p> }>
+        <Transition fallback=|| view! { <p class="text-sm text-slate-500">"Chargement…"</p> }>
             {move || request.get().map(|result| match result {
                 Ok(detail) => view! { <RequestView detail edit /> }.into_any(),
                 Err(error) => view! {
@@ -41,7 +41,7 @@ pub fn RequestDetailPage() -> impl IntoView {
                     <a href="/demandes" class="mt-4 inline-block text-sm font-medium text-indigo-700 hover:underline">"Retour aux demandes"</a>
                 }.into_any(),
             })}
-        </Suspense>
+        </Transition>
     }
 }
 

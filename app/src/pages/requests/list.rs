@@ -30,12 +30,12 @@ pub fn RequestsPage() -> impl IntoView {
     view! {
         <PageHeader title="Demandes" subtitle="Les demandes des organisateurs et leurs catalogues." />
         <FilterForm filters pools />
-        <Suspense fallback=|| view! { <p class="mt-6 text-sm text-slate-500">"Chargement…"</p> }>
+        <Transition fallback=|| view! { <p class="mt-6 text-sm text-slate-500">"Chargement…"</p> }>
             {move || list.get().map(|result| match result {
                 Ok(page) => view! { <RequestsTable page filters=filters.get_untracked() /> }.into_any(),
                 Err(error) => view! { <PageError error /> }.into_any(),
             })}
-        </Suspense>
+        </Transition>
     }
 }
 
