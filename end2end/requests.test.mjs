@@ -74,7 +74,7 @@ test('a request opens on its page and its memo is saved', { timeout: TEST_TIMEOU
 test('the filtered list renders without JavaScript, and a bad filter says why', { timeout: TEST_TIMEOUT }, async () => {
   await withPage({ javaScriptEnabled: false }, async (page) => {
     await signIn(page, TEAM, { js: false });
-    const res = await page.goto(`${BASE_URL}/demandes?status=catalogue_sent&pool=hotels`);
+    const res = await page.goto(`${BASE_URL}/demandes?status=catalogue_sent`);
     assert.equal(res?.status(), 200);
     const rows = page.getByTestId('request-row');
     assert.ok((await rows.count()) > 0);
