@@ -12,6 +12,7 @@ pub mod layout;
 pub mod links;
 pub mod llm_budget;
 pub mod pages;
+pub mod requests;
 pub mod room_configurations;
 pub mod routes;
 #[cfg(feature = "ssr")]
@@ -28,7 +29,7 @@ use leptos_router::{
 use crate::layout::AppLayout;
 use crate::pages::{
     ChatPage, ConsolePage, HomePage, MemoryPage, NotFoundPage, OrganizerCataloguePage,
-    RequestsPage, SignInPage, VenueAvailabilityPage, VenuesPage,
+    RequestDetailPage, RequestsPage, SignInPage, VenueAvailabilityPage, VenuesPage,
 };
 
 /// The whole HTML document, rendered by the server for every page.
@@ -74,6 +75,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("chat") view=ChatPage ssr=SsrMode::Async />
                     <Route path=path!("chat/:id") view=ChatPage ssr=SsrMode::Async />
                     <Route path=path!("demandes") view=RequestsPage ssr=SsrMode::Async />
+                    <Route path=path!("demandes/:id") view=RequestDetailPage ssr=SsrMode::Async />
                     <Route path=path!("lieux") view=VenuesPage ssr=SsrMode::Async />
                     <Route path=path!("memoire") view=MemoryPage ssr=SsrMode::Async />
                     <Route path=path!("console") view=ConsolePage ssr=SsrMode::Async />

@@ -19,7 +19,7 @@ pub use memory::MemoryPage;
 pub use not_found::NotFoundPage;
 pub use organizer_catalogue::OrganizerCataloguePage;
 pub use page_header::{ComingSoon, PageHeader};
-pub use requests::RequestsPage;
+pub use requests::{RequestDetailPage, RequestsPage};
 pub use sign_in::SignInPage;
 pub use venue_availability::VenueAvailabilityPage;
 pub use venues::VenuesPage;

@@ -10,11 +10,13 @@ use crate::auth::tokens::SigningKey;
 use crate::embeddings::EmbeddingProvider;
 use crate::link_views::LinkViewsService;
 use crate::llm::LlmProvider;
+use crate::requests_desk::RequestsDeskService;
 use crate::search::SearchService;
 use app::admin::AuditLog;
 use app::chat::Assistant;
 use app::links::LinkViews;
 use app::llm_budget::LlmBudget;
+use app::requests::RequestsDesk;
 use app::venue_search::VenueSearch;
 use leptos::prelude::provide_context;
 use sqlx::PgPool;
@@ -51,6 +53,8 @@ services! {
     assistant: dyn Assistant,
     /// The month's language-model spend, for the admin console.
     llm_budget: dyn LlmBudget,
+    /// The team's « Demandes »: list, detail, memo / hints / status edit.
+    requests_desk: dyn RequestsDesk,
 }
 
 /// What the services are built from.
@@ -110,6 +114,7 @@ impl Services {
                 agent,
                 links: signing_key.clone(),
             }),
+            requests_desk: Arc::new(RequestsDeskService { db: db.clone() }),
             llm_budget: Arc::new(crate::llm::budget::BudgetService {
                 db,
                 settings: llm_budget,

@@ -15,24 +15,10 @@ const TOP: i64 = 3;
 pub async fn run(ctx: &ToolContext, args: FindSimilarRequests) -> Result<ToolOutcome, ToolError> {
     let id = input::request_id(ctx, args.request_id)?;
     let r = request(ctx, id).await?;
-    let failed = |e| input::unavailable("find_similar_requests", e);
-    let mut source = "vector";
-    let mut similar = requests::similar_by_vector(&ctx.db, r.id, TOP)
+    let found = requests::similar_with_picks(&ctx.db, r.id, TOP)
         .await
-        .map_err(failed)?;
-    if similar.is_empty() {
-        source = "fts";
-        similar = requests::similar_by_text(&ctx.db, r.id, TOP)
-            .await
-            .map_err(failed)?;
-    }
-    if similar.is_empty() {
-        source = "none";
-    }
-    let ids: Vec<i64> = similar.iter().map(|s| s.id).collect();
-    let picks = requests::latest_catalogue_picks(&ctx.db, &ids)
-        .await
-        .map_err(failed)?;
+        .map_err(|e| input::unavailable("find_similar_requests", e))?;
+    let (source, similar, picks) = (found.source, found.requests, found.picks);
     let items: Vec<_> = similar
         .iter()
         .map(|s| {

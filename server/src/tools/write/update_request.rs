@@ -3,6 +3,7 @@
 //! out are kept; an empty memo or hint clears it.
 use super::text::{at_most, configuration_label, required, status_label, CONFIGURATIONS};
 use super::unavailable;
+use crate::db::approved_writes::{self, RequestFields};
 use crate::db::write_targets;
 use crate::tools::args::UpdateRequest;
 use crate::tools::ToolError;
@@ -10,16 +11,8 @@ use app::chat::{CardBody, CardField};
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 
-pub const STATUSES: &[&str] = &[
-    "new",
-    "qualifying",
-    "catalogue_sent",
-    "won",
-    "lost",
-    "cancelled",
-];
-pub const MAX_MEMO_CHARS: usize = 5000;
-pub const MAX_HINTS_CHARS: usize = 2000;
+// One list and one cap for the assistant and the request page.
+pub use app::requests::{MAX_HINTS_CHARS, MAX_MEMO_CHARS, STATUSES};
 pub const MAX_PARTICIPANTS: u32 = 100_000;
 const MAX_POSTAL_CODES: usize = 200;
 
@@ -46,6 +39,22 @@ pub struct RequestChanges {
 }
 
 impl RequestChanges {
+    /// The names of the fields that change, in the table's order.
+    pub fn changed(&self) -> Vec<&'static str> {
+        [
+            ("status", self.status.is_some()),
+            ("team_memo", self.team_memo.is_some()),
+            ("search_hints", self.search_hints.is_some()),
+            ("participants", self.participants.is_some()),
+            ("event_type", self.event_type.is_some()),
+            ("configurations", self.configurations.is_some()),
+            ("postal_codes", self.postal_codes.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, set)| set.then_some(name))
+        .collect()
+    }
+
     pub fn input(&self) -> UpdateRequest {
         UpdateRequest {
             request_id: self.request_id,
@@ -159,6 +168,9 @@ fn check_values(args: &UpdateRequest) -> Result<RequestChanges, ToolError> {
     Ok(changes)
 }
 
+/// Checks `args` against the table's rules and the request's existence:
+/// the canonical changes. (The approval card, its executor and the request
+/// page all go through here, then [`apply`].)
 pub async fn resolve(
     conn: &mut PgConnection,
     args: &UpdateRequest,
@@ -169,6 +181,21 @@ pub async fn resolve(
         .map_err(unavailable)?
         .ok_or_else(|| ToolError::NotFound(format!("demande {}", args.request_id)))?;
     Ok(changes)
+}
+
+/// Writes resolved changes: the one write of the `update_request` executor
+/// and of the request page. `false` when the request no longer exists.
+pub async fn apply(conn: &mut PgConnection, changes: &RequestChanges) -> sqlx::Result<bool> {
+    let fields = RequestFields {
+        status: changes.status.as_deref(),
+        team_memo: changes.team_memo.as_deref(),
+        search_hints: changes.search_hints.as_deref(),
+        participants: changes.participants,
+        event_type: changes.event_type.as_deref(),
+        configurations: changes.configurations.as_deref(),
+        postal_codes: changes.postal_codes.as_deref(),
+    };
+    approved_writes::update_request(conn, changes.request_id, &fields).await
 }
 
 fn or_cleared(value: &str) -> String {
