@@ -20,6 +20,8 @@ pub const PAGES: &[(&str, Access)] = &[
     ("/chat", Access::Signed(Role::Team)),
     ("/chat/:id", Access::Signed(Role::Team)),
     ("/demandes", Access::Signed(Role::Team)),
+    ("/demandes/:id/catalogue", Access::Signed(Role::Team)),
+    ("/atelier", Access::Signed(Role::Team)),
     ("/lieux", Access::Signed(Role::Team)),
     ("/memoire", Access::Signed(Role::Team)),
     ("/console", Access::Signed(Role::Admin)),

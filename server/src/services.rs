@@ -7,11 +7,13 @@
 use crate::agent::{Agent, AgentSettings, AssistantService, Live};
 use crate::audit::{AuditReader, AuditThrottle};
 use crate::auth::tokens::SigningKey;
+use crate::catalogue_builder::CatalogueBuilderService;
 use crate::embeddings::EmbeddingProvider;
 use crate::link_views::LinkViewsService;
 use crate::llm::LlmProvider;
 use crate::search::SearchService;
 use app::admin::AuditLog;
+use app::catalogue_builder::CatalogueBuilder;
 use app::chat::Assistant;
 use app::links::LinkViews;
 use app::llm_budget::LlmBudget;
@@ -51,6 +53,8 @@ services! {
     assistant: dyn Assistant,
     /// The month's language-model spend, for the admin console.
     llm_budget: dyn LlmBudget,
+    /// The catalogue builder and the training workspace.
+    catalogue_builder: dyn CatalogueBuilder,
 }
 
 /// What the services are built from.
@@ -104,6 +108,10 @@ impl Services {
                 audit_throttle,
             }),
             audit_log: Arc::new(AuditReader { db: db.clone() }),
+            catalogue_builder: Arc::new(CatalogueBuilderService {
+                db: db.clone(),
+                search: search.clone(),
+            }),
             venue_search: search,
             assistant: Arc::new(AssistantService {
                 agent,
