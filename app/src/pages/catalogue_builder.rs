@@ -75,7 +75,7 @@ fn BuilderBody(initial: CatalogueView) -> impl IntoView {
                     <div>
                         <a href=back class="text-sm text-indigo-700 hover:underline">"← Retour"</a>
                         <h1 class="mt-1 text-2xl font-semibold tracking-tight">{title} " · " {v.request.reference.clone()}</h1>
-                        <p class="mt-1 text-sm text-slate-500" data-testid="catalogue-status">
+                        <p class="mt-1 text-sm text-slate-500" data-testid="catalogue-status" data-version=v.version.to_string()>
                             {status_line(&v)}
                             {v.last_edit.clone().map(|e| view! { <span>" · " {e}</span> })}
                         </p>
