@@ -179,15 +179,32 @@ impl CatalogueView {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Edit {
     /// A venue by code (or exact name) at the end of `tier`.
-    Add { member: String, tier: Tier },
-    Remove { member_id: i64 },
+    Add {
+        member: String,
+        tier: Tier,
+    },
+    Remove {
+        member_id: i64,
+    },
     /// To the end of the other tier.
-    Move { member_id: i64, tier: Tier },
+    Move {
+        member_id: i64,
+        tier: Tier,
+    },
     /// To `position` (0-based) within its tier.
-    Reorder { member_id: i64, position: i64 },
+    Reorder {
+        member_id: i64,
+        position: i64,
+    },
     /// `None` unpins.
-    PinRoom { member_id: i64, room_id: Option<i64> },
-    Reason { member_id: i64, reason: String },
+    PinRoom {
+        member_id: i64,
+        room_id: Option<i64>,
+    },
+    Reason {
+        member_id: i64,
+        reason: String,
+    },
 }
 
 /// A venue the add box offers.
@@ -410,9 +427,7 @@ pub async fn workspace_scenarios() -> Result<Vec<ScenarioOption>, AppError> {
 
 /// Stores an invented request and answers with its training builder's URL.
 #[server(endpoint = "catalogues/workspace/invent")]
-pub async fn invent_workspace_scenario(
-    scenario: InventedScenario,
-) -> Result<String, AppError> {
+pub async fn invent_workspace_scenario(scenario: InventedScenario) -> Result<String, AppError> {
     let user = crate::auth::access::require_team()?;
     let request_id = builder()?.invent(user.id, scenario).await?;
     Ok(training_href(request_id))

@@ -28,8 +28,9 @@ use leptos_router::{
 
 use crate::layout::AppLayout;
 use crate::pages::{
-    CatalogueBuilderPage, ChatPage, ConsolePage, HomePage, MemoryPage, NotFoundPage, OrganizerCataloguePage,
-    RequestsPage, SignInPage, VenueAvailabilityPage, VenuesPage, WorkspacePage,
+    CatalogueBuilderPage, ChatPage, ConsolePage, HomePage, MemoryPage, NotFoundPage,
+    OrganizerCataloguePage, RequestsPage, SignInPage, VenueAvailabilityPage, VenuesPage,
+    WorkspacePage,
 };
 
 /// The whole HTML document, rendered by the server for every page.

@@ -28,7 +28,7 @@ use add_box::AddBox;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
-use ops::{Builder, Op, Saved};
+use ops::{Builder, Op, SaveState};
 use pick_card::{CardContext, PickCard};
 use summary::RequestSummaryView;
 
@@ -138,22 +138,28 @@ fn status_line(v: &CatalogueView) -> String {
         "archived" => "Archivé — lecture seule".to_string(),
         _ => "Brouillon".to_string(),
     };
-    format!("{state} · {n} lieu{} sur {} au plus", if n > 1 { "x" } else { "" }, v.max_picks)
+    format!(
+        "{state} · {n} lieu{} sur {} au plus",
+        if n > 1 { "x" } else { "" },
+        v.max_picks
+    )
 }
 
 /// « Enregistré », « Enregistrement… », or why the last operation was refused.
 #[component]
-fn SaveStatus(saved: RwSignal<Saved>) -> impl IntoView {
-    move || match saved.get() {
-        Saved::Idle => ().into_any(),
-        Saved::Saving => view! { <span role="status" class="text-sm text-slate-500" data-testid="save-status">"Enregistrement…"</span> }.into_any(),
-        Saved::Saved => view! { <span role="status" class="text-sm font-medium text-emerald-700" data-testid="save-status">"Enregistré"</span> }.into_any(),
-        Saved::Stale(message) => view! {
+fn SaveStatus(saved: RwSignal<SaveState>) -> impl IntoView {
+    move || {
+        match saved.get() {
+        SaveState::Idle => ().into_any(),
+        SaveState::Saving => view! { <span role="status" class="text-sm text-slate-500" data-testid="save-status">"Enregistrement…"</span> }.into_any(),
+        SaveState::Done => view! { <span role="status" class="text-sm font-medium text-emerald-700" data-testid="save-status">"Enregistré"</span> }.into_any(),
+        SaveState::Stale(message) => view! {
             <p role="alert" class="max-w-md rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="stale-message">{message}</p>
         }.into_any(),
-        Saved::Failed(message) => view! {
+        SaveState::Failed(message) => view! {
             <p role="alert" class="max-w-md rounded-md bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="save-error">{message}</p>
         }.into_any(),
+    }
     }
 }
 

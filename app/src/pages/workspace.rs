@@ -4,8 +4,7 @@
 //! refuses it too). Invented requests are stored as workspace scenarios
 //! (see `server::catalogue_builder::workspace`).
 use crate::catalogue_builder::{
-    invent_workspace_scenario, training_href, workspace_scenarios, InventedScenario,
-    ScenarioOption,
+    invent_workspace_scenario, training_href, workspace_scenarios, InventedScenario, ScenarioOption,
 };
 use crate::room_configurations::Configuration;
 use crate::venue_search::list_pools;

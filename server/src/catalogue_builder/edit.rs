@@ -40,7 +40,17 @@ pub async fn apply(
     let conn: &mut PgConnection = &mut tx;
     match edit {
         Edit::Add { member, tier } => {
-            add(conn, user_id, catalogue_id, kind, &request, &picks, &member, tier).await?
+            add(
+                conn,
+                user_id,
+                catalogue_id,
+                kind,
+                &request,
+                &picks,
+                &member,
+                tier,
+            )
+            .await?
         }
         Edit::Remove { member_id } => {
             let pick = find(&picks, member_id)?;
@@ -149,7 +159,9 @@ async fn add(
         return Err(invalid("Indiquez le code ou le nom du lieu à ajouter."));
     }
     if query.chars().count() > 200 || query.contains('\0') {
-        return Err(invalid("Code ou nom de lieu trop long (200 caractères au plus)."));
+        return Err(invalid(
+            "Code ou nom de lieu trop long (200 caractères au plus).",
+        ));
     }
     let found = catalogues::resolve_member(&mut *conn, request.pool_id, query)
         .await

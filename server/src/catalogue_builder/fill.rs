@@ -59,9 +59,7 @@ pub async fn fill(
         .await
         .map_err(app_error)?
         .ok_or(AppError::NotFound)?;
-    let results = search
-        .search(Some(user_id), &search_form(&request))
-        .await?;
+    let results = search.search(Some(user_id), &search_form(&request)).await?;
 
     let mut tx = db.begin().await.map_err(app_error)?;
     let catalogue = catalogues::lock(&mut tx, catalogue_id)

@@ -5,7 +5,9 @@ use super::rules::{self, Kind};
 use crate::db::app_error;
 use crate::db::catalogues::{self, PickRow, RequestInfo};
 use crate::db::write_targets::{RequestBrief, RoomCapacity};
-use app::catalogue_builder::{Acceptance, CatalogueView, PickView, RequestSummary, RoomChoice, Tier};
+use app::catalogue_builder::{
+    Acceptance, CatalogueView, PickView, RequestSummary, RoomChoice, Tier,
+};
 use app::errors::AppError;
 use app::room_configurations::label_of;
 use sqlx::PgConnection;
@@ -82,10 +84,12 @@ fn pick_view(p: PickRow, request: &RequestBrief, rooms: &[RoomCapacity]) -> Pick
         .collect();
     let room = p.room_id.and_then(|id| choice(request, &mine, id));
     let room_unfit = match (p.room_id, &room) {
-        (Some(id), None) => mine
-            .iter()
-            .find(|r| r.room_id == id)
-            .map(|r| format!("La salle « {} » ne reçoit plus le groupe : épinglez-en une autre.", r.room_name)),
+        (Some(id), None) => mine.iter().find(|r| r.room_id == id).map(|r| {
+            format!(
+                "La salle « {} » ne reçoit plus le groupe : épinglez-en une autre.",
+                r.room_name
+            )
+        }),
         _ => None,
     };
     PickView {

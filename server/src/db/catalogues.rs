@@ -221,13 +221,15 @@ pub async fn set_room(
     member_id: i64,
     room_id: Option<i64>,
 ) -> sqlx::Result<()> {
-    sqlx::query("UPDATE catalogue_picks SET room_id = $3 WHERE catalogue_id = $1 AND member_id = $2")
-        .bind(catalogue_id)
-        .bind(member_id)
-        .bind(room_id)
-        .execute(conn)
-        .await
-        .map(|_| ())
+    sqlx::query(
+        "UPDATE catalogue_picks SET room_id = $3 WHERE catalogue_id = $1 AND member_id = $2",
+    )
+    .bind(catalogue_id)
+    .bind(member_id)
+    .bind(room_id)
+    .execute(conn)
+    .await
+    .map(|_| ())
 }
 
 pub async fn set_reason(
@@ -471,10 +473,7 @@ pub struct NewScenario<'a> {
 
 /// Stores it (source `manual`, flagged as a workspace scenario) with a
 /// reference of its own (`ATELIER-<id>`); its id.
-pub async fn insert_scenario(
-    conn: &mut PgConnection,
-    s: &NewScenario<'_>,
-) -> sqlx::Result<i64> {
+pub async fn insert_scenario(conn: &mut PgConnection, s: &NewScenario<'_>) -> sqlx::Result<i64> {
     sqlx::query_scalar(
         "WITH id AS (SELECT nextval(pg_get_serial_sequence('requests', 'id')) AS id)
          INSERT INTO requests (id, reference, pool_id, source, description, participants,

@@ -3,9 +3,9 @@
 //! draft is updated, not added twice; new ones go after the picks of their
 //! tier. The draft's totals are checked after writing, under its row lock.
 use super::{recheck, stored, ExecContext, ExecError, Executed, Executor};
+use crate::catalogue_builder::rules;
 use crate::db::catalogue_drafts::{self, NewPick};
 use crate::db::write_targets;
-use crate::catalogue_builder::rules;
 use crate::tools::write::add_members_to_catalog::{kind, tier_name, CatalogueArgs};
 use crate::tools::Mode;
 use sqlx::PgConnection;

@@ -13,21 +13,38 @@ use leptos::prelude::*;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Op {
     Fill,
-    Add { member: String, tier: Tier },
-    Remove { member_id: i64 },
-    Move { member_id: i64, tier: Tier },
-    Reorder { member_id: i64, position: i64 },
-    Pin { member_id: i64, room_id: Option<i64> },
-    Reason { member_id: i64, reason: String },
+    Add {
+        member: String,
+        tier: Tier,
+    },
+    Remove {
+        member_id: i64,
+    },
+    Move {
+        member_id: i64,
+        tier: Tier,
+    },
+    Reorder {
+        member_id: i64,
+        position: i64,
+    },
+    Pin {
+        member_id: i64,
+        room_id: Option<i64>,
+    },
+    Reason {
+        member_id: i64,
+        reason: String,
+    },
     NewVersion,
 }
 
 /// What the last operation did.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Saved {
+pub enum SaveState {
     Idle,
     Saving,
-    Saved,
+    Done,
     /// Refused because the catalogue changed (or was sent): reloaded.
     Stale(String),
     /// Refused for another reason (bad input…): nothing was written.
@@ -39,7 +56,7 @@ pub enum Saved {
 #[derive(Clone, Copy)]
 pub struct Builder {
     pub view: RwSignal<CatalogueView>,
-    pub saved: RwSignal<Saved>,
+    pub saved: RwSignal<SaveState>,
     pub act: Action<Op, ()>,
 }
 
@@ -70,25 +87,24 @@ async fn run(catalogue_id: i64, version: i32, op: Op) -> Result<CatalogueView, A
 impl Builder {
     pub fn new(initial: CatalogueView) -> Builder {
         let view = RwSignal::new(initial);
-        let saved = RwSignal::new(Saved::Idle);
+        let saved = RwSignal::new(SaveState::Idle);
         let act = Action::new(move |op: &Op| {
             let op = op.clone();
             async move {
-                let (catalogue_id, version) =
-                    view.with_untracked(|v| (v.catalogue_id, v.version));
-                saved.set(Saved::Saving);
+                let (catalogue_id, version) = view.with_untracked(|v| (v.catalogue_id, v.version));
+                saved.set(SaveState::Saving);
                 match run(catalogue_id, version, op).await {
                     Ok(fresh) => {
                         view.set(fresh);
-                        saved.set(Saved::Saved);
+                        saved.set(SaveState::Done);
                     }
                     Err(AppError::Conflict(message)) => {
                         if let Ok(fresh) = load_catalogue(catalogue_id).await {
                             view.set(fresh);
                         }
-                        saved.set(Saved::Stale(message));
+                        saved.set(SaveState::Stale(message));
                     }
-                    Err(e) => saved.set(Saved::Failed(e.to_string())),
+                    Err(e) => saved.set(SaveState::Failed(e.to_string())),
                 }
             }
         });
