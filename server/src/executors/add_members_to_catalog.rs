@@ -128,12 +128,19 @@ async fn check_totals(
 ) -> Result<(), ExecError> {
     let picks = catalogue_drafts::picks(conn, catalogue_id).await?;
     let recommended = picks.iter().filter(|p| p.tier == "recommended").count();
-    let warnings = rules::check(kind(mode), recommended, picks.len() - recommended)
-        .map_err(ExecError::Refused)?;
-    if let Some(over) = warnings.into_iter().find(|w| w.over_norm) {
+    let compatible = picks.len() - recommended;
+    let warnings =
+        rules::check(kind(mode), recommended, compatible).map_err(ExecError::Refused)?;
+    if warnings.iter().any(|w| w.over_norm) {
+        let max = rules::limits(kind(mode)).max_per_tier.unwrap_or(usize::MAX);
+        let (tier, n) = if recommended > max {
+            ("recommended", recommended)
+        } else {
+            ("compatible", compatible)
+        };
         return Err(ExecError::Refused(format!(
-            "{} Retire des lieux du brouillon d'abord.",
-            over.text
+            "le catalogue compterait {n} lieux « {tier} », au plus {max} : \
+             retire des lieux du brouillon d'abord"
         )));
     }
     Ok(())
