@@ -1042,3 +1042,53 @@ async fn only_signed_in_team_members_reach_the_builder(db: PgPool) {
     assert_eq!(bad.status.as_u16(), 422, "{}", bad.body);
     assert!(bad.body.contains("Rang inconnu"), "{}", bad.body);
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn picks_written_by_the_assistant_show_up_and_make_open_builders_reload(db: PgPool) {
+    use server::db::catalogue_drafts::{self, NewPick};
+    seed_demo(&db).await;
+    let builder = service(&db);
+    let team = user(&db, TEAM).await;
+    let (request_id, pool_id) = request(&db).await;
+    let codes = venues(&db, pool_id, 1).await;
+    let seen = builder.open(team, request_id, false).await.unwrap();
+    let (member, room): (i64, i64) = sqlx::query_as(
+        "SELECT m.id, r.id FROM members m JOIN rooms r ON r.member_id = m.id WHERE m.code = $1",
+    )
+    .bind(&codes[0])
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    // What the approved `add_members_to_catalog` writes, in its transaction.
+    let mut tx = db.begin().await.unwrap();
+    let id = catalogue_drafts::lock_draft(&mut tx, request_id, "standard", team)
+        .await
+        .unwrap();
+    assert_eq!(id, seen.catalogue_id, "the assistant fills the same draft");
+    let pick = NewPick {
+        member_id: member,
+        tier: "recommended",
+        position: 0,
+        explanation: "Proposé par Maxy.",
+        room_id: Some(room),
+    };
+    catalogue_drafts::insert_pick(&mut tx, id, &pick, team)
+        .await
+        .unwrap();
+    catalogue_drafts::touch(&mut tx, id, team).await.unwrap();
+    tx.commit().await.unwrap();
+
+    let now = builder.view(id).await.unwrap();
+    assert_eq!(now.version, seen.version + 1);
+    let shown = &now.recommended[0];
+    assert_eq!((shown.code.as_str(), shown.added_by.as_str()), (codes[0].as_str(), "ai"));
+    assert_eq!(shown.room.as_ref().map(|r| r.id), Some(room));
+    assert_eq!(shown.reason, "Proposé par Maxy.");
+    // A builder still on the version before is told to reload.
+    assert!(matches!(
+        builder
+            .edit(team, id, seen.version, Edit::Remove { member_id: member })
+            .await,
+        Err(AppError::Conflict(_))
+    ));
+}
