@@ -141,3 +141,32 @@ test('two members on one catalogue: the stale edit is refused and reloaded', { t
     assert.deepEqual(camilleProblems, []);
   });
 });
+
+test('the workspace: invent a request, build its training catalogue', { timeout: TEST_TIMEOUT * 2 }, async () => {
+  const signedIn = camilleSession ? { storageState: camilleSession } : {};
+  await withPage(signedIn, async (page, problems) => {
+    if (camilleSession) {
+      await page.goto(`${BASE_URL}/atelier`);
+    } else {
+      await signIn(page, TEAM, { suivant: '/atelier' });
+    }
+    await page.getByTestId('invent-form').waitFor();
+    await waitForHydration(page, problems);
+    const form = page.getByTestId('invent-form');
+    await form.locator('select').selectOption({ index: 1 });
+    await page.getByTestId('invent-description').fill('Soirée festive pour une agence, terrasse appréciée');
+    await page.getByTestId('invent-participants').fill('40');
+    await form.getByLabel('cocktail').check();
+    await page.getByTestId('invent-submit').click();
+    await page.waitForURL((url) => url.searchParams.get('atelier') === '1');
+    await page.getByText("Catalogue d'entraînement", { exact: false }).first().waitFor();
+    assert.match(await page.getByTestId('request-summary').innerText(), /scénario d'atelier/);
+    await page.getByTestId('fill-from-search').click();
+    await saved(page).waitFor({ timeout: 30_000 });
+    // No 4-slot grid in training (up to 25), and never a send button.
+    assert.equal(await page.getByTestId('empty-slot').count(), 0);
+    assert.match(await page.getByTestId('catalogue-status').innerText(), /sur 25 au plus/);
+    assert.equal(await page.getByRole('button', { name: /Envoyer/ }).count(), 0);
+    assert.deepEqual(problems, []);
+  });
+});

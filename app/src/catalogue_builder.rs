@@ -228,8 +228,10 @@ pub struct ScenarioOption {
     pub training_picks: Option<i64>,
 }
 
-/// A request invented in the workspace (« Atelier »).
+/// A request invented in the workspace (« Atelier »). `default`: the form
+/// encoding leaves out empty lists and absent values.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct InventedScenario {
     pub pool: String,
     pub description: String,
