@@ -1027,6 +1027,23 @@ async fn only_signed_in_team_members_reach_the_builder(db: PgPool) {
         page.body.contains("Remplir depuis la recherche"),
         "server-rendered builder"
     );
+    // The workspace's form encoding: empty lists and absent numbers are left out.
+    let pool: String = sqlx::query_scalar("SELECT slug FROM pools ORDER BY id LIMIT 1")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    let invented = app
+        .post_form(
+            "/api/catalogues/workspace/invent",
+            &[
+                ("scenario[pool]", pool.as_str()),
+                ("scenario[description]", "Soirée d'entreprise"),
+            ],
+            Some(&session),
+        )
+        .await;
+    assert_eq!(invented.status.as_u16(), 200, "{}", invented.body);
+    assert!(invented.body.contains("/catalogue?atelier=1"), "{}", invented.body);
     let bad = app
         .post_form(
             "/api/catalogues/move",
