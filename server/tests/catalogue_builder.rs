@@ -1043,7 +1043,11 @@ async fn only_signed_in_team_members_reach_the_builder(db: PgPool) {
         )
         .await;
     assert_eq!(invented.status.as_u16(), 200, "{}", invented.body);
-    assert!(invented.body.contains("/catalogue?atelier=1"), "{}", invented.body);
+    assert!(
+        invented.body.contains("/catalogue?atelier=1"),
+        "{}",
+        invented.body
+    );
     let bad = app
         .post_form(
             "/api/catalogues/move",
@@ -1098,7 +1102,10 @@ async fn picks_written_by_the_assistant_show_up_and_make_open_builders_reload(db
     let now = builder.view(id).await.unwrap();
     assert_eq!(now.version, seen.version + 1);
     let shown = &now.recommended[0];
-    assert_eq!((shown.code.as_str(), shown.added_by.as_str()), (codes[0].as_str(), "ai"));
+    assert_eq!(
+        (shown.code.as_str(), shown.added_by.as_str()),
+        (codes[0].as_str(), "ai")
+    );
     assert_eq!(shown.room.as_ref().map(|r| r.id), Some(room));
     assert_eq!(shown.reason, "Proposé par Maxy.");
     // A builder still on the version before is told to reload.

@@ -71,11 +71,17 @@ pub struct Warning {
     pub text: String,
 }
 
-fn tier_label(tier: &str) -> &'static str {
-    if tier == "recommended" {
-        "fortement recommandés"
+/// « Aucun lieu compatible », « 1 lieu fortement recommandé », « 5 lieux compatibles ».
+fn count_of(tier: &str, n: usize) -> String {
+    let (one, many) = if tier == "recommended" {
+        ("fortement recommandé", "fortement recommandés")
     } else {
-        "compatibles"
+        ("compatible", "compatibles")
+    };
+    match n {
+        0 => format!("Aucun lieu {one}"),
+        1 => format!("1 lieu {one}"),
+        n => format!("{n} lieux {many}"),
     }
 }
 
@@ -105,18 +111,17 @@ pub fn check(kind: Kind, recommended: usize, compatible: usize) -> Result<Vec<Wa
             warnings.push(Warning {
                 over_norm: true,
                 text: format!(
-                    "{n} lieux {} : la norme est {norm} + {norm}. Gardez-en {norm} si possible.",
-                    tier_label(tier)
+                    "{} : la norme est {norm} + {norm}. Gardez-en {norm} si possible.",
+                    count_of(tier, n)
                 ),
             });
         } else if n < norm {
             warnings.push(Warning {
                 over_norm: false,
                 text: format!(
-                    "{n} lieu{} {} sur {norm} : c'est permis — mieux 4 + 2 forts que 4 + 4 \
-                     bancals — ne complétez qu'avec des lieux solides.",
-                    if n > 1 { "x" } else { "" },
-                    tier_label(tier)
+                    "{} sur {norm} : c'est permis — mieux 4 + 2 forts que 4 + 4 bancals — \
+                     ne complétez qu'avec des lieux solides.",
+                    count_of(tier, n)
                 ),
             });
         }
@@ -195,6 +200,12 @@ mod tests {
         assert!(w[1].text.contains("4 + 2"));
         assert!(check(Kind::Standard, 4, 4).unwrap().is_empty());
         assert!(check(Kind::Training, 20, 1).unwrap().is_empty());
+        let none = check(Kind::Standard, 0, 4).unwrap();
+        assert!(none[0]
+            .text
+            .starts_with("Aucun lieu fortement recommandé sur 4"));
+        let one = check(Kind::Standard, 4, 1).unwrap();
+        assert!(one[0].text.starts_with("1 lieu compatible sur 4"));
     }
 
     #[test]

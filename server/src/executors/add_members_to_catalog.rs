@@ -129,8 +129,7 @@ async fn check_totals(
     let picks = catalogue_drafts::picks(conn, catalogue_id).await?;
     let recommended = picks.iter().filter(|p| p.tier == "recommended").count();
     let compatible = picks.len() - recommended;
-    let warnings =
-        rules::check(kind(mode), recommended, compatible).map_err(ExecError::Refused)?;
+    let warnings = rules::check(kind(mode), recommended, compatible).map_err(ExecError::Refused)?;
     if warnings.iter().any(|w| w.over_norm) {
         let max = rules::limits(kind(mode)).max_per_tier.unwrap_or(usize::MAX);
         let (tier, n) = if recommended > max {
