@@ -32,6 +32,12 @@ const NAV: &[NavItem] = &[
         admin_only: false,
     },
     NavItem {
+        href: "/atelier",
+        label: "Atelier",
+        hint: "Entraîner Maxy sur des demandes passées ou inventées",
+        admin_only: false,
+    },
+    NavItem {
         href: "/memoire",
         label: "Mémoire",
         hint: "Ce dont Maxy se souvient",

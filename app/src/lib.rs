@@ -6,6 +6,7 @@
 
 pub mod admin;
 pub mod auth;
+pub mod catalogue_builder;
 pub mod chat;
 pub mod errors;
 pub mod layout;
@@ -28,8 +29,9 @@ use leptos_router::{
 
 use crate::layout::AppLayout;
 use crate::pages::{
-    ChatPage, ConsolePage, HomePage, MemoryPage, NotFoundPage, OrganizerCataloguePage,
-    RequestDetailPage, RequestsPage, SignInPage, VenueAvailabilityPage, VenuesPage,
+    CatalogueBuilderPage, ChatPage, ConsolePage, HomePage, MemoryPage, NotFoundPage,
+    OrganizerCataloguePage, RequestDetailPage, RequestsPage, SignInPage, VenueAvailabilityPage,
+    VenuesPage, WorkspacePage,
 };
 
 /// The whole HTML document, rendered by the server for every page.
@@ -76,6 +78,8 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("chat/:id") view=ChatPage ssr=SsrMode::Async />
                     <Route path=path!("demandes") view=RequestsPage ssr=SsrMode::Async />
                     <Route path=path!("demandes/:id") view=RequestDetailPage ssr=SsrMode::Async />
+                    <Route path=path!("demandes/:id/catalogue") view=CatalogueBuilderPage ssr=SsrMode::Async />
+                    <Route path=path!("atelier") view=WorkspacePage ssr=SsrMode::Async />
                     <Route path=path!("lieux") view=VenuesPage ssr=SsrMode::Async />
                     <Route path=path!("memoire") view=MemoryPage ssr=SsrMode::Async />
                     <Route path=path!("console") view=ConsolePage ssr=SsrMode::Async />

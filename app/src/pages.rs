@@ -1,4 +1,5 @@
 //! One module per page.
+mod catalogue_builder;
 mod chat;
 mod console;
 mod home;
@@ -11,7 +12,9 @@ mod requests;
 mod sign_in;
 mod venue_availability;
 mod venues;
+mod workspace;
 
+pub use catalogue_builder::{AcceptanceRate, CatalogueBuilderPage};
 pub use chat::ChatPage;
 pub use console::ConsolePage;
 pub use home::HomePage;
@@ -23,3 +26,4 @@ pub use requests::{RequestDetailPage, RequestsPage};
 pub use sign_in::SignInPage;
 pub use venue_availability::VenueAvailabilityPage;
 pub use venues::VenuesPage;
+pub use workspace::WorkspacePage;

@@ -21,6 +21,8 @@ pub const PAGES: &[(&str, Access)] = &[
     ("/chat/:id", Access::Signed(Role::Team)),
     ("/demandes", Access::Signed(Role::Team)),
     ("/demandes/:id", Access::Signed(Role::Team)),
+    ("/demandes/:id/catalogue", Access::Signed(Role::Team)),
+    ("/atelier", Access::Signed(Role::Team)),
     ("/lieux", Access::Signed(Role::Team)),
     ("/memoire", Access::Signed(Role::Team)),
     ("/console", Access::Signed(Role::Admin)),

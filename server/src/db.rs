@@ -9,6 +9,7 @@ pub mod ai_turns;
 pub mod approved_writes;
 pub mod audit_log;
 pub mod catalogue_drafts;
+pub mod catalogues;
 pub mod jobs;
 pub mod knowledge_entries;
 pub mod links_view;

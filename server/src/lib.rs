@@ -5,6 +5,7 @@ pub mod approvals;
 pub mod audit;
 pub mod auth;
 pub mod bench;
+pub mod catalogue_builder;
 pub mod cli;
 pub mod config;
 pub mod db;

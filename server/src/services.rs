@@ -7,12 +7,14 @@
 use crate::agent::{Agent, AgentSettings, AssistantService, Live};
 use crate::audit::{AuditReader, AuditThrottle};
 use crate::auth::tokens::SigningKey;
+use crate::catalogue_builder::CatalogueBuilderService;
 use crate::embeddings::EmbeddingProvider;
 use crate::link_views::LinkViewsService;
 use crate::llm::LlmProvider;
 use crate::requests_desk::RequestsDeskService;
 use crate::search::SearchService;
 use app::admin::AuditLog;
+use app::catalogue_builder::CatalogueBuilder;
 use app::chat::Assistant;
 use app::links::LinkViews;
 use app::llm_budget::LlmBudget;
@@ -55,6 +57,8 @@ services! {
     llm_budget: dyn LlmBudget,
     /// The team's « Demandes »: list, detail, memo / hints / status edit.
     requests_desk: dyn RequestsDesk,
+    /// The catalogue builder and the training workspace.
+    catalogue_builder: dyn CatalogueBuilder,
 }
 
 /// What the services are built from.
@@ -109,6 +113,10 @@ impl Services {
                 audit_throttle,
             }),
             audit_log: Arc::new(AuditReader { db: db.clone() }),
+            catalogue_builder: Arc::new(CatalogueBuilderService {
+                db: db.clone(),
+                search: search.clone(),
+            }),
             venue_search: search,
             assistant: Arc::new(AssistantService {
                 agent,

@@ -3,9 +3,10 @@
 //! draft is updated, not added twice; new ones go after the picks of their
 //! tier. The draft's totals are checked after writing, under its row lock.
 use super::{recheck, stored, ExecContext, ExecError, Executed, Executor};
+use crate::catalogue_builder::rules;
 use crate::db::catalogue_drafts::{self, NewPick};
 use crate::db::write_targets;
-use crate::tools::write::add_members_to_catalog::{limits, tier_name, CatalogueArgs};
+use crate::tools::write::add_members_to_catalog::{kind, tier_name, CatalogueArgs};
 use crate::tools::Mode;
 use sqlx::PgConnection;
 use std::collections::HashMap;
@@ -28,10 +29,7 @@ impl Executor for AddMembersToCatalog {
     ) -> Result<Executed, ExecError> {
         let args: CatalogueArgs = stored(arguments)?;
         recheck(conn, ctx.mode, NAME, arguments, args.input()).await?;
-        let kind = match ctx.mode {
-            Mode::Chat => "standard",
-            Mode::Training => "training",
-        };
+        let kind = kind(ctx.mode).key();
         let catalogue_id =
             catalogue_drafts::lock_draft(conn, args.request_id, kind, ctx.user_id).await?;
         let existing = catalogue_drafts::picks(conn, catalogue_id).await?;
@@ -75,6 +73,9 @@ impl Executor for AddMembersToCatalog {
             }));
         }
         check_totals(conn, ctx.mode, catalogue_id).await?;
+        // The builder open on this draft sees a new version (and reloads
+        // before its next edit); the acceptance rate follows the new picks.
+        catalogue_drafts::touch(conn, catalogue_id, ctx.user_id).await?;
         let reference = write_targets::request(&mut *conn, args.request_id)
             .await?
             .map_or_else(|| format!("n° {}", args.request_id), |r| r.reference);
@@ -116,34 +117,29 @@ fn count(n: usize, one: &str, many: &str) -> String {
     }
 }
 
-/// The draft's totals after writing: 4 + 4 in a standard catalogue, 25 in
-/// a training one (seed 000; the table leaves the limits to executors).
+/// The draft's totals after writing, by the catalogue rules the builder
+/// applies too ([`crate::catalogue_builder::rules::check`]): past the hard
+/// limit is refused, and the assistant is also held to the 4 + 4 norm that
+/// the builder only warns about (a human may add a fifth; the model may not).
 async fn check_totals(
     conn: &mut PgConnection,
     mode: Mode,
     catalogue_id: i64,
 ) -> Result<(), ExecError> {
     let picks = catalogue_drafts::picks(conn, catalogue_id).await?;
-    let limits = limits(mode);
-    let total_max = match mode {
-        Mode::Chat => limits.max_per_tier.unwrap_or(limits.max_picks) * 2,
-        Mode::Training => limits.max_picks,
-    };
-    if let Some(max) = limits.max_per_tier {
-        for tier in ["recommended", "compatible"] {
-            let n = picks.iter().filter(|p| p.tier == tier).count();
-            if n > max {
-                return Err(ExecError::Refused(format!(
-                    "le catalogue compterait {n} lieux « {tier} », au plus {max} : \
-                     retire des lieux du brouillon d'abord"
-                )));
-            }
-        }
-    }
-    if picks.len() > total_max {
+    let recommended = picks.iter().filter(|p| p.tier == "recommended").count();
+    let compatible = picks.len() - recommended;
+    let warnings = rules::check(kind(mode), recommended, compatible).map_err(ExecError::Refused)?;
+    if warnings.iter().any(|w| w.over_norm) {
+        let max = rules::limits(kind(mode)).max_per_tier.unwrap_or(usize::MAX);
+        let (tier, n) = if recommended > max {
+            ("recommended", recommended)
+        } else {
+            ("compatible", compatible)
+        };
         return Err(ExecError::Refused(format!(
-            "le catalogue compterait {} lieux, au plus {total_max} : retire des lieux du brouillon d'abord",
-            picks.len()
+            "le catalogue compterait {n} lieux « {tier} », au plus {max} : \
+             retire des lieux du brouillon d'abord"
         )));
     }
     Ok(())

@@ -15,27 +15,21 @@ use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 use std::collections::{HashMap, HashSet};
 
-/// The longest reason of a pick, in characters.
-pub const MAX_REASON_CHARS: usize = 300;
+/// The limits and the room check are the catalogue rules the builder
+/// applies too (one place: [`crate::catalogue_builder::rules`]).
+pub use crate::catalogue_builder::rules::{fitting, Limits, MAX_REASON_CHARS};
 
 /// What a conversation of this mode may put in one call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    pub max_picks: usize,
-    /// Per tier; `None` in the training workspace.
-    pub max_per_tier: Option<usize>,
+pub fn limits(mode: Mode) -> Limits {
+    crate::catalogue_builder::rules::limits(kind(mode))
 }
 
-pub fn limits(mode: Mode) -> Limits {
+/// The catalogue a conversation of this mode fills.
+pub fn kind(mode: Mode) -> crate::catalogue_builder::rules::Kind {
+    use crate::catalogue_builder::rules::Kind;
     match mode {
-        Mode::Chat => Limits {
-            max_picks: 16,
-            max_per_tier: Some(4),
-        },
-        Mode::Training => Limits {
-            max_picks: 25,
-            max_per_tier: None,
-        },
+        Mode::Chat => Kind::Standard,
+        Mode::Training => Kind::Training,
     }
 }
 
@@ -124,25 +118,6 @@ fn check_shape(mode: Mode, args: &AddMembersToCatalog) -> Result<(), ToolError> 
         one_sentence("reason", &pick.reason, MAX_REASON_CHARS)?;
     }
     Ok(())
-}
-
-/// The layout and capacity in which a room holds the request: the first
-/// requested layout that fits (any layout when none is requested, then the
-/// largest); `None` when the room cannot hold the participants.
-pub fn fitting<'a>(request: &RequestBrief, rows: &[&'a RoomCapacity]) -> Option<(&'a str, i32)> {
-    let fits = |row: &&&'a RoomCapacity| -> Option<(&'a str, i32)> {
-        let (configuration, capacity) = (row.configuration.as_deref()?, row.max_capacity?);
-        let enough = request.participants.is_none_or(|n| capacity >= n);
-        enough.then_some((configuration, capacity))
-    };
-    if request.configurations.is_empty() {
-        return rows.iter().filter_map(|r| fits(&r)).max_by_key(|(_, c)| *c);
-    }
-    request.configurations.iter().find_map(|wanted| {
-        rows.iter()
-            .filter(|r| r.configuration.as_deref() == Some(wanted.as_str()))
-            .find_map(|r| fits(&r))
-    })
 }
 
 /// Validates the call against the database and resolves it.

@@ -1,0 +1,126 @@
+//! One venue of the catalogue: its pinned room (only rooms holding the
+//! group are offered), its one-line reason, and the buttons that move it.
+use super::ops::{Builder, Op};
+use crate::catalogue_builder::{PickView, RoomChoice, MAX_REASON_CHARS};
+use crate::room_configurations::phrase_of;
+use leptos::prelude::*;
+
+/// What every card of one catalogue shares.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CardContext {
+    pub catalogue_id: i64,
+    pub request_id: i64,
+    /// The request's event type ('' when unknown), for « Apprendre ».
+    pub event_type: String,
+    pub read_only: bool,
+    pub training: bool,
+}
+
+fn room_label(r: &RoomChoice) -> String {
+    format!(
+        "{} · {} places {}",
+        r.name,
+        r.capacity,
+        phrase_of(&r.configuration)
+    )
+}
+
+#[component]
+pub fn PickCard(
+    pick: PickView,
+    context: CardContext,
+    builder: Builder,
+    first: bool,
+    last: bool,
+) -> impl IntoView {
+    let member_id = pick.member_id;
+    let position = i64::from(pick.position);
+    let tier = pick.tier;
+    let busy = builder.act.pending();
+    let act = builder.act;
+    let read_only = context.read_only;
+    let pinned = pick.room.as_ref().map(|r| r.id);
+    let room_text = pick
+        .room
+        .as_ref()
+        .map_or_else(|| "Aucune salle épinglée".to_string(), room_label);
+    let options = pick.room_options.clone();
+    let reason = pick.reason.clone();
+    view! {
+        <li class="rounded-xl border border-slate-200 bg-white p-4" data-testid="pick-card"
+            data-member-id=member_id.to_string() data-code=pick.code.clone() data-tier=tier.key()>
+            <div class="flex items-baseline justify-between gap-3">
+                <p class="font-medium text-slate-900">{pick.name.clone()}</p>
+                <span class="text-xs text-slate-500">{pick.code.clone()}
+                    {(pick.added_by == "ai").then(|| view! { <span class="ml-1 rounded bg-indigo-50 px-1 text-indigo-700">"recherche"</span> })}
+                </span>
+            </div>
+            <p class="text-sm text-slate-500">{pick.postal_code.clone()} " " {pick.city.clone()}</p>
+            {if read_only {
+                view! {
+                    <p class="mt-2 text-sm text-slate-700" data-testid="pinned-room">{room_text}</p>
+                    <p class="mt-1 text-sm text-slate-700">{reason}</p>
+                }.into_any()
+            } else {
+                view! {
+                    <label class="mt-2 block text-xs font-medium text-slate-600">
+                        "Salle épinglée"
+                        <select data-testid="room-select"
+                            class="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1 text-sm"
+                            disabled=move || busy.get()
+                            on:change=move |ev| {
+                                let room_id = event_target_value(&ev).parse::<i64>().ok().filter(|id| *id != 0);
+                                act.dispatch(Op::Pin { member_id, room_id });
+                            }>
+                            <option value="0" selected=pinned.is_none()>"Aucune salle épinglée"</option>
+                            {options.into_iter().map(|r| {
+                                let selected = pinned == Some(r.id);
+                                view! { <option value=r.id.to_string() selected=selected>{room_label(&r)}</option> }
+                            }).collect_view()}
+                        </select>
+                    </label>
+                    {pick.room_options.is_empty().then(|| view! {
+                        <p class="mt-1 text-xs text-amber-800">"Aucune salle de ce lieu ne reçoit le groupe dans la configuration demandée."</p>
+                    })}
+                    <label class="mt-2 block text-xs font-medium text-slate-600">
+                        "Pourquoi ce lieu (une ligne)"
+                        <input type="text" data-testid="reason-input" maxlength=MAX_REASON_CHARS
+                            class="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1 text-sm"
+                            value=reason.clone()
+                            on:change=move |ev| {
+                                act.dispatch(Op::Reason { member_id, reason: event_target_value(&ev) });
+                            } />
+                    </label>
+                    <div class="mt-3 flex flex-wrap gap-2 text-xs">
+                        <button type="button" data-testid="move-up" title="Monter"
+                            class="rounded border border-slate-300 px-2 py-1 hover:bg-slate-50 disabled:opacity-40"
+                            disabled=move || first || busy.get()
+                            on:click=move |_| { act.dispatch(Op::Reorder { member_id, position: position - 1 }); }>"↑"</button>
+                        <button type="button" data-testid="move-down" title="Descendre"
+                            class="rounded border border-slate-300 px-2 py-1 hover:bg-slate-50 disabled:opacity-40"
+                            disabled=move || last || busy.get()
+                            on:click=move |_| { act.dispatch(Op::Reorder { member_id, position: position + 1 }); }>"↓"</button>
+                        <button type="button" data-testid="move-tier"
+                            class="rounded border border-slate-300 px-2 py-1 hover:bg-slate-50 disabled:opacity-40"
+                            disabled=move || busy.get()
+                            on:click=move |_| { act.dispatch(Op::Move { member_id, tier: tier.other() }); }>
+                            "→ " {tier.other().label()}
+                        </button>
+                        <button type="button" data-testid="remove-pick"
+                            class="rounded border border-red-200 px-2 py-1 text-red-700 hover:bg-red-50 disabled:opacity-40"
+                            disabled=move || busy.get()
+                            on:click=move |_| { act.dispatch(Op::Remove { member_id }); }>"Retirer"</button>
+                    </div>
+                }.into_any()
+            }}
+            {pick.room_unfit.clone().map(|w| view! { <p class="mt-1 text-xs text-amber-800">{w}</p> })}
+            // « Apprendre » (another feature) is mounted here by the integrator.
+            <div data-testid="pick-extras" class="mt-2"
+                data-request-id=context.request_id.to_string()
+                data-member-id=member_id.to_string()
+                data-catalogue-id=context.catalogue_id.to_string()
+                data-member-name=pick.name.clone()
+                data-event-type=context.event_type.clone()></div>
+        </li>
+    }
+}

@@ -1,0 +1,138 @@
+//! « Remplir depuis la recherche »: the venue search the Lieux page and the
+//! `search_members` tool run (called, not copied), on the request's own
+//! criteria, fills the empty slots of each tier with its picks — matched
+//! room pinned, its one-line reason — and remembers them for the
+//! acceptance rate.
+//!
+//! The search runs outside the transaction (it takes model calls); the
+//! version is checked before it and again, under the row lock, after it:
+//! an edit made meanwhile wins and the fill is refused, nothing written.
+use super::rules::{self, Kind};
+use super::{guard, view};
+use crate::db::app_error;
+use crate::db::catalogues::{self, NewPick, RequestInfo};
+use crate::search::request::MAX_TEXT_CHARS;
+use crate::search::SearchService;
+use app::catalogue_builder::{CatalogueView, Tier};
+use app::errors::AppError;
+use app::venue_search::{SearchForm, VenuePick};
+use sqlx::PgPool;
+
+/// The search form of a request: its pool, criteria and text (event type,
+/// description, the team's search hints).
+pub fn search_form(r: &RequestInfo) -> SearchForm {
+    let text: Vec<&str> = [
+        r.event_type.as_deref(),
+        Some(r.description.as_str()),
+        r.search_hints.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .map(str::trim)
+    .filter(|t| !t.is_empty())
+    .collect();
+    SearchForm {
+        pool: r.pool_slug.clone(),
+        text: text.join(". ").chars().take(MAX_TEXT_CHARS).collect(),
+        participants: r.participants.map(i64::from),
+        configurations: r.configurations.clone(),
+        postal_codes: r.postal_codes.clone(),
+        near_lat: r.center_lat,
+        near_lng: r.center_lng,
+        radius_km: r.radius_km,
+    }
+}
+
+pub async fn fill(
+    db: &PgPool,
+    search: &SearchService,
+    user_id: i64,
+    catalogue_id: i64,
+    version: i32,
+) -> Result<CatalogueView, AppError> {
+    let before = catalogues::by_id(db, catalogue_id)
+        .await
+        .map_err(app_error)?
+        .ok_or(AppError::NotFound)?;
+    guard(&before, version)?;
+    let request = catalogues::request(db, before.request_id)
+        .await
+        .map_err(app_error)?
+        .ok_or(AppError::NotFound)?;
+    let results = search.search(Some(user_id), &search_form(&request)).await?;
+
+    let mut tx = db.begin().await.map_err(app_error)?;
+    let catalogue = catalogues::lock(&mut tx, catalogue_id)
+        .await
+        .map_err(app_error)?
+        .ok_or(AppError::NotFound)?;
+    guard(&catalogue, version)?;
+    let picks = catalogues::picks(&mut *tx, catalogue_id)
+        .await
+        .map_err(app_error)?;
+    let limits = rules::limits(Kind::from_key(&catalogue.kind));
+    let mut total = picks.len();
+    let (mut remembered, mut remembered_tiers) = (Vec::new(), Vec::new());
+    let mut left_out = 0;
+    let mut notices = results.notices.clone();
+    for tier in Tier::BOTH {
+        let found: &[VenuePick] = match tier {
+            Tier::Recommended => &results.recommended,
+            Tier::Compatible => &results.compatible,
+        };
+        let mut in_tier = picks.iter().filter(|p| p.tier == tier.key()).count();
+        let slots = limits.max_per_tier.unwrap_or(usize::MAX);
+        for p in found {
+            if picks.iter().any(|q| q.member_id == p.member_id) {
+                // Already there (the assistant or the team chose it too):
+                // still one of the search's picks, wherever it stands.
+                remembered.push(p.member_id);
+                remembered_tiers.push(tier.key().to_string());
+                continue;
+            }
+            if in_tier >= slots || total >= limits.max_picks {
+                left_out += 1;
+                continue;
+            }
+            let reason = rules::clip_reason(&p.reason);
+            let pick = NewPick {
+                member_id: p.member_id,
+                tier: tier.key(),
+                position: i32::try_from(in_tier).unwrap_or(i32::MAX),
+                explanation: &reason,
+                room_id: p.matched_room.as_ref().map(|r| r.id),
+                added_by: "ai",
+            };
+            catalogues::insert_pick(&mut tx, catalogue_id, &pick, user_id)
+                .await
+                .map_err(app_error)?;
+            in_tier += 1;
+            total += 1;
+            remembered.push(p.member_id);
+            remembered_tiers.push(tier.key().to_string());
+        }
+    }
+    if results.recommended.is_empty() && results.compatible.is_empty() {
+        notices.push("La recherche n'a trouvé aucun lieu pour ces critères.".into());
+    }
+    if left_out > 0 {
+        notices.push(format!(
+            "{left_out} lieu{} de la recherche non ajouté{} : plus d'emplacement libre dans son rang.",
+            if left_out > 1 { "x" } else { "" },
+            if left_out > 1 { "s" } else { "" }
+        ));
+    }
+    catalogues::remember_search_picks(&mut tx, catalogue_id, &remembered, &remembered_tiers)
+        .await
+        .map_err(app_error)?;
+    catalogues::refresh_acceptance(&mut tx, catalogue_id)
+        .await
+        .map_err(app_error)?;
+    catalogues::bump_version(&mut tx, catalogue_id, user_id)
+        .await
+        .map_err(app_error)?;
+    let mut view = view::load(&mut tx, catalogue_id).await?;
+    tx.commit().await.map_err(app_error)?;
+    view.notices = notices;
+    Ok(view)
+}

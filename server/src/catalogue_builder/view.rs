@@ -1,0 +1,176 @@
+//! A catalogue as the builder shows it: the request's summary, the picks in
+//! their tiers with the rooms that may be pinned (only those holding the
+//! group in a requested configuration), the warnings, the acceptance rate.
+use super::rules::{self, Kind};
+use crate::db::app_error;
+use crate::db::catalogues::{self, PickRow, RequestInfo};
+use crate::db::write_targets::{RequestBrief, RoomCapacity};
+use app::catalogue_builder::{
+    Acceptance, CatalogueView, PickView, RequestSummary, RoomChoice, Tier,
+};
+use app::errors::AppError;
+use app::room_configurations::label_of;
+use sqlx::PgConnection;
+
+/// The fields of a request the room check needs.
+pub fn brief(r: &RequestInfo) -> RequestBrief {
+    RequestBrief {
+        id: r.id,
+        reference: r.reference.clone(),
+        pool_id: r.pool_id,
+        participants: r.participants,
+        configurations: r.configurations.clone(),
+        event_start_date: r.event_start_date,
+        event_end_date: r.event_end_date,
+    }
+}
+
+/// The room `room_id` of these rows as a choice, when it holds the group.
+pub fn choice(request: &RequestBrief, rows: &[RoomCapacity], room_id: i64) -> Option<RoomChoice> {
+    let of_room: Vec<&RoomCapacity> = rows.iter().filter(|r| r.room_id == room_id).collect();
+    let first = of_room.first()?;
+    rules::fitting(request, &of_room).map(|(configuration, capacity)| RoomChoice {
+        id: room_id,
+        name: first.room_name.clone(),
+        configuration: configuration.to_string(),
+        capacity,
+    })
+}
+
+fn summary(r: &RequestInfo) -> RequestSummary {
+    let fmt = |d: chrono::NaiveDate| d.format("%d/%m/%Y").to_string();
+    let dates = match (r.event_start_date, r.event_end_date) {
+        (Some(start), Some(end)) if end != start => {
+            Some(format!("du {} au {}", fmt(start), fmt(end)))
+        }
+        (Some(start), _) => Some(fmt(start)),
+        _ => None,
+    };
+    let mut area: Vec<String> = r.area.iter().cloned().collect();
+    if !r.postal_codes.is_empty() {
+        area.push(r.postal_codes.join(", "));
+    }
+    if let Some(km) = r.radius_km {
+        area.push(format!("rayon {km} km"));
+    }
+    RequestSummary {
+        reference: r.reference.clone(),
+        description: r.description.chars().take(400).collect(),
+        event_type: r.event_type.clone(),
+        participants: r.participants,
+        configurations: r
+            .configurations
+            .iter()
+            .map(|c| label_of(c).to_string())
+            .collect(),
+        area: area.join(" · "),
+        dates,
+        pool: r.pool_name.clone(),
+        workspace_scenario: r.workspace_scenario,
+    }
+}
+
+fn pick_view(p: PickRow, request: &RequestBrief, rooms: &[RoomCapacity]) -> PickView {
+    let mine: Vec<RoomCapacity> = rooms
+        .iter()
+        .filter(|r| r.member_id == p.member_id)
+        .cloned()
+        .collect();
+    let mut room_ids: Vec<i64> = mine.iter().map(|r| r.room_id).collect();
+    room_ids.dedup();
+    let room_options: Vec<RoomChoice> = room_ids
+        .iter()
+        .filter_map(|id| choice(request, &mine, *id))
+        .collect();
+    let room = p.room_id.and_then(|id| choice(request, &mine, id));
+    let room_unfit = match (p.room_id, &room) {
+        (Some(id), None) => mine.iter().find(|r| r.room_id == id).map(|r| {
+            format!(
+                "La salle « {} » ne reçoit plus le groupe : épinglez-en une autre.",
+                r.room_name
+            )
+        }),
+        _ => None,
+    };
+    PickView {
+        member_id: p.member_id,
+        code: p.code,
+        name: p.name,
+        city: p.city.unwrap_or_default(),
+        postal_code: p.postal_code.unwrap_or_default(),
+        tier: if p.tier == "recommended" {
+            Tier::Recommended
+        } else {
+            Tier::Compatible
+        },
+        position: p.position,
+        reason: p.explanation,
+        room,
+        room_unfit,
+        room_options,
+        added_by: p.added_by,
+    }
+}
+
+/// The catalogue `catalogue_id` now (`NotFound` when there is none).
+pub async fn load(conn: &mut PgConnection, catalogue_id: i64) -> Result<CatalogueView, AppError> {
+    let catalogue = catalogues::by_id(&mut *conn, catalogue_id)
+        .await
+        .map_err(app_error)?
+        .ok_or(AppError::NotFound)?;
+    let request = catalogues::request(&mut *conn, catalogue.request_id)
+        .await
+        .map_err(app_error)?
+        .ok_or(AppError::NotFound)?;
+    let picks = catalogues::picks(&mut *conn, catalogue_id)
+        .await
+        .map_err(app_error)?;
+    let member_ids: Vec<i64> = picks.iter().map(|p| p.member_id).collect();
+    let rooms = catalogues::rooms_of_members(&mut *conn, &member_ids)
+        .await
+        .map_err(app_error)?;
+    let request_brief = brief(&request);
+    let kind = Kind::from_key(&catalogue.kind);
+    let (recommended, compatible): (Vec<PickView>, Vec<PickView>) = picks
+        .into_iter()
+        .map(|p| pick_view(p, &request_brief, &rooms))
+        .partition(|p| p.tier == Tier::Recommended);
+    let warnings = match rules::check(kind, recommended.len(), compatible.len()) {
+        Ok(warnings) => warnings.into_iter().map(|w| w.text).collect(),
+        Err(over_limit) => vec![over_limit],
+    };
+    let acceptance = match (
+        catalogue.search_picks,
+        catalogue.search_kept,
+        catalogue.search_moved,
+        catalogue.search_replaced,
+    ) {
+        (Some(search_picks), Some(kept), Some(moved), Some(replaced)) => Some(Acceptance {
+            search_picks,
+            kept,
+            moved,
+            replaced,
+        }),
+        _ => None,
+    };
+    let last_edit = catalogue.edited_at_time.as_ref().map(|time| {
+        let who = catalogue.edited_by_name.as_deref().unwrap_or("l'équipe");
+        format!("Modifié par {who} à {time}")
+    });
+    Ok(CatalogueView {
+        catalogue_id,
+        request_id: request.id,
+        kind: catalogue.kind,
+        status: catalogue.status,
+        version: catalogue.version,
+        request: summary(&request),
+        recommended,
+        compatible,
+        warnings,
+        max_picks: rules::limits(kind).max_picks,
+        acceptance,
+        last_edit,
+        sent_on: catalogue.sent_on,
+        notices: Vec::new(),
+    })
+}
