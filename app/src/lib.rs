@@ -16,6 +16,7 @@ pub mod room_configurations;
 pub mod routes;
 #[cfg(feature = "ssr")]
 pub mod services;
+pub mod training;
 pub mod venue_search;
 
 use leptos::prelude::*;
@@ -28,7 +29,7 @@ use leptos_router::{
 use crate::layout::AppLayout;
 use crate::pages::{
     ChatPage, ConsolePage, HomePage, MemoryPage, NotFoundPage, OrganizerCataloguePage,
-    RequestsPage, SignInPage, VenueAvailabilityPage, VenuesPage,
+    RequestsPage, SignInPage, TrainingPage, VenueAvailabilityPage, VenuesPage,
 };
 
 /// The whole HTML document, rendered by the server for every page.
@@ -76,6 +77,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("demandes") view=RequestsPage ssr=SsrMode::Async />
                     <Route path=path!("lieux") view=VenuesPage ssr=SsrMode::Async />
                     <Route path=path!("memoire") view=MemoryPage ssr=SsrMode::Async />
+                    <Route path=path!("entrainement") view=TrainingPage ssr=SsrMode::Async />
                     <Route path=path!("console") view=ConsolePage ssr=SsrMode::Async />
                 </ParentRoute>
             </Routes>

@@ -2,6 +2,7 @@
 mod chat;
 mod console;
 mod home;
+mod learn;
 mod link_views;
 mod memory;
 mod not_found;
@@ -15,6 +16,7 @@ mod venues;
 pub use chat::ChatPage;
 pub use console::ConsolePage;
 pub use home::HomePage;
+pub use learn::{GuidelineForm, LearnButton, TrainingPage};
 pub use memory::MemoryPage;
 pub use not_found::NotFoundPage;
 pub use organizer_catalogue::OrganizerCataloguePage;

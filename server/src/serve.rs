@@ -54,10 +54,14 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let (stop_jobs, jobs_shutdown) = tokio::sync::watch::channel(false);
     let workers = crate::jobs::start(
         &db,
-        &crate::venue_embeddings::register_jobs(
-            crate::jobs::Registry::default(),
+        &crate::training::register_jobs(
+            crate::venue_embeddings::register_jobs(
+                crate::jobs::Registry::default(),
+                &db,
+                embedders.venues.clone(),
+            ),
             &db,
-            embedders.venues.clone(),
+            embedders.training.clone(),
         ),
         config.job_workers,
         &crate::jobs::WorkerOptions::default(),

@@ -15,6 +15,7 @@ use app::admin::AuditLog;
 use app::chat::Assistant;
 use app::links::LinkViews;
 use app::llm_budget::LlmBudget;
+use app::training::Training;
 use app::venue_search::VenueSearch;
 use leptos::prelude::provide_context;
 use sqlx::PgPool;
@@ -51,6 +52,8 @@ services! {
     assistant: dyn Assistant,
     /// The month's language-model spend, for the admin console.
     llm_budget: dyn LlmBudget,
+    /// What the team teaches: « Apprendre », guidelines, `/entrainement`.
+    training: dyn Training,
 }
 
 /// What the services are built from.
@@ -109,6 +112,7 @@ impl Services {
                 agent,
                 links: signing_key.clone(),
             }),
+            training: Arc::new(crate::training::TrainingService { db: db.clone() }),
             llm_budget: Arc::new(crate::llm::budget::BudgetService {
                 db,
                 settings: llm_budget,
