@@ -16,9 +16,12 @@ use leptos::prelude::*;
 
 /// The outcome of a form's last post: the server's message, or a thank-you.
 #[component]
-fn Outcome(value: RwSignal<Option<Result<i64, AppError>>>, testid: &'static str) -> impl IntoView {
+fn Outcome(
+    result: impl Fn() -> Option<Result<i64, AppError>> + Send + Sync + 'static,
+    testid: &'static str,
+) -> impl IntoView {
     move || {
-        value.get().map(|result| match result {
+        result().map(|result| match result {
             Ok(_) => view! {
                 <p role="status" class="rounded-md bg-emerald-50 px-3 py-2 text-emerald-800" data-testid=format!("{testid}-saved")>
                     "Leçon enregistrée : Maxy en tiendra compte dans les prochaines recherches."
@@ -81,7 +84,7 @@ pub fn LearnButton(
                 <button type="submit" class="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700" data-testid="learn-submit">
                     "Enregistrer la leçon"
                 </button>
-                <Outcome value=action.value() testid="learn" />
+                <Outcome result=move || action.value().get() testid="learn" />
             </ActionForm>
         </details>
     }
@@ -108,7 +111,7 @@ pub fn GuidelineForm(request_id: Option<i64>) -> impl IntoView {
             <button type="submit" class="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700" data-testid="guideline-submit">
                 "Ajouter la consigne"
             </button>
-            <Outcome value=action.value() testid="guideline" />
+            <Outcome result=move || action.value().get() testid="guideline" />
         </ActionForm>
     }
 }

@@ -170,9 +170,21 @@ impl Effects {
     pub fn len(&self) -> usize {
         self.0.len()
     }
+
+    /// The finalists the training turned down, with their reason, by id.
+    pub fn rejections(&self) -> Vec<(i64, String)> {
+        let mut out: Vec<(i64, String)> = self
+            .0
+            .iter()
+            .filter_map(|(id, e)| e.rejection().map(|r| (*id, r)))
+            .collect();
+        out.sort_by_key(|(id, _)| *id);
+        out
+    }
 }
 
-/// The request's words, folded, where triggers and event types are looked for.
+/// The request's words (event type, text, what was understood), folded:
+/// the SQL query looks for event types there.
 fn request_words(req: &SearchRequest) -> String {
     fold(&format!(
         "{} {} {}",
@@ -182,11 +194,38 @@ fn request_words(req: &SearchRequest) -> String {
     ))
 }
 
-/// Whether `word` (folded) starts a word of `text_folded`: « jardin »
-/// finds « jardins » and « jardin d'hiver », not « ajardiné ».
-fn mentions(text_folded: &str, word: &str) -> bool {
-    let word = fold(word);
-    !word.is_empty() && format!(" {text_folded}").contains(&format!(" {word}"))
+/// A word without the endings French adds for plural and feminine, so
+/// « festives » is « festif » and « jardins » is « jardin »: a crude
+/// stemmer, applied the same way to both sides of every comparison.
+fn stem(word: &str) -> String {
+    let mut w = word.to_string();
+    if w.len() > 3 && (w.ends_with('s') || w.ends_with('x')) {
+        w.pop();
+    }
+    for (end, to) in [("ive", "if"), ("euse", "eu"), ("elle", "el"), ("enne", "en"), ("ette", "et")] {
+        if w.len() > end.len() + 2 && w.ends_with(end) {
+            w.truncate(w.len() - end.len());
+            w.push_str(to);
+            break;
+        }
+    }
+    if w.len() > 3 && w.ends_with('e') {
+        w.pop();
+    }
+    w
+}
+
+/// A text as the sequence of its words' stems.
+fn stems(text: &str) -> Vec<String> {
+    fold(text).split(' ').filter(|w| !w.is_empty()).map(stem).collect()
+}
+
+/// Whether the words of `phrase` appear, in order, in `text` (stems
+/// compared): « jardin » is in « jardins arborés », « sous-sol » in
+/// « en sous-sol », « festif » in « soirée festive ».
+fn mentions(text: &[String], phrase: &str) -> bool {
+    let phrase = stems(phrase);
+    !phrase.is_empty() && text.windows(phrase.len()).any(|w| w == phrase.as_slice())
 }
 
 impl Lessons {
@@ -215,7 +254,7 @@ impl Lessons {
 
     /// Keeps the verdicts, and the directives whose trigger the request names.
     pub fn from_rows(rows: Vec<LessonRow>, req: &SearchRequest) -> Self {
-        let words = request_words(req);
+        let words = stems(&request_words(req));
         let request_key = req.event_type.as_deref().map(event_type::key);
         let lessons = rows
             .into_iter()
@@ -232,7 +271,7 @@ impl Lessons {
                 };
                 let triggered = lesson.directives.as_ref().is_some_and(|d| {
                     let key = event_type::key(&d.trigger);
-                    event_type::contains_words(&words, &d.trigger)
+                    mentions(&words, &d.trigger)
                         || request_key.as_deref() == Some(key.as_str())
                         || lesson
                             .event_type
@@ -320,9 +359,9 @@ impl Lessons {
     }
 }
 
-/// Everything a venue says of itself, folded: name, room, description,
+/// Everything a venue says of itself, as stems: name, room, description,
 /// tags, attributes and knowledge.
-fn venue_text(f: &Finalist<'_>, facts: Option<&VenueFacts>) -> String {
+fn venue_text(f: &Finalist<'_>, facts: Option<&VenueFacts>) -> Vec<String> {
     let c = f.candidate;
     let mut text = format!("{} {}", c.name, c.room_name);
     if let Some(x) = facts {
@@ -336,7 +375,7 @@ fn venue_text(f: &Finalist<'_>, facts: Option<&VenueFacts>) -> String {
             text.push_str(part);
         }
     }
-    fold(&text)
+    stems(&text)
 }
 
 #[cfg(test)]
@@ -344,13 +383,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn words_match_at_their_start() {
-        let text = fold("Un grand Jardin d'hiver, pas de sous-sol");
+    fn words_match_whatever_their_plural_or_feminine() {
+        let text = stems("Des Jardins d'hiver, pas de sous-sol, soirées festives");
         assert!(mentions(&text, "jardin"));
         assert!(mentions(&text, "sous-sol"));
         assert!(mentions(&text, "Sous sol"));
+        assert!(mentions(&text, "festif"));
+        assert!(mentions(&text, "soirée festive"));
         assert!(!mentions(&text, "ardin"));
         assert!(!mentions(&text, "terrasse"));
+        assert!(!mentions(&text, ""));
     }
 
     #[test]
