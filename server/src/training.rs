@@ -46,8 +46,7 @@ pub struct TrainingService {
 pub fn draft_of(input: &TrainingInput) -> Result<Draft, validate::Invalid> {
     let prefer = directives::split_list(&input.prefer);
     let avoid = directives::split_list(&input.avoid);
-    let directives = if input.trigger.trim().is_empty() && prefer.is_empty() && avoid.is_empty()
-    {
+    let directives = if input.trigger.trim().is_empty() && prefer.is_empty() && avoid.is_empty() {
         None
     } else {
         Some(directives::check(&input.trigger, &prefer, &avoid)?)
@@ -137,10 +136,9 @@ impl Training for TrainingService {
                 "Le type d'événement du filtre est trop long.".into(),
             ));
         }
-        let rows =
-            crate::db::training_sessions::recent(&self.db, event_type.as_deref(), PAGE_SIZE)
-                .await
-                .map_err(crate::db::app_error)?;
+        let rows = crate::db::training_sessions::recent(&self.db, event_type.as_deref(), PAGE_SIZE)
+            .await
+            .map_err(crate::db::app_error)?;
         Ok(rows.iter().map(|r| view_of(r, user)).collect())
     }
 

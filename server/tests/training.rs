@@ -28,12 +28,13 @@ const POOL: &str = "training-test";
 /// Eight venues in the 11th with one cocktail room each, alike but for
 /// their descriptions: #8003 has a garden, #8006 is in a basement.
 async fn seed(db: &PgPool) -> i64 {
-    let pool: i64 =
-        sqlx::query_scalar("INSERT INTO pools (slug, name) VALUES ($1, 'Test training') RETURNING id")
-            .bind(POOL)
-            .fetch_one(db)
-            .await
-            .unwrap();
+    let pool: i64 = sqlx::query_scalar(
+        "INSERT INTO pools (slug, name) VALUES ($1, 'Test training') RETURNING id",
+    )
+    .bind(POOL)
+    .fetch_one(db)
+    .await
+    .unwrap();
     sqlx::query(
         "INSERT INTO members (code, name, pool_id, status, postal_code, city, lat, lng, description)
          SELECT '#' || (8000 + i), 'Salle ' || i, $1, 'active', '75011', 'Paris',
@@ -180,7 +181,9 @@ async fn a_directive_moves_its_own_kind_of_event_only(db: PgPool) {
     assert_eq!(position(&r, "#8003"), 0, "{:?}", ranking(&r));
     let garden = &r.recommended[0];
     assert!(
-        garden.reason.contains("jardin, préféré par l'équipe pour « festif »"),
+        garden
+            .reason
+            .contains("jardin, préféré par l'équipe pour « festif »"),
         "{}",
         garden.reason
     );
@@ -191,7 +194,12 @@ async fn a_directive_moves_its_own_kind_of_event_only(db: PgPool) {
         ranking(&r)
     );
     assert!(position(&r, "#8006") > position(&baseline, "#8006"));
-    if let Some(p) = r.recommended.iter().chain(&r.compatible).find(|p| p.code == "#8006") {
+    if let Some(p) = r
+        .recommended
+        .iter()
+        .chain(&r.compatible)
+        .find(|p| p.code == "#8006")
+    {
         assert!(p.reason.contains("sous-sol, à éviter"), "{}", p.reason);
     }
 
@@ -203,11 +211,18 @@ async fn a_directive_moves_its_own_kind_of_event_only(db: PgPool) {
     // A seminar search is untouched by the cocktail directive, and the
     // seminar directive needs its trigger: « festif » is in the text.
     let r = search(&db, &form(Some("séminaire"))).await;
-    assert_eq!(position(&r, "#8003"), 0, "the seminar guideline applies too");
+    assert_eq!(
+        position(&r, "#8003"),
+        0,
+        "the seminar guideline applies too"
+    );
     let mut calm = form(Some("séminaire"));
     calm.text = "séminaire au calme".into();
     let before = {
-        sqlx::query("DELETE FROM training_sessions").execute(&db).await.unwrap();
+        sqlx::query("DELETE FROM training_sessions")
+            .execute(&db)
+            .await
+            .unwrap();
         search(&db, &calm).await
     };
     service(&db)
@@ -254,7 +269,10 @@ async fn a_rejected_venue_is_not_recommended_again_for_the_same_kind(db: PgPool)
 
     let r = search(&db, &form(Some("cocktail"))).await;
     assert!(
-        r.recommended.iter().chain(&r.compatible).all(|p| p.code != top),
+        r.recommended
+            .iter()
+            .chain(&r.compatible)
+            .all(|p| p.code != top),
         "{:?}",
         ranking(&r)
     );
@@ -295,9 +313,21 @@ async fn a_demoted_venue_is_at_best_compatible(db: PgPool) {
         .unwrap();
     let r = search(&db, &form(Some("cocktail"))).await;
     assert!(r.recommended.iter().all(|p| p.code != top));
-    let pick = r.compatible.iter().find(|p| p.code == top).expect("compatible");
-    assert!(pick.reason.contains("rétrogradé en compatible le"), "{}", pick.reason);
-    assert!(pick.reason.contains("pour un cocktail : service lent"), "{}", pick.reason);
+    let pick = r
+        .compatible
+        .iter()
+        .find(|p| p.code == top)
+        .expect("compatible");
+    assert!(
+        pick.reason.contains("rétrogradé en compatible le"),
+        "{}",
+        pick.reason
+    );
+    assert!(
+        pick.reason.contains("pour un cocktail : service lent"),
+        "{}",
+        pick.reason
+    );
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -337,7 +367,10 @@ async fn invalid_lessons_are_refused_with_a_clear_message_and_nothing_written(db
         ),
         (
             TrainingInput {
-                prefer: (0..21).map(|i| format!("mot{i}")).collect::<Vec<_>>().join(","),
+                prefer: (0..21)
+                    .map(|i| format!("mot{i}"))
+                    .collect::<Vec<_>>()
+                    .join(","),
                 ..guideline("cocktail")
             },
             "21 mots",
@@ -418,9 +451,16 @@ async fn invalid_lessons_are_refused_with_a_clear_message_and_nothing_written(db
             other => panic!("{input:?}: {other:?}"),
         }
     }
-    assert_eq!(count(&db, "SELECT count(*) FROM training_sessions").await, 0);
     assert_eq!(
-        count(&db, "SELECT count(*) FROM jobs WHERE kind = 'training.embed'").await,
+        count(&db, "SELECT count(*) FROM training_sessions").await,
+        0
+    );
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM jobs WHERE kind = 'training.embed'"
+        )
+        .await,
         0
     );
 }
@@ -442,7 +482,13 @@ async fn the_embedding_service_down_never_loses_a_lesson(db: PgPool) {
     let down = training_embedder(support::closed_port().await);
     let outcome = embed::embed_sessions(&db, down.as_ref(), &[id]).await;
     assert!(
-        matches!(outcome, Outcome::Failed { mode: FailMode::Unavailable, .. }),
+        matches!(
+            outcome,
+            Outcome::Failed {
+                mode: FailMode::Unavailable,
+                ..
+            }
+        ),
         "{outcome:?}"
     );
     let (embedded, verdict): (bool, String) = sqlx::query_as(
@@ -486,9 +532,7 @@ async fn the_embedding_service_down_never_loses_a_lesson(db: PgPool) {
 
 /// The training pipeline's embedder, pointed at `addr` (the training
 /// pipeline's own settings: `MAXY_TRAINING_EMBEDDING_URL`).
-fn training_embedder(
-    addr: std::net::SocketAddr,
-) -> Arc<dyn server::embeddings::EmbeddingProvider> {
+fn training_embedder(addr: std::net::SocketAddr) -> Arc<dyn server::embeddings::EmbeddingProvider> {
     let url = format!("http://{addr}/v1");
     let config = server::config::Config::from_source(&server::config::Env::from_pairs([
         ("MAXY_TRAINING_EMBEDDING_URL", url.as_str()),

@@ -95,8 +95,7 @@ pub fn LearnButton(
 #[component]
 pub fn GuidelineForm(request_id: Option<i64>) -> impl IntoView {
     // The `/entrainement` page shares its action so its list follows the posts.
-    let action =
-        use_context::<ServerAction<AddGuideline>>().unwrap_or_else(ServerAction::<AddGuideline>::new);
+    let action = use_context::<ServerAction<AddGuideline>>().unwrap_or_default();
     view! {
         <ActionForm action=action attr:class="space-y-3 rounded-xl border border-slate-200 bg-white p-4 text-sm" attr:data-testid="guideline-form">
             {request_id.map(|r| view! { <input type="hidden" name="request_id" value=r.to_string() /> })}

@@ -202,7 +202,13 @@ fn stem(word: &str) -> String {
     if w.len() > 3 && (w.ends_with('s') || w.ends_with('x')) {
         w.pop();
     }
-    for (end, to) in [("ive", "if"), ("euse", "eu"), ("elle", "el"), ("enne", "en"), ("ette", "et")] {
+    for (end, to) in [
+        ("ive", "if"),
+        ("euse", "eu"),
+        ("elle", "el"),
+        ("enne", "en"),
+        ("ette", "et"),
+    ] {
         if w.len() > end.len() + 2 && w.ends_with(end) {
             w.truncate(w.len() - end.len());
             w.push_str(to);
@@ -217,7 +223,11 @@ fn stem(word: &str) -> String {
 
 /// A text as the sequence of its words' stems.
 fn stems(text: &str) -> Vec<String> {
-    fold(text).split(' ').filter(|w| !w.is_empty()).map(stem).collect()
+    fold(text)
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .map(stem)
+        .collect()
 }
 
 /// Whether the words of `phrase` appear, in order, in `text` (stems

@@ -103,9 +103,11 @@ pub fn check_text(form: &SearchForm) -> Result<(), Invalid> {
             "Le texte dépasse {MAX_TEXT_CHARS} caractères."
         )));
     }
-    if form.event_type.as_deref().is_some_and(|t| {
-        t.chars().count() > crate::training::event_type::MAX_CHARS
-    }) {
+    if form
+        .event_type
+        .as_deref()
+        .is_some_and(|t| t.chars().count() > crate::training::event_type::MAX_CHARS)
+    {
         return Err(invalid(format!(
             "Le type d'événement dépasse {} caractères.",
             crate::training::event_type::MAX_CHARS

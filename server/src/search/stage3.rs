@@ -152,7 +152,11 @@ fn honour_training(tiers: Tiers, effects: &Effects) -> Tiers {
     }
     // Those the model did not pick are turned down by the training too.
     for (member_id, reason) in effects.rejections() {
-        if !out.rejected_reasons.iter().any(|r| r.member_id == member_id) {
+        if !out
+            .rejected_reasons
+            .iter()
+            .any(|r| r.member_id == member_id)
+        {
             out.rejected_reasons.push(Scored {
                 member_id,
                 score: 0.0,
@@ -161,7 +165,11 @@ fn honour_training(tiers: Tiers, effects: &Effects) -> Tiers {
         }
     }
     for s in tiers.rejected_reasons {
-        if !out.rejected_reasons.iter().any(|r| r.member_id == s.member_id) {
+        if !out
+            .rejected_reasons
+            .iter()
+            .any(|r| r.member_id == s.member_id)
+        {
             out.rejected_reasons.push(s);
         }
     }

@@ -33,10 +33,14 @@ pub async fn record(
     )
     .await?;
     if let Some(id) = session.request_id.filter(|_| !targets.request_exists) {
-        return Err(CreateError::NotFound(format!("La demande n° {id} n'existe pas.")));
+        return Err(CreateError::NotFound(format!(
+            "La demande n° {id} n'existe pas."
+        )));
     }
     if let Some(id) = session.member_id.filter(|_| !targets.member_exists) {
-        return Err(CreateError::NotFound(format!("Le lieu n° {id} n'existe pas.")));
+        return Err(CreateError::NotFound(format!(
+            "Le lieu n° {id} n'existe pas."
+        )));
     }
     if let Some(id) = session.catalogue_id {
         match targets.catalogue_request_id {

@@ -204,11 +204,19 @@ mod tests {
         assert!(err(json!({"trigger": 3, "prefer": ["jardin"]})).contains("texte"));
         assert!(err(json!({"trigger": "festif", "prefer": ["jardin", 2]})).contains("élément 2"));
         assert!(err(json!({"trigger": "festif", "prefer": "jardin"})).contains("liste"));
-        assert!(err(json!({"trigger": "festif", "prefer": ["x"], "when": "toujours"})).contains("« when »"));
-        assert!(err(json!({"trigger": "festif", "prefer": ["a".repeat(61)]})).contains("trop long"));
+        assert!(
+            err(json!({"trigger": "festif", "prefer": ["x"], "when": "toujours"}))
+                .contains("« when »")
+        );
+        assert!(
+            err(json!({"trigger": "festif", "prefer": ["a".repeat(61)]})).contains("trop long")
+        );
         let many: Vec<String> = (0..21).map(|i| format!("mot{i}")).collect();
         assert!(err(json!({"trigger": "festif", "prefer": many})).contains("21 mots"));
-        assert!(err(json!({"trigger": "festif", "prefer": ["Jardin"], "avoid": ["jardin"]})).contains("à la fois"));
+        assert!(
+            err(json!({"trigger": "festif", "prefer": ["Jardin"], "avoid": ["jardin"]}))
+                .contains("à la fois")
+        );
         assert!(err(json!({"trigger": "festif"})).contains("ne dit rien"));
         assert!(err(json!({"trigger": "festif", "prefer": ["  "]})).contains("mot vide"));
         assert!(err(json!({"trigger": "festif", "prefer": ["a\u{0}b"]})).contains("invisible"));
@@ -216,7 +224,10 @@ mod tests {
 
     #[test]
     fn form_lists_split_on_commas() {
-        assert_eq!(split_list("jardin, terrasse,, "), vec!["jardin", "terrasse"]);
+        assert_eq!(
+            split_list("jardin, terrasse,, "),
+            vec!["jardin", "terrasse"]
+        );
         assert!(split_list("  ").is_empty());
     }
 }

@@ -72,11 +72,7 @@ impl TrainingEmbed {
 
 /// Embeds the sessions of `ids` that still exist; the outcome every job of
 /// the batch gets.
-pub async fn embed_sessions(
-    db: &PgPool,
-    provider: &dyn EmbeddingProvider,
-    ids: &[i64],
-) -> Outcome {
+pub async fn embed_sessions(db: &PgPool, provider: &dyn EmbeddingProvider, ids: &[i64]) -> Outcome {
     let sources = match training_sessions::embedding_sources(db, ids).await {
         Ok(s) => s,
         Err(e) => return Outcome::failed(FailMode::Retry, format!("database error: {e}")),
@@ -93,7 +89,9 @@ pub async fn embed_sessions(
                 format!("{} vectors for {} texts", v.len(), texts.len()),
             )
         }
-        Err(e @ EmbeddingError::Unavailable(_)) => return Outcome::failed(FailMode::Unavailable, e),
+        Err(e @ EmbeddingError::Unavailable(_)) => {
+            return Outcome::failed(FailMode::Unavailable, e)
+        }
         Err(e @ EmbeddingError::DimensionMismatch { .. }) => {
             return Outcome::failed(
                 FailMode::Permanent,

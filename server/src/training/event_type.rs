@@ -83,7 +83,10 @@ pub fn with_article(event_type: &str) -> String {
     let feminine = ["ee", "ion", "ence", "ie", "ete", "fete"]
         .iter()
         .any(|end| first.ends_with(end))
-        || matches!(first, "fete" | "journee" | "reception" | "remise" | "croisiere");
+        || matches!(
+            first,
+            "fete" | "journee" | "reception" | "remise" | "croisiere"
+        );
     let article = if feminine { "une" } else { "un" };
     format!("{article} {event_type}")
 }

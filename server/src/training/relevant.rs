@@ -82,7 +82,11 @@ pub async fn relevant_training(
         Some(t) => training_sessions::search(db, None, Some(t), limit).await?,
         None => Vec::new(),
     };
-    let mut source = if sessions.is_empty() { "none" } else { "event_type" };
+    let mut source = if sessions.is_empty() {
+        "none"
+    } else {
+        "event_type"
+    };
     if let Some(text) = blank_to_none(Some(description)) {
         let mut similar = by_meaning(db, embedder, text, None, limit).await?;
         let mut how = "vector";

@@ -67,16 +67,23 @@ impl From<directives::Invalid> for Invalid {
     }
 }
 
-fn one_of(label: &str, value: &str, allowed: &[&str]) -> Result<String, Invalid> {
+/// `value` if it is one of `allowed`; `what` names the field (« verdict »,
+/// « catégorie »), `article` its indefinite article.
+fn one_of(what: &str, article: &str, value: &str, allowed: &[&str]) -> Result<String, Invalid> {
     let value = value.trim();
     if allowed.contains(&value) {
         Ok(value.to_string())
     } else if value.is_empty() {
-        Err(Invalid(format!("Choisissez {label}.")))
+        Err(Invalid(format!("Choisissez {article} {what}.")))
     } else {
+        let unknown = if article == "une" {
+            "inconnue"
+        } else {
+            "inconnu"
+        };
         Err(Invalid(format!(
-            "{} inconnu(e) : « {value} » (valeurs permises : {}).",
-            capitalized(label),
+            "{} {unknown} : « {value} » (valeurs permises : {}).",
+            capitalized(what),
             allowed.join(", ")
         )))
     }
@@ -93,8 +100,8 @@ fn capitalized(label: &str) -> String {
 /// Checks a draft; nothing is read from the database (the writer checks
 /// that the request, venue and catalogue exist).
 pub fn check(draft: &Draft) -> Result<Valid, Invalid> {
-    let verdict = one_of("un verdict", &draft.verdict, VERDICTS)?;
-    let category = one_of("une catégorie", &draft.category, CATEGORIES)?;
+    let verdict = one_of("verdict", "un", &draft.verdict, VERDICTS)?;
+    let category = one_of("catégorie", "une", &draft.category, CATEGORIES)?;
     let reason = draft.reason.trim().to_string();
     if reason.contains('\0') {
         return Err(Invalid("La raison contient un caractère nul.".into()));

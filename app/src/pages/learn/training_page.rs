@@ -23,7 +23,13 @@ pub fn TrainingPage() -> impl IntoView {
     let delete = ServerAction::<DeleteTraining>::new();
     provide_context(guideline);
     let sessions = Resource::new(
-        move || (filter.get(), guideline.version().get(), delete.version().get()),
+        move || {
+            (
+                filter.get(),
+                guideline.version().get(),
+                delete.version().get(),
+            )
+        },
         |(f, _, _)| list_training(f),
     );
     view! {
@@ -73,7 +79,10 @@ fn verdict_class(verdict: &str) -> &'static str {
 }
 
 #[component]
-fn SessionItem(session: TrainingSessionView, delete: ServerAction<DeleteTraining>) -> impl IntoView {
+fn SessionItem(
+    session: TrainingSessionView,
+    delete: ServerAction<DeleteTraining>,
+) -> impl IntoView {
     let s = session;
     let badge = format!(
         "rounded px-2 py-0.5 text-xs font-medium {}",
