@@ -67,6 +67,15 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         &crate::jobs::WorkerOptions::default(),
         &jobs_shutdown,
     );
+    {
+        // Lessons without a vector of the training model get their job.
+        let (db, model) = (db.clone(), embedders.training.model().to_string());
+        tokio::spawn(async move {
+            if let Err(e) = crate::training::embed::enqueue_missing(&db, &model).await {
+                tracing::warn!(error = %e, "cannot queue the training embeddings");
+            }
+        });
+    }
     let state = AppState::new(
         leptos_options,
         db.clone(),

@@ -480,6 +480,16 @@ async fn the_embedding_service_down_never_loses_a_lesson(db: PgPool) {
     assert_eq!(queued, embed::KIND);
 
     let down = training_embedder(support::closed_port().await);
+    // The start-up sweep finds it, and does not queue it twice.
+    assert_eq!(embed::enqueue_missing(&db, down.model()).await.unwrap(), 1);
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM jobs WHERE kind = 'training.embed'"
+        )
+        .await,
+        1
+    );
     let outcome = embed::embed_sessions(&db, down.as_ref(), &[id]).await;
     assert!(
         matches!(
@@ -528,6 +538,7 @@ async fn the_embedding_service_down_never_loses_a_lesson(db: PgPool) {
             .await
             .unwrap();
     assert_eq!(model.as_deref(), Some(up.model()));
+    assert_eq!(embed::enqueue_missing(&db, up.model()).await.unwrap(), 0);
 }
 
 /// The training pipeline's embedder, pointed at `addr` (the training

@@ -234,8 +234,12 @@ fn stems(text: &str) -> Vec<String> {
 /// compared): « jardin » is in « jardins arborés », « sous-sol » in
 /// « en sous-sol », « festif » in « soirée festive ».
 fn mentions(text: &[String], phrase: &str) -> bool {
-    let phrase = stems(phrase);
-    !phrase.is_empty() && text.windows(phrase.len()).any(|w| w == phrase.as_slice())
+    contains(text, &stems(phrase))
+}
+
+/// Whether the stems `phrase` appear, in order, in `text`.
+fn contains(text: &[String], phrase: &[String]) -> bool {
+    !phrase.is_empty() && text.windows(phrase.len()).any(|w| w == phrase)
 }
 
 impl Lessons {
@@ -325,6 +329,14 @@ impl Lessons {
         if self.is_empty() {
             return Effects(out);
         }
+        // Each directive word stemmed once, not once per venue.
+        let words = |list: &[String]| -> Vec<(String, Vec<String>)> {
+            list.iter().map(|w| (w.clone(), stems(w))).collect()
+        };
+        let rules: Vec<_> = self
+            .directives()
+            .map(|(l, d)| (l, d, words(&d.prefer), words(&d.avoid)))
+            .collect();
         for f in finalists {
             let c = f.candidate;
             let mut effect = Effect::default();
@@ -334,10 +346,15 @@ impl Lessons {
                     effect.delta += APPROVED_BOOST;
                 }
             }
-            let text = venue_text(f, facts.iter().find(|x| x.member_id == c.id));
+            // The venue's texts are read only when a directive applies.
+            let text = if rules.is_empty() {
+                Vec::new()
+            } else {
+                venue_text(f, facts.iter().find(|x| x.member_id == c.id))
+            };
             let (mut boost, mut penalty) = (0.0_f64, 0.0_f64);
-            for (l, d) in self.directives() {
-                for word in d.prefer.iter().filter(|w| mentions(&text, w)) {
+            for (l, d, prefer, avoid) in &rules {
+                for (word, _) in prefer.iter().filter(|(_, s)| contains(&text, s)) {
                     if effect.notes.iter().any(|n| n.starts_with(word.as_str())) {
                         continue;
                     }
@@ -348,7 +365,7 @@ impl Lessons {
                         l.date()
                     ));
                 }
-                for word in d.avoid.iter().filter(|w| mentions(&text, w)) {
+                for (word, _) in avoid.iter().filter(|(_, s)| contains(&text, s)) {
                     if effect.caveats.iter().any(|n| n.starts_with(word.as_str())) {
                         continue;
                     }

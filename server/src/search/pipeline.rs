@@ -200,6 +200,14 @@ pub async fn run(
     let stage3 = stage3::rank(db, llm, req, &scored, similarity, &model, &lessons).await?;
     let tiers = stage3.tiers;
     let rank_ms = ms(t);
+    if !lessons.is_empty() {
+        let n = lessons.lessons.len();
+        results.understood.push(format!(
+            "{n} leçon{} de l'équipe appliquée{} (page Entraînement)",
+            if n > 1 { "s" } else { "" },
+            if n > 1 { "s" } else { "" }
+        ));
+    }
     results.notices.extend(stage3.notice);
 
     let pick = |s: &scoring::Scored| {

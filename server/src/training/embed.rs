@@ -33,6 +33,17 @@ pub async fn enqueue(db: impl PgExecutor<'_>, session_id: i64) -> sqlx::Result<(
     Ok(())
 }
 
+/// Queues the sessions still without a vector of `model` (written before
+/// this pipeline existed, or under another model): run at start-up, so a
+/// lesson is never left unembedded for good. Idempotent.
+pub async fn enqueue_missing(db: &PgPool, model: &str) -> sqlx::Result<usize> {
+    let ids = training_sessions::missing_embeddings(db, model, 10_000).await?;
+    for id in &ids {
+        enqueue(db, *id).await?;
+    }
+    Ok(ids.len())
+}
+
 /// The text a session is embedded from: its event type, reason and directives.
 pub fn text_of(source: &training_sessions::EmbeddingSource) -> String {
     let mut parts: Vec<String> = Vec::new();

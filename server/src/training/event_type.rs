@@ -25,13 +25,21 @@ pub fn normalize(raw: &str) -> Option<String> {
     (!text.is_empty()).then(|| text.to_lowercase())
 }
 
-/// One character without its accent (the same table as the SQL function).
+/// One character without its accent (the same table as the SQL function;
+/// a `match`, as the search folds every finalist's texts).
 fn fold_char(c: char) -> char {
-    const FROM: &str = "àâäáãåçéèêëíìîïñóòôöõúùûüýÿœæÀÂÄÁÃÅÇÉÈÊËÍÌÎÏÑÓÒÔÖÕÚÙÛÜÝŸŒÆ";
-    const TO: &str = "aaaaaaceeeeiiiinooooouuuuyyoaaaaaaaceeeeiiiinooooouuuuyyoa";
-    match FROM.chars().position(|f| f == c) {
-        Some(i) => TO.chars().nth(i).unwrap_or(c),
-        None => c,
+    match c {
+        'à' | 'â' | 'ä' | 'á' | 'ã' | 'å' | 'æ' | 'À' | 'Â' | 'Ä' | 'Á' | 'Ã' | 'Å' | 'Æ' => {
+            'a'
+        }
+        'ç' | 'Ç' => 'c',
+        'é' | 'è' | 'ê' | 'ë' | 'É' | 'È' | 'Ê' | 'Ë' => 'e',
+        'í' | 'ì' | 'î' | 'ï' | 'Í' | 'Ì' | 'Î' | 'Ï' => 'i',
+        'ñ' | 'Ñ' => 'n',
+        'ó' | 'ò' | 'ô' | 'ö' | 'õ' | 'œ' | 'Ó' | 'Ò' | 'Ô' | 'Ö' | 'Õ' | 'Œ' => 'o',
+        'ú' | 'ù' | 'û' | 'ü' | 'Ú' | 'Ù' | 'Û' | 'Ü' => 'u',
+        'ý' | 'ÿ' | 'Ý' | 'Ÿ' => 'y',
+        other => other,
     }
 }
 
