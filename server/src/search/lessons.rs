@@ -242,6 +242,23 @@ fn contains(text: &[String], phrase: &[String]) -> bool {
     !phrase.is_empty() && text.windows(phrase.len()).any(|w| w == phrase)
 }
 
+/// [`contains`] over a folded text's words, stemming only the words that
+/// could match (the search looks into 50 venues' texts per query).
+fn contains_in_words(words: &[&str], phrase: &[String]) -> bool {
+    let Some(first) = phrase.first() else {
+        return false;
+    };
+    // A stem differs from its word in the last letter at most (« festif »,
+    // « festive »): words not starting like it cannot match.
+    let head = first.char_indices().last().map_or("", |(i, _)| &first[..i]);
+    words.windows(phrase.len()).any(|w| {
+        w[0].starts_with(head)
+            && w.iter()
+                .zip(phrase)
+                .all(|(word, stemmed)| stem(word) == *stemmed)
+    })
+}
+
 impl Lessons {
     /// The one query of the training (run next to the signals' query).
     pub async fn load(
@@ -347,14 +364,15 @@ impl Lessons {
                 }
             }
             // The venue's texts are read only when a directive applies.
-            let text = if rules.is_empty() {
-                Vec::new()
+            let folded = if rules.is_empty() {
+                String::new()
             } else {
                 venue_text(f, facts.iter().find(|x| x.member_id == c.id))
             };
+            let text: Vec<&str> = folded.split(' ').collect();
             let (mut boost, mut penalty) = (0.0_f64, 0.0_f64);
             for (l, d, prefer, avoid) in &rules {
-                for (word, _) in prefer.iter().filter(|(_, s)| contains(&text, s)) {
+                for (word, _) in prefer.iter().filter(|(_, s)| contains_in_words(&text, s)) {
                     if effect.notes.iter().any(|n| n.starts_with(word.as_str())) {
                         continue;
                     }
@@ -365,7 +383,7 @@ impl Lessons {
                         l.date()
                     ));
                 }
-                for (word, _) in avoid.iter().filter(|(_, s)| contains(&text, s)) {
+                for (word, _) in avoid.iter().filter(|(_, s)| contains_in_words(&text, s)) {
                     if effect.caveats.iter().any(|n| n.starts_with(word.as_str())) {
                         continue;
                     }
@@ -386,9 +404,9 @@ impl Lessons {
     }
 }
 
-/// Everything a venue says of itself, as stems: name, room, description,
+/// Everything a venue says of itself, folded: name, room, description,
 /// tags, attributes and knowledge.
-fn venue_text(f: &Finalist<'_>, facts: Option<&VenueFacts>) -> Vec<String> {
+fn venue_text(f: &Finalist<'_>, facts: Option<&VenueFacts>) -> String {
     let c = f.candidate;
     let mut text = format!("{} {}", c.name, c.room_name);
     if let Some(x) = facts {
@@ -402,7 +420,7 @@ fn venue_text(f: &Finalist<'_>, facts: Option<&VenueFacts>) -> Vec<String> {
             text.push_str(part);
         }
     }
-    stems(&text)
+    fold(&text)
 }
 
 #[cfg(test)]
@@ -420,6 +438,16 @@ mod tests {
         assert!(!mentions(&text, "ardin"));
         assert!(!mentions(&text, "terrasse"));
         assert!(!mentions(&text, ""));
+        let folded = fold("Des Jardins d'hiver, pas de sous-sol");
+        let words: Vec<&str> = folded.split(' ').collect();
+        assert!(contains_in_words(&words, &stems("jardin")));
+        assert!(contains_in_words(&words, &stems("sous-sol")));
+        let festive = fold("Soirées festives");
+        let festive: Vec<&str> = festive.split(' ').collect();
+        assert!(contains_in_words(&festive, &stems("festif")));
+        assert!(contains_in_words(&festive, &stems("soirée festive")));
+        assert!(!contains_in_words(&words, &stems("ardin")));
+        assert!(!contains_in_words(&words, &stems("")));
     }
 
     #[test]
