@@ -1,6 +1,6 @@
 //! The `training.embed` job: embeds new sessions with the training
 //! pipeline's own provider (`MAXY_TRAINING_EMBEDDING_*`), so
-//! `search_training` finds them by meaning. Queued by [`super::create`] in
+//! `search_training` finds them by meaning. Queued by `training::create` in
 //! the writing transaction; an outage re-queues the job (never `failed`),
 //! and the session meanwhile answers by its words.
 use crate::db::training_sessions;
