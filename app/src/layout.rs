@@ -38,6 +38,12 @@ const NAV: &[NavItem] = &[
         admin_only: false,
     },
     NavItem {
+        href: "/entrainement",
+        label: "Entraînement",
+        hint: "Ce que l'équipe apprend à Maxy",
+        admin_only: false,
+    },
+    NavItem {
         href: "/memoire",
         label: "Mémoire",
         hint: "Ce dont Maxy se souvient",

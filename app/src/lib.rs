@@ -18,6 +18,7 @@ pub mod room_configurations;
 pub mod routes;
 #[cfg(feature = "ssr")]
 pub mod services;
+pub mod training;
 pub mod venue_search;
 
 use leptos::prelude::*;
@@ -30,8 +31,8 @@ use leptos_router::{
 use crate::layout::AppLayout;
 use crate::pages::{
     CatalogueBuilderPage, ChatPage, ConsolePage, HomePage, MemoryPage, NotFoundPage,
-    OrganizerCataloguePage, RequestDetailPage, RequestsPage, SignInPage, VenueAvailabilityPage,
-    VenuesPage, WorkspacePage,
+    OrganizerCataloguePage, RequestDetailPage, RequestsPage, SignInPage, TrainingPage,
+    VenueAvailabilityPage, VenuesPage, WorkspacePage,
 };
 
 /// The whole HTML document, rendered by the server for every page.
@@ -82,6 +83,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("atelier") view=WorkspacePage ssr=SsrMode::Async />
                     <Route path=path!("lieux") view=VenuesPage ssr=SsrMode::Async />
                     <Route path=path!("memoire") view=MemoryPage ssr=SsrMode::Async />
+                    <Route path=path!("entrainement") view=TrainingPage ssr=SsrMode::Async />
                     <Route path=path!("console") view=ConsolePage ssr=SsrMode::Async />
                 </ParentRoute>
             </Routes>

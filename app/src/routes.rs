@@ -25,6 +25,7 @@ pub const PAGES: &[(&str, Access)] = &[
     ("/atelier", Access::Signed(Role::Team)),
     ("/lieux", Access::Signed(Role::Team)),
     ("/memoire", Access::Signed(Role::Team)),
+    ("/entrainement", Access::Signed(Role::Team)),
     ("/console", Access::Signed(Role::Admin)),
     ("/connexion", Access::Public),
     ("/c/:token", Access::MagicLink),

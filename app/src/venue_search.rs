@@ -22,6 +22,10 @@ pub struct SearchForm {
     pub near_lat: Option<f64>,
     pub near_lng: Option<f64>,
     pub radius_km: Option<f64>,
+    /// The request's kind of event (« cocktail », « séminaire »): the
+    /// team's training for that kind applies. When absent, the event types
+    /// the training knows are looked for in the text.
+    pub event_type: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -26,6 +26,7 @@ pub mod shutdown;
 pub mod state;
 pub mod telemetry;
 pub mod tools;
+pub mod training;
 pub mod venue_embeddings;
 
 use anyhow::Context;

@@ -3,6 +3,7 @@
 //! 4 recommended + 4 compatible with one-sentence reasons.
 pub mod criteria;
 pub mod finalist;
+pub mod lessons;
 pub mod llm_rank;
 pub mod pipeline;
 pub mod preferences;

@@ -55,15 +55,28 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let (stop_jobs, jobs_shutdown) = tokio::sync::watch::channel(false);
     let workers = crate::jobs::start(
         &db,
-        &crate::venue_embeddings::register_jobs(
-            crate::jobs::Registry::default(),
+        &crate::training::register_jobs(
+            crate::venue_embeddings::register_jobs(
+                crate::jobs::Registry::default(),
+                &db,
+                embedders.venues.clone(),
+            ),
             &db,
-            embedders.venues.clone(),
+            embedders.training.clone(),
         ),
         config.job_workers,
         &crate::jobs::WorkerOptions::default(),
         &jobs_shutdown,
     );
+    {
+        // Lessons without a vector of the training model get their job.
+        let (db, model) = (db.clone(), embedders.training.model().to_string());
+        tokio::spawn(async move {
+            if let Err(e) = crate::training::embed::enqueue_missing(&db, &model).await {
+                tracing::warn!(error = %e, "cannot queue the training embeddings");
+            }
+        });
+    }
     let state = AppState::new(
         leptos_options,
         db.clone(),

@@ -19,6 +19,7 @@ use app::chat::Assistant;
 use app::links::LinkViews;
 use app::llm_budget::LlmBudget;
 use app::requests::RequestsDesk;
+use app::training::Training;
 use app::venue_search::VenueSearch;
 use leptos::prelude::provide_context;
 use sqlx::PgPool;
@@ -59,6 +60,8 @@ services! {
     requests_desk: dyn RequestsDesk,
     /// The catalogue builder and the training workspace.
     catalogue_builder: dyn CatalogueBuilder,
+    /// What the team teaches: « Apprendre », guidelines, `/entrainement`.
+    training: dyn Training,
 }
 
 /// What the services are built from.
@@ -123,6 +126,7 @@ impl Services {
                 links: signing_key.clone(),
             }),
             requests_desk: Arc::new(RequestsDeskService { db: db.clone() }),
+            training: Arc::new(crate::training::TrainingService { db: db.clone() }),
             llm_budget: Arc::new(crate::llm::budget::BudgetService {
                 db,
                 settings: llm_budget,

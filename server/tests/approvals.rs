@@ -382,32 +382,32 @@ async fn the_other_write_tools_validate_and_describe_without_writing(db: PgPool)
         (
             "create_training_session",
             json!({"verdict": "meh", "category": "geo", "reason": "x", "member_code": "#101"}),
-            "« verdict » inconnu",
+            "Verdict inconnu : « meh »",
         ),
         (
             "create_training_session",
             json!({"verdict": "rejected", "category": "vibe", "reason": "x", "member_code": "#101"}),
-            "« category » inconnu",
+            "Catégorie inconnue : « vibe »",
         ),
         (
             "create_training_session",
             json!({"verdict": "guideline", "category": "other", "reason": "x"}),
-            "besoin de « directives »",
+            "Une consigne générale a besoin d'une directive",
         ),
         (
             "create_training_session",
             json!({"verdict": "guideline", "category": "other", "reason": "x", "directives": {"trigger": " "}}),
-            "directives.trigger",
+            "Le déclencheur de la consigne est vide",
         ),
         (
             "create_training_session",
             json!({"verdict": "rejected", "category": "geo", "reason": "x"}),
-            "donne « member_code »",
+            "porte sur un lieu",
         ),
         (
             "create_training_session",
             json!({"verdict": "rejected", "category": "geo", "reason": " ", "member_code": "#101"}),
-            "« reason » ne peut pas être vide",
+            "la raison est obligatoire",
         ),
         (
             "add_knowledge_entry",

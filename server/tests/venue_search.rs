@@ -109,6 +109,7 @@ async fn results_never_violate_a_hard_criterion(db: PgPool) {
             near_lat: near.map(|n| n.0),
             near_lng: near.map(|n| n.1),
             radius_km: near.map(|n| n.2),
+            event_type: None,
         };
         let results = search
             .search(None, &form)

@@ -70,9 +70,27 @@ impl ErrorSlot {
 /// nothing.
 pub fn report(error: &AppError) {
     if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
-        response.set_status(error.status());
+        if !is_plain_form_post() {
+            response.set_status(error.status());
+        }
     }
     note(error);
+}
+
+/// A server function posted by a form without JavaScript (it accepts
+/// HTML): server_fn answers with a redirect back to the form's page, the
+/// error in its URL for the page to show. Setting the error's status would
+/// replace the redirect's and leave the browser on a JSON body.
+fn is_plain_form_post() -> bool {
+    use_context::<http::request::Parts>().is_some_and(|parts| {
+        parts.method == http::Method::POST
+            && parts.uri.path().starts_with("/api/")
+            && parts
+                .headers
+                .get(http::header::ACCEPT)
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|v| v.contains("text/html"))
+    })
 }
 
 /// Hands the error to the logging layer without touching the status.

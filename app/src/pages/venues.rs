@@ -168,7 +168,7 @@ fn ResultsView(results: SearchResults) -> impl IntoView {
             })}
             {(!results.rejected_reasons.is_empty()).then(|| view! {
                 <div data-testid="rejected-reasons" class="text-xs text-slate-600">
-                    <p class="font-medium">"Écartés par l'IA :"</p>
+                    <p class="font-medium">"Écartés (par l'IA ou l'entraînement de l'équipe) :"</p>
                     <ul class="list-disc pl-5">
                         {results.rejected_reasons.into_iter().map(|r| view! {
                             <li>{r.code} " " {r.name} " — " {r.reason}</li>

@@ -1,5 +1,5 @@
 //! The single-row writes of approved tool calls: a request's fields, an
-//! availability check, a training session, a knowledge entry. (The
+//! availability check, a knowledge entry (training sessions: `training::create`). (The
 //! catalogue's are in `catalogue_drafts`.) Each takes the executor's
 //! connection, so the write commits with the approval's status.
 //!
@@ -67,40 +67,6 @@ pub async fn insert_availability_check(
     .bind(member_id)
     .bind(created_by)
     .bind(days)
-    .fetch_one(conn)
-    .await
-}
-
-pub struct NewTrainingSession<'a> {
-    pub request_id: Option<i64>,
-    pub member_id: Option<i64>,
-    pub user_id: i64,
-    pub verdict: &'a str,
-    pub reason: &'a str,
-    pub category: &'a str,
-    pub event_type: Option<&'a str>,
-    pub directives: Option<serde_json::Value>,
-}
-
-/// Source `chat`; the embedding is filled later (never blocks the write).
-pub async fn insert_training_session(
-    conn: &mut PgConnection,
-    s: &NewTrainingSession<'_>,
-) -> sqlx::Result<i64> {
-    sqlx::query_scalar(
-        "INSERT INTO training_sessions
-                (request_id, member_id, user_id, source, verdict, reason, category, event_type, directives)
-         VALUES ($1, $2, $3, 'chat', $4, $5, $6, $7, $8)
-         RETURNING id",
-    )
-    .bind(s.request_id)
-    .bind(s.member_id)
-    .bind(s.user_id)
-    .bind(s.verdict)
-    .bind(s.reason)
-    .bind(s.category)
-    .bind(s.event_type)
-    .bind(&s.directives)
     .fetch_one(conn)
     .await
 }

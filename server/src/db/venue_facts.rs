@@ -25,6 +25,9 @@ pub struct VenueFacts {
     pub tags: Vec<String>,
     /// Newest first.
     pub knowledge: Vec<String>,
+    /// Attributes the venue has: the label of a true yes/no attribute,
+    /// « label : value » otherwise (training directives look for words there).
+    pub attributes: Vec<String>,
 }
 
 pub async fn for_members(
@@ -44,7 +47,13 @@ pub async fn for_members(
                             FROM (SELECT left(k.content, $3) AS excerpt, k.created_at
                                     FROM knowledge_entries k WHERE k.member_id = m.id
                                    ORDER BY k.created_at DESC LIMIT $5) k),
-                         '{}') AS knowledge
+                         '{}') AS knowledge,
+                coalesce((SELECT array_agg(CASE WHEN jsonb_typeof(a.value) = 'boolean' THEN at.label
+                                                ELSE at.label || ' : ' || (a.value #>> '{}') END
+                                           ORDER BY at.label)
+                            FROM member_attributes a JOIN attribute_types at ON at.id = a.attribute_type_id
+                           WHERE a.member_id = m.id AND a.value <> 'false'::jsonb),
+                         '{}') AS attributes
            FROM members m
           WHERE m.id = ANY($1)",
     )

@@ -1,7 +1,9 @@
-//! Records a training session (source `chat`) with the approver as author.
+//! Records a training session (source `chat`) with the approver as author,
+//! through `training::create::record` (the « Apprendre » button's writer).
 use super::{recheck, stored, ExecContext, ExecError, Executed, Executor};
-use crate::db::approved_writes::{self, NewTrainingSession};
 use crate::tools::write::create_training_session::{verdict_label, TrainingArgs};
+use crate::training::create::{self, CreateError};
+use crate::training::validate::Source;
 use sqlx::PgConnection;
 
 pub struct CreateTrainingSession;
@@ -22,26 +24,14 @@ impl Executor for CreateTrainingSession {
     ) -> Result<Executed, ExecError> {
         let args: TrainingArgs = stored(arguments)?;
         recheck(conn, ctx.mode, NAME, arguments, args.input()).await?;
-        let directives = args
-            .directives
-            .as_ref()
-            .map(serde_json::to_value)
-            .transpose()
-            .map_err(|e| ExecError::Refused(format!("directives illisibles : {e}")))?;
-        let id = approved_writes::insert_training_session(
-            conn,
-            &NewTrainingSession {
-                request_id: args.request_id,
-                member_id: args.member_id,
-                user_id: ctx.user_id,
-                verdict: &args.verdict,
-                reason: &args.reason,
-                category: &args.category,
-                event_type: args.event_type.as_deref(),
-                directives,
-            },
-        )
-        .await?;
+        // The same writer as the « Apprendre » button: one set of checks,
+        // and the embedding queued in this transaction.
+        let id = create::record(conn, &args.valid(), Source::Chat, Some(ctx.user_id))
+            .await
+            .map_err(|e| match e {
+                CreateError::NotFound(m) => ExecError::Refused(m),
+                CreateError::Db(e) => ExecError::Db(e),
+            })?;
         Ok(Executed {
             detail: format!("Leçon enregistrée ({}).", verdict_label(&args.verdict)),
             result: serde_json::json!({ "training_session_id": id }),

@@ -37,6 +37,8 @@ pub struct Input<'a> {
     pub finalists: &'a [Finalist<'a>],
     pub similarity: Similarity,
     pub facts: &'a [VenueFacts],
+    /// The team's training for this kind of event (`search::lessons`).
+    pub lessons: &'a super::lessons::Lessons,
 }
 
 /// The ranking when one call produced a valid answer.

@@ -3,6 +3,7 @@
 //! candidate-count rules of seed 001 and the fallbacks that keep answering
 //! when the embedding service is down.
 use super::finalist::{Finalist, Similarity};
+use super::lessons::Lessons;
 use super::request::SearchRequest;
 use super::scoring;
 use super::stage3;
@@ -178,7 +179,11 @@ pub async fn run(
     // configured or when it fails (search::stage3).
     let t = Instant::now();
     let finalist_ids: Vec<i64> = finalists.iter().map(|(c, _)| c.id).collect();
-    let signals = q::signals(db, &finalist_ids).await?;
+    // The training is the search's one extra query, run next to the signals'.
+    let (signals, lessons) = tokio::try_join!(
+        q::signals(db, &finalist_ids),
+        Lessons::load(db, req, &finalist_ids)
+    )?;
     let scored: Vec<Finalist<'_>> = finalists
         .iter()
         .map(|(c, s)| Finalist {
@@ -192,9 +197,17 @@ pub async fn run(
         })
         .collect();
     let model = embedding_model.clone().unwrap_or_default();
-    let stage3 = stage3::rank(db, llm, req, &scored, similarity, &model).await?;
+    let stage3 = stage3::rank(db, llm, req, &scored, similarity, &model, &lessons).await?;
     let tiers = stage3.tiers;
     let rank_ms = ms(t);
+    if !lessons.is_empty() {
+        let n = lessons.lessons.len();
+        results.understood.push(format!(
+            "{n} leçon{} de l'équipe appliquée{} (page Entraînement)",
+            if n > 1 { "s" } else { "" },
+            if n > 1 { "s" } else { "" }
+        ));
+    }
     results.notices.extend(stage3.notice);
 
     let pick = |s: &scoring::Scored| {

@@ -40,6 +40,11 @@ pub struct SearchRequest {
     pub semantic_query: String,
     /// What was understood and applied, for display (« Compris »).
     pub understood: Vec<String>,
+    /// The request's kind of event, when given (lower-case, trimmed): the
+    /// training of that kind applies (`search::lessons`).
+    pub event_type: Option<String>,
+    /// The free text as written, where training triggers are looked for.
+    pub text: String,
 }
 
 impl SearchRequest {
@@ -96,6 +101,16 @@ pub fn check_text(form: &SearchForm) -> Result<(), Invalid> {
     if form.text.chars().count() > MAX_TEXT_CHARS {
         return Err(invalid(format!(
             "Le texte dépasse {MAX_TEXT_CHARS} caractères."
+        )));
+    }
+    if form
+        .event_type
+        .as_deref()
+        .is_some_and(|t| t.chars().count() > crate::training::event_type::MAX_CHARS)
+    {
+        return Err(invalid(format!(
+            "Le type d'événement dépasse {} caractères.",
+            crate::training::event_type::MAX_CHARS
         )));
     }
     Ok(())
@@ -265,6 +280,11 @@ pub fn build_from(
         budget,
         semantic_query: parsed.semantic_query,
         understood,
+        event_type: form
+            .event_type
+            .as_deref()
+            .and_then(crate::training::event_type::normalize),
+        text: form.text.clone(),
     };
     let has_criteria = request.participants.is_some()
         || request.participants_about.is_some()

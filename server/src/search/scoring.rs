@@ -3,6 +3,7 @@
 //! reactivity), tiers that are never padded with weak venues, and for each
 //! pick a French sentence (`reasons`) built from the facts that weighed most.
 use super::finalist::{Finalist, Similarity};
+use super::lessons::Effects;
 pub use super::preferences::{budget_fit, Wants};
 use super::reasons;
 use crate::db::venue_search::Signals;
@@ -69,12 +70,14 @@ fn reactivity_score(s: &Signals) -> f64 {
 }
 
 /// Every finalist's score (reason left empty) with its semantic part, best
-/// first. The LLM ranker shows these scores next to its own choices.
+/// first; the team's training (`effects`) moves it up or down. The LLM
+/// ranker shows these scores next to its own choices.
 pub fn scores(
     finalists: &[Finalist<'_>],
     wants: Wants,
     source: Similarity,
     model: &str,
+    effects: &Effects,
 ) -> Vec<(Scored, f64)> {
     let sims: Vec<f64> = finalists.iter().filter_map(|f| f.similarity).collect();
     let (min, max) = sims
@@ -117,6 +120,7 @@ pub fn scores(
                 .filter_map(|(v, w)| v.map(|v| (v * w, *w)))
                 .fold((0.0, 0.0), |(s, t), (v, w)| (s + v, t + w));
             let score = if weight > 0.0 { sum / weight } else { 0.0 };
+            let score = (score + effects.delta(c.id)).clamp(0.0, 1.0);
             let sem = semantic(f.similarity).unwrap_or(0.0);
             (
                 Scored {
@@ -136,8 +140,17 @@ pub fn scores(
     scored
 }
 
-pub fn rank(finalists: &[Finalist<'_>], wants: Wants, source: Similarity, model: &str) -> Tiers {
-    let scored = scores(finalists, wants, source, model);
+/// The tiers: best scores first, floors never lowered to fill a tier. A
+/// venue the training rejected for this kind of event is turned down with
+/// the training as its reason; a demoted one is at best compatible.
+pub fn rank(
+    finalists: &[Finalist<'_>],
+    wants: Wants,
+    source: Similarity,
+    model: &str,
+    effects: &Effects,
+) -> Tiers {
+    let scored = scores(finalists, wants, source, model, effects);
     let by_id = |id: i64| finalists.iter().find(|f| f.candidate.id == id);
     let mut tiers = Tiers {
         recommended: Vec::new(),
@@ -149,11 +162,20 @@ pub fn rank(finalists: &[Finalist<'_>], wants: Wants, source: Similarity, model:
         let Some(f) = by_id(s.member_id) else {
             continue;
         };
-        if tiers.recommended.len() < PER_TIER && s.score >= RECOMMENDED_FLOOR {
-            s.reason = reasons::sentence(f, wants, sem, true);
+        let effect = effects.get(s.member_id);
+        let annotate = |text: String| effect.map_or_else(|| text.clone(), |e| e.annotate(&text));
+        if let Some(reason) = effect.and_then(|e| e.rejection()) {
+            s.reason = reason;
+            tiers.rejected += 1;
+            tiers.rejected_reasons.push(s);
+        } else if tiers.recommended.len() < PER_TIER
+            && s.score >= RECOMMENDED_FLOOR
+            && !effect.is_some_and(|e| e.is_demoted())
+        {
+            s.reason = annotate(reasons::sentence(f, wants, sem, true));
             tiers.recommended.push(s);
         } else if tiers.compatible.len() < PER_TIER && s.score >= COMPATIBLE_FLOOR {
-            s.reason = reasons::sentence(f, wants, sem, false);
+            s.reason = annotate(reasons::sentence(f, wants, sem, false));
             tiers.compatible.push(s);
         } else {
             tiers.rejected += 1;

@@ -37,6 +37,7 @@ pub fn user(input: &Input<'_>, shown: &[Finalist<'_>]) -> String {
     let mut out = String::new();
     out.push_str("Voici une demande d'événement :\n");
     request_summary(&mut out, input);
+    training(&mut out, input, shown);
     let order = match input.similarity {
         Similarity::Vector => "du plus proche au moins proche de la description",
         Similarity::FullText => "les plus pertinents pour les mots de la description d'abord",
@@ -135,6 +136,68 @@ fn request_summary(out: &mut String, input: &Input<'_>) {
             "- Description libre :\n{}",
             external::wrap("request", query)
         );
+    }
+}
+
+/// What the team taught for this kind of event: the directives that apply
+/// and the verdicts on the finalists shown, each with its date. The team's
+/// words are wrapped as third-party text (`training_reason`): they inform
+/// the ranking, they are not instructions to the model.
+fn training(out: &mut String, input: &Input<'_>, shown: &[Finalist<'_>]) {
+    let lessons = input.lessons;
+    let mut lines: Vec<String> = Vec::new();
+    for (l, d) in lessons.directives() {
+        let mut rule = format!("quand « {} »", d.trigger);
+        if !d.prefer.is_empty() {
+            let _ = write!(rule, " : préférer {}", d.prefer.join(", "));
+        }
+        if !d.avoid.is_empty() {
+            let _ = write!(rule, " ; éviter {}", d.avoid.join(", "));
+        }
+        if !l.reason.trim().is_empty() {
+            let _ = write!(rule, " ({})", clip(&l.reason, NOTE_CHARS));
+        }
+        lines.push(format!(
+            "- Consigne du {}{} :\n{}",
+            l.date(),
+            l.for_event(),
+            external::wrap("training_reason", &rule)
+        ));
+    }
+    for f in shown {
+        let Some(l) = lessons.verdict(f.candidate.id) else {
+            continue;
+        };
+        let verb = match l.verdict.as_str() {
+            "rejected" => "écarté (ne pas le recommander)",
+            "demoted" => "rétrogradé (au mieux compatible)",
+            _ => "retenu",
+        };
+        let mut line = format!(
+            "- {} {verb} le {}{}",
+            f.candidate.code,
+            l.date(),
+            l.for_event()
+        );
+        if !l.reason.trim().is_empty() {
+            let _ = write!(
+                line,
+                " :\n{}",
+                external::wrap("training_reason", &clip(&l.reason, NOTE_CHARS))
+            );
+        }
+        lines.push(line);
+    }
+    if lines.is_empty() {
+        return;
+    }
+    out.push_str(
+        "\nCe que l'équipe a appris pour ce type de demande (à respecter : un lieu écarté n'est pas proposé, \
+un lieu rétrogradé est au mieux compatible, les mots à préférer comptent en faveur d'un lieu, ceux à éviter contre) :\n",
+    );
+    for line in lines {
+        out.push_str(&line);
+        out.push('\n');
     }
 }
 

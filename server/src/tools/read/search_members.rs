@@ -108,7 +108,19 @@ async fn form(ctx: &ToolContext, args: &SearchMembers) -> Result<SearchForm, Too
         near_lat: args.near.as_ref().map(|n| n.lat),
         near_lng: args.near.as_ref().map(|n| n.lng),
         radius_km: args.near.as_ref().map(|n| n.radius_km),
+        // The conversation's request's kind of event: its training applies.
+        event_type: request_event_type(ctx).await?,
     })
+}
+
+async fn request_event_type(ctx: &ToolContext) -> Result<Option<String>, ToolError> {
+    let Some(id) = ctx.request_id else {
+        return Ok(None);
+    };
+    Ok(crate::db::training_sessions::request_context(&ctx.db, id)
+        .await
+        .map_err(|e| input::unavailable("search_members", e))?
+        .and_then(|r| r.event_type))
 }
 
 /// The conversation's request's pool, else the first pool by name.

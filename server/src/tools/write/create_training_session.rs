@@ -1,21 +1,19 @@
 //! `create_training_session`: what the team taught, as `training_sessions`
 //! stores it (source `chat`): a verdict on a venue, or a guideline with
-//! structured directives (`{trigger, prefer, avoid}`, seed 000).
-use super::text::required;
+//! structured directives (`{trigger, prefer, avoid}`, seed 000). Checked by
+//! the same rules as the « Apprendre » button (`training::validate`).
 use super::unavailable;
 use crate::db::write_targets;
 use crate::tools::args::{CreateTrainingSession, Directives};
 use crate::tools::ToolError;
+use crate::training::{directives, validate};
 use app::chat::{CardBody, CardField};
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 
-/// The table's CHECK values.
-pub const VERDICTS: &[&str] = &["approved", "rejected", "demoted", "guideline"];
-pub const CATEGORIES: &[&str] = &["geo", "capacity", "ambiance", "service", "other"];
-pub const MAX_REASON_CHARS: usize = 1000;
-const MAX_DIRECTIVE_CHARS: usize = 100;
-const MAX_DIRECTIVE_ITEMS: usize = 20;
+pub use crate::training::validate::{
+    category_label, verdict_label, CATEGORIES, MAX_REASON_CHARS, VERDICTS,
+};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -42,77 +40,45 @@ impl TrainingArgs {
             directives: self.directives.clone(),
         }
     }
+
+    /// The session as the shared writer takes it.
+    pub fn valid(&self) -> validate::Valid {
+        validate::Valid {
+            request_id: self.request_id,
+            member_id: self.member_id,
+            catalogue_id: None,
+            verdict: self.verdict.clone(),
+            reason: self.reason.clone(),
+            category: self.category.clone(),
+            event_type: self.event_type.clone(),
+            directives: self.directives.as_ref().map(|d| directives::Directives {
+                trigger: d.trigger.clone(),
+                prefer: d.prefer.clone(),
+                avoid: d.avoid.clone(),
+            }),
+        }
+    }
 }
 
 fn invalid(text: String) -> ToolError {
     ToolError::InvalidArguments(text)
 }
 
-fn one_of(field: &str, value: &str, allowed: &[&str]) -> Result<String, ToolError> {
-    let value = value.trim();
-    if allowed.contains(&value) {
-        Ok(value.to_string())
-    } else {
-        Err(invalid(format!(
-            "« {field} » inconnu : « {value} » (valeurs permises : {})",
-            allowed.join(", ")
-        )))
-    }
-}
-
-fn items(field: &str, list: &[String]) -> Result<Vec<String>, ToolError> {
-    if list.len() > MAX_DIRECTIVE_ITEMS {
-        return Err(invalid(format!(
-            "« directives.{field} » : au plus {MAX_DIRECTIVE_ITEMS} éléments"
-        )));
-    }
-    let mut out: Vec<String> = Vec::new();
-    for item in list {
-        let item = required(&format!("directives.{field}"), item, MAX_DIRECTIVE_CHARS)?;
-        if !out.contains(&item) {
-            out.push(item);
-        }
-    }
-    Ok(out)
-}
-
-fn check_directives(d: &Directives) -> Result<Directives, ToolError> {
-    Ok(Directives {
-        trigger: required("directives.trigger", &d.trigger, MAX_DIRECTIVE_CHARS)?,
-        prefer: items("prefer", &d.prefer)?,
-        avoid: items("avoid", &d.avoid)?,
-    })
-}
-
 pub async fn resolve(
     conn: &mut PgConnection,
     args: &CreateTrainingSession,
 ) -> Result<TrainingArgs, ToolError> {
-    let verdict = one_of("verdict", &args.verdict, VERDICTS)?;
-    let category = one_of("category", &args.category, CATEGORIES)?;
-    let reason = required("reason", &args.reason, MAX_REASON_CHARS)?;
-    let directives = args.directives.as_ref().map(check_directives).transpose()?;
-    if verdict == "guideline" && directives.is_none() {
-        return Err(invalid(
-            "une consigne générale (verdict « guideline ») a besoin de « directives » \
-             ({trigger, prefer, avoid})"
-                .into(),
-        ));
-    }
+    let checked = args
+        .directives
+        .as_ref()
+        .map(|d| directives::check(&d.trigger, &d.prefer, &d.avoid))
+        .transpose()
+        .map_err(|e| invalid(e.0))?;
     let code = args
         .member_code
         .as_deref()
         .map(str::trim)
         .filter(|c| !c.is_empty());
-    if verdict != "guideline" && code.is_none() {
-        return Err(invalid(format!(
-            "un verdict « {verdict} » porte sur un lieu : donne « member_code »"
-        )));
-    }
-    let event_type = match &args.event_type {
-        Some(t) if !t.trim().is_empty() => Some(required("event_type", t, 60)?.to_lowercase()),
-        _ => None,
-    };
     if let Some(id) = args.request_id {
         write_targets::request(&mut *conn, id)
             .await
@@ -130,37 +96,31 @@ pub async fn resolve(
         ),
         None => None,
     };
-    Ok(TrainingArgs {
+    let valid = validate::check(&validate::Draft {
         request_id: args.request_id,
         member_id: member.as_ref().map(|m| m.id),
-        member_code: member.map(|m| m.code),
-        verdict,
-        reason,
-        category,
-        event_type,
-        directives,
+        catalogue_id: None,
+        verdict: args.verdict.clone(),
+        reason: args.reason.clone(),
+        category: args.category.clone(),
+        event_type: args.event_type.clone(),
+        directives: checked,
     })
-}
-
-pub fn verdict_label(verdict: &str) -> &str {
-    match verdict {
-        "approved" => "bon choix",
-        "rejected" => "à ne plus proposer",
-        "demoted" => "compatible plutôt que recommandé",
-        "guideline" => "consigne générale",
-        other => other,
-    }
-}
-
-pub fn category_label(category: &str) -> &str {
-    match category {
-        "geo" => "géographie",
-        "capacity" => "capacité",
-        "ambiance" => "ambiance",
-        "service" => "service",
-        "other" => "autre",
-        other => other,
-    }
+    .map_err(|e| invalid(e.0))?;
+    Ok(TrainingArgs {
+        request_id: valid.request_id,
+        member_id: valid.member_id,
+        member_code: member.map(|m| m.code),
+        verdict: valid.verdict,
+        reason: valid.reason,
+        category: valid.category,
+        event_type: valid.event_type,
+        directives: valid.directives.map(|d| Directives {
+            trigger: d.trigger,
+            prefer: d.prefer,
+            avoid: d.avoid,
+        }),
+    })
 }
 
 pub async fn describe(
