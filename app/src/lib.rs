@@ -11,6 +11,7 @@ pub mod errors;
 pub mod layout;
 pub mod links;
 pub mod llm_budget;
+pub mod outreach;
 pub mod pages;
 pub mod room_configurations;
 pub mod routes;

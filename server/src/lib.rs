@@ -17,6 +17,7 @@ pub mod jobs;
 pub mod link_views;
 pub mod llm;
 pub mod outbound;
+pub mod outreach;
 pub mod search;
 pub mod serve;
 pub mod services;

@@ -15,6 +15,7 @@ use app::admin::AuditLog;
 use app::chat::Assistant;
 use app::links::LinkViews;
 use app::llm_budget::LlmBudget;
+use app::outreach::Outreach;
 use app::venue_search::VenueSearch;
 use leptos::prelude::provide_context;
 use sqlx::PgPool;
@@ -51,6 +52,8 @@ services! {
     assistant: dyn Assistant,
     /// The month's language-model spend, for the admin console.
     llm_budget: dyn LlmBudget,
+    /// Catalogues sent to organizers, availability checks sent to venues.
+    outreach: dyn Outreach,
 }
 
 /// What the services are built from.
@@ -108,6 +111,10 @@ impl Services {
             assistant: Arc::new(AssistantService {
                 agent,
                 links: signing_key.clone(),
+            }),
+            outreach: Arc::new(crate::outreach::OutreachService {
+                db: db.clone(),
+                key: signing_key.clone(),
             }),
             llm_budget: Arc::new(crate::llm::budget::BudgetService {
                 db,
