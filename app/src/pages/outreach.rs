@@ -63,7 +63,7 @@ pub fn CatalogueOutreach(request_id: i64, catalogue_id: Option<i64>) -> impl Int
 
 /// An action's error, as a line under the button that caused it.
 pub(crate) fn action_error<T: Clone + Send + Sync + 'static>(
-    value: RwSignal<Option<Result<T, crate::errors::AppError>>>,
+    value: MappedSignal<Option<Result<T, crate::errors::AppError>>>,
 ) -> impl IntoView {
     move || {
         value.get().and_then(Result::err).map(|e| {
