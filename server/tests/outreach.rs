@@ -279,6 +279,31 @@ async fn the_team_sends_through_its_server_function_and_anonymous_callers_cannot
         .await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
 
+    // A list argument, as forms and the e2e tests encode it.
+    let (request, a, b) = (
+        f.request_id.to_string(),
+        f.member_ids[0].to_string(),
+        f.member_ids[1].to_string(),
+    );
+    let asked = app
+        .post_form(
+            "/api/outreach/availability",
+            &[("request_id", &request), ("member_ids[0]", &a), ("member_ids[1]", &b)],
+            Some(&session),
+        )
+        .await;
+    assert_eq!(asked.status, StatusCode::OK, "{}", asked.body);
+    assert_eq!(asked.json().as_array().map(Vec::len), Some(2));
+    let view = app
+        .post_form("/api/outreach/view", &[("request_id", &request)], Some(&session))
+        .await;
+    assert_eq!(view.status, StatusCode::OK, "{}", view.body);
+    assert!(view.json()["checks"].as_array().unwrap().len() >= 2);
+    let anonymous = app
+        .post_form("/api/outreach/view", &[("request_id", &request)], None)
+        .await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+
     let revoked = app
         .post_form("/api/outreach/revoke", &[("catalogue_id", &id)], Some(&session))
         .await;
