@@ -148,7 +148,10 @@ pub async fn answer_availability(
     #[server(default)] comment: String,
 ) -> Result<VenueAvailability, AppError> {
     let choice = AvailabilityChoice::parse(&available).ok_or_else(|| {
-        AppError::Invalid("Indiquez si vous êtes disponible, pas disponible, ou disponible sous conditions.".into())
+        AppError::Invalid(
+            "Indiquez si vous êtes disponible, pas disponible, ou disponible sous conditions."
+                .into(),
+        )
     })?;
     let answer = AvailabilityAnswer {
         choice,

@@ -13,9 +13,7 @@ use crate::auth::magic_links::{self, Purpose};
 use crate::auth::tokens::SigningKey;
 use crate::db::{app_error, catalogues, write_targets};
 use app::errors::AppError;
-use app::outreach::{
-    Outreach, OutreachView, SentCatalogue, SentCheck, MAX_CHECKS_AT_ONCE,
-};
+use app::outreach::{Outreach, OutreachView, SentCatalogue, SentCheck, MAX_CHECKS_AT_ONCE};
 use checks::{CheckError, OnPending};
 use sqlx::PgPool;
 use std::time::Duration;
@@ -89,8 +87,8 @@ impl Outreach for OutreachService {
         )
         .await;
         tx.commit().await.map_err(app_error)?;
-        let expires = chrono::Utc::now()
-            + chrono::Duration::from_std(CATALOGUE_LINK_TTL).unwrap_or_default();
+        let expires =
+            chrono::Utc::now() + chrono::Duration::from_std(CATALOGUE_LINK_TTL).unwrap_or_default();
         Ok(SentCatalogue {
             catalogue_id,
             link_id: link.id,

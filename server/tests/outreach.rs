@@ -153,12 +153,16 @@ async fn training_empty_and_archived_catalogues_are_never_sent(db: PgPool) {
         .send_catalogue(user, training.catalogue_id)
         .await
         .unwrap_err();
-    assert!(matches!(err, AppError::Invalid(ref m) if m.contains("entraînement")), "{err:?}");
+    assert!(
+        matches!(err, AppError::Invalid(ref m) if m.contains("entraînement")),
+        "{err:?}"
+    );
     // The database refuses it too, whoever writes.
-    let direct = sqlx::query("UPDATE catalogues SET status = 'sent', sent_at = now() WHERE id = $1")
-        .bind(training.catalogue_id)
-        .execute(&db)
-        .await;
+    let direct =
+        sqlx::query("UPDATE catalogues SET status = 'sent', sent_at = now() WHERE id = $1")
+            .bind(training.catalogue_id)
+            .execute(&db)
+            .await;
     assert!(direct.is_err(), "the CHECK holds");
 
     let empty = fixture(&db, 1, "standard", "draft", 0).await;
@@ -166,7 +170,10 @@ async fn training_empty_and_archived_catalogues_are_never_sent(db: PgPool) {
         .send_catalogue(user, empty.catalogue_id)
         .await
         .unwrap_err();
-    assert!(matches!(err, AppError::Invalid(ref m) if m.contains("vide")), "{err:?}");
+    assert!(
+        matches!(err, AppError::Invalid(ref m) if m.contains("vide")),
+        "{err:?}"
+    );
 
     let archived = fixture(&db, 2, "standard", "archived", 2).await;
     let err = outreach
@@ -222,12 +229,24 @@ async fn a_sent_catalogue_opens_through_its_link_with_the_pinned_room(db: PgPool
     let page = app.get(&sent.path, None).await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
     assert!(page.body.contains("Votre sélection de lieux"));
-    assert!(page.body.contains(r#"data-testid="pick-room""#), "the pinned room is shown");
-    assert!(page.body.contains(&format!("{} personnes", f.room.max_capacity)));
-    assert!(page.body.contains("favorite-toggle"), "the favourite forms are there");
+    assert!(
+        page.body.contains(r#"data-testid="pick-room""#),
+        "the pinned room is shown"
+    );
+    assert!(page
+        .body
+        .contains(&format!("{} personnes", f.room.max_capacity)));
+    assert!(
+        page.body.contains("favorite-toggle"),
+        "the favourite forms are there"
+    );
 
     let data = app
-        .post_form("/api/links/catalogue", &[("token", &token_of(&sent.path))], None)
+        .post_form(
+            "/api/links/catalogue",
+            &[("token", &token_of(&sent.path))],
+            None,
+        )
         .await;
     assert_eq!(data.status, StatusCode::OK, "{}", data.body);
     let picks = data.json()["picks"].as_array().cloned().unwrap();
@@ -235,7 +254,10 @@ async fn a_sent_catalogue_opens_through_its_link_with_the_pinned_room(db: PgPool
     let first = &picks[0];
     assert_eq!(first["room"]["name"], f.room.name.as_str());
     assert_eq!(first["room"]["capacity"], f.room.max_capacity);
-    assert_eq!(first["room"]["configuration"], f.room.configuration.as_str());
+    assert_eq!(
+        first["room"]["configuration"],
+        f.room.configuration.as_str()
+    );
     assert!(picks[1]["room"].is_null());
     assert!(!data.body.contains("team_favorite") && !data.body.contains("note"));
 
@@ -268,14 +290,22 @@ async fn the_team_sends_through_its_server_function_and_anonymous_callers_cannot
 
     let session = app.sign_in(TEAM, PASSWORD).await;
     let sent = app
-        .post_form("/api/outreach/send", &[("catalogue_id", &id)], Some(&session))
+        .post_form(
+            "/api/outreach/send",
+            &[("catalogue_id", &id)],
+            Some(&session),
+        )
         .await;
     assert_eq!(sent.status, StatusCode::OK, "{}", sent.body);
     let path = sent.json()["path"].as_str().unwrap().to_string();
     assert_eq!(app.get(&path, None).await.status, StatusCode::OK);
 
     let bad = app
-        .post_form("/api/outreach/send", &[("catalogue_id", "x")], Some(&session))
+        .post_form(
+            "/api/outreach/send",
+            &[("catalogue_id", "x")],
+            Some(&session),
+        )
         .await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
 
@@ -288,14 +318,22 @@ async fn the_team_sends_through_its_server_function_and_anonymous_callers_cannot
     let asked = app
         .post_form(
             "/api/outreach/availability",
-            &[("request_id", &request), ("member_ids[0]", &a), ("member_ids[1]", &b)],
+            &[
+                ("request_id", &request),
+                ("member_ids[0]", &a),
+                ("member_ids[1]", &b),
+            ],
             Some(&session),
         )
         .await;
     assert_eq!(asked.status, StatusCode::OK, "{}", asked.body);
     assert_eq!(asked.json().as_array().map(Vec::len), Some(2));
     let view = app
-        .post_form("/api/outreach/view", &[("request_id", &request)], Some(&session))
+        .post_form(
+            "/api/outreach/view",
+            &[("request_id", &request)],
+            Some(&session),
+        )
         .await;
     assert_eq!(view.status, StatusCode::OK, "{}", view.body);
     assert!(view.json()["checks"].as_array().unwrap().len() >= 2);
@@ -305,7 +343,11 @@ async fn the_team_sends_through_its_server_function_and_anonymous_callers_cannot
     assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
 
     let revoked = app
-        .post_form("/api/outreach/revoke", &[("catalogue_id", &id)], Some(&session))
+        .post_form(
+            "/api/outreach/revoke",
+            &[("catalogue_id", &id)],
+            Some(&session),
+        )
         .await;
     assert_eq!(revoked.status, StatusCode::OK, "{}", revoked.body);
     assert_eq!(revoked.json(), serde_json::json!(1));
@@ -343,12 +385,23 @@ async fn organizer_favourites_and_comment_are_saved_and_seen_by_the_team(db: PgP
     let plain = app
         .post_raw(
             "/api/links/catalogue/comment",
-            &[("token", &token), ("comment", "  Le deuxième nous plaît beaucoup.  ")],
-            &[("origin", &origin), ("accept", "text/html"), ("referer", &page_url)],
+            &[
+                ("token", &token),
+                ("comment", "  Le deuxième nous plaît beaucoup.  "),
+            ],
+            &[
+                ("origin", &origin),
+                ("accept", "text/html"),
+                ("referer", &page_url),
+            ],
         )
         .await;
     assert_eq!(plain.status, StatusCode::FOUND, "{}", plain.body);
-    assert!(plain.location().starts_with(&page_url), "{}", plain.location());
+    assert!(
+        plain.location().starts_with(&page_url),
+        "{}",
+        plain.location()
+    );
     let page = app.get(&sent.path, None).await;
     assert!(page.body.contains("Le deuxième nous plaît beaucoup."));
     assert!(page.body.contains(r#"data-favorite="true""#));
@@ -390,11 +443,12 @@ async fn organizer_favourites_and_comment_are_saved_and_seen_by_the_team(db: PgP
         )
         .await;
     assert_eq!(edited.json()["comment"], "Finalement le premier.");
-    let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM catalogue_feedback WHERE catalogue_id = $1")
-        .bind(f.catalogue_id)
-        .fetch_one(&db)
-        .await
-        .unwrap();
+    let rows: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM catalogue_feedback WHERE catalogue_id = $1")
+            .bind(f.catalogue_id)
+            .fetch_one(&db)
+            .await
+            .unwrap();
     assert_eq!(rows, 1);
 
     // Unmarked again.
@@ -418,13 +472,20 @@ async fn expired_revoked_archived_and_other_catalogues_links_are_refused(db: PgP
     let app = TestApp::start(db.clone()).await;
 
     // Another catalogue's pick, through my link: refused, nothing written.
-    let link = outreach.send_catalogue(user, mine.catalogue_id).await.unwrap();
+    let link = outreach
+        .send_catalogue(user, mine.catalogue_id)
+        .await
+        .unwrap();
     let token = token_of(&link.path);
     let theirs = other.pick_ids[0].to_string();
     let refused = app
         .post_form(
             "/api/links/catalogue/favorite",
-            &[("token", &token), ("pick_id", &theirs), ("favorite", "true")],
+            &[
+                ("token", &token),
+                ("pick_id", &theirs),
+                ("favorite", "true"),
+            ],
             None,
         )
         .await;
@@ -439,7 +500,10 @@ async fn expired_revoked_archived_and_other_catalogues_links_are_refused(db: PgP
     assert!(!touched);
 
     // Expired.
-    let expired = outreach.send_catalogue(user, other.catalogue_id).await.unwrap();
+    let expired = outreach
+        .send_catalogue(user, other.catalogue_id)
+        .await
+        .unwrap();
     sqlx::query(
         "UPDATE magic_links SET created_at = now() - interval '40 days', expires_at = now() - interval '1 day'
           WHERE token_hash = sha256(convert_to($1, 'UTF8'))",
@@ -449,7 +513,10 @@ async fn expired_revoked_archived_and_other_catalogues_links_are_refused(db: PgP
     .await
     .unwrap();
     // Revoked (by the team's server function).
-    let revoked = outreach.send_catalogue(user, mine.catalogue_id).await.unwrap();
+    let revoked = outreach
+        .send_catalogue(user, mine.catalogue_id)
+        .await
+        .unwrap();
     assert_eq!(
         outreach
             .revoke_catalogue_links(user, mine.catalogue_id)
@@ -478,14 +545,20 @@ async fn expired_revoked_archived_and_other_catalogues_links_are_refused(db: PgP
     assert_eq!(comments, 0);
 
     // Archived after sending: its links close.
-    let live = outreach.send_catalogue(user, other.catalogue_id).await.unwrap();
+    let live = outreach
+        .send_catalogue(user, other.catalogue_id)
+        .await
+        .unwrap();
     assert_eq!(app.get(&live.path, None).await.status, StatusCode::OK);
     sqlx::query("UPDATE catalogues SET status = 'archived', archived_at = now() WHERE id = $1")
         .bind(other.catalogue_id)
         .execute(&db)
         .await
         .unwrap();
-    assert_eq!(app.get(&live.path, None).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        app.get(&live.path, None).await.status,
+        StatusCode::NOT_FOUND
+    );
 
     // An unknown catalogue for the team: not found, nothing revoked.
     let err = outreach
@@ -531,7 +604,10 @@ async fn bulk_checks_reuse_pending_ones_and_refuse_bad_input(db: PgPool) {
         .send_availability_checks(user, f.request_id, vec![a, c])
         .await
         .unwrap();
-    assert_eq!(second[0].check_id, first[0].check_id, "the pending check is reused");
+    assert_eq!(
+        second[0].check_id, first[0].check_id,
+        "the pending check is reused"
+    );
     assert!(second[0].reused);
     assert!(!second[1].reused);
     assert_ne!(second[0].path, first[0].path, "with a fresh link");
@@ -553,7 +629,10 @@ async fn bulk_checks_reuse_pending_ones_and_refuse_bad_input(db: PgPool) {
         .send_availability_checks(user, f.request_id, vec![b, i64::MAX])
         .await
         .unwrap_err();
-    assert!(matches!(err, AppError::Invalid(ref m) if m.contains("inconnu")), "{err:?}");
+    assert!(
+        matches!(err, AppError::Invalid(ref m) if m.contains("inconnu")),
+        "{err:?}"
+    );
     let err = outreach
         .send_availability_checks(user, i64::MAX, vec![a])
         .await
@@ -574,10 +653,17 @@ async fn bulk_checks_reuse_pending_ones_and_refuse_bad_input(db: PgPool) {
         .filter(|check| [a, b, c].contains(&check.member_id))
         .collect();
     assert_eq!(ours.len(), 3, "one line per venue");
-    assert!(ours.iter().all(|c| c.status == "pending" && c.delay.is_none()));
+    assert!(ours
+        .iter()
+        .all(|c| c.status == "pending" && c.delay.is_none()));
 }
 
-async fn answer(app: &TestApp, path: &str, available: &str, conditions: &str) -> support::app::Reply {
+async fn answer(
+    app: &TestApp,
+    path: &str,
+    available: &str,
+    conditions: &str,
+) -> support::app::Reply {
     app.post_form(
         "/api/links/availability/answer",
         &[
@@ -618,11 +704,20 @@ async fn answers_need_conditions_when_conditional_count_once_and_feed_signals(db
     let app = TestApp::start(db.clone()).await;
 
     let missing = answer(&app, &sent[0].path, "conditions", "   ").await;
-    assert_eq!(missing.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", missing.body);
+    assert_eq!(
+        missing.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        missing.body
+    );
     assert!(missing.body.contains("conditions"));
     let bad = answer(&app, &sent[0].path, "peut-être", "").await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(pending(&db, f.request_id, f.member_ids[0]).await, 1, "still pending");
+    assert_eq!(
+        pending(&db, f.request_id, f.member_ids[0]).await,
+        1,
+        "still pending"
+    );
 
     let ok = answer(&app, &sent[0].path, "conditions", "Seulement après 18 h").await;
     assert_eq!(ok.status, StatusCode::OK, "{}", ok.body);
@@ -636,7 +731,10 @@ async fn answers_need_conditions_when_conditional_count_once_and_feed_signals(db
 
     let declined = answer(&app, &sent[1].path, "false", "ignored").await;
     assert_eq!(declined.status, StatusCode::OK);
-    assert!(declined.json()["conditions"].is_null(), "conditions only with a conditional answer");
+    assert!(
+        declined.json()["conditions"].is_null(),
+        "conditions only with a conditional answer"
+    );
 
     let signals: Vec<(i64, String, f64)> = sqlx::query_as(
         "SELECT member_id, kind, response_hours FROM response_signals
@@ -667,7 +765,10 @@ async fn answers_need_conditions_when_conditional_count_once_and_feed_signals(db
         .unwrap();
     assert_eq!(first.conditions.as_deref(), Some("Seulement après 18 h"));
     assert_eq!(first.answer.as_deref(), Some("Merci"));
-    assert!(first.delay.as_deref().unwrap().starts_with("5 h"), "{first:?}");
+    assert!(
+        first.delay.as_deref().unwrap().starts_with("5 h"),
+        "{first:?}"
+    );
 }
 
 #[sqlx::test(migrations = "../migrations")]

@@ -105,7 +105,9 @@ fn PickList(
 fn PickCard(pick: CataloguePick, token: String, answers: Answers) -> impl IntoView {
     let place = [
         pick.address.clone().unwrap_or_default(),
-        format!("{} {}", pick.postal_code, pick.city).trim().to_string(),
+        format!("{} {}", pick.postal_code, pick.city)
+            .trim()
+            .to_string(),
     ]
     .into_iter()
     .filter(|s| !s.is_empty())

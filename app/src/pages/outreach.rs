@@ -7,9 +7,7 @@ mod copy_link;
 mod send_panel;
 mod venue_table;
 
-use crate::outreach::{
-    load_outreach, RevokeCatalogueLinks, SendAvailabilityChecks, SendCatalogue,
-};
+use crate::outreach::{load_outreach, RevokeCatalogueLinks, SendAvailabilityChecks, SendCatalogue};
 use leptos::prelude::*;
 use send_panel::SendPanel;
 use venue_table::VenueTable;

@@ -37,8 +37,9 @@ pub async fn save_comment(
         )
         .bind(catalogue_id)
         .bind(text),
-        None => sqlx::query("DELETE FROM catalogue_feedback WHERE catalogue_id = $1")
-            .bind(catalogue_id),
+        None => {
+            sqlx::query("DELETE FROM catalogue_feedback WHERE catalogue_id = $1").bind(catalogue_id)
+        }
     }
     .execute(db)
     .await?;

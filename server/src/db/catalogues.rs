@@ -76,11 +76,7 @@ pub async fn live_links(db: impl PgExecutor<'_>, id: i64) -> sqlx::Result<Vec<Li
 }
 
 /// Revokes every live organizer link of the catalogue; their ids.
-pub async fn revoke_links(
-    db: impl PgExecutor<'_>,
-    id: i64,
-    by: i64,
-) -> sqlx::Result<Vec<i64>> {
+pub async fn revoke_links(db: impl PgExecutor<'_>, id: i64, by: i64) -> sqlx::Result<Vec<i64>> {
     sqlx::query_scalar(
         "UPDATE magic_links SET revoked_at = now(), revoked_by = $2
           WHERE purpose = 'catalogue' AND subject_id = $1

@@ -48,8 +48,7 @@ pub async fn open_check(
     on_pending: OnPending,
 ) -> Result<CheckLink, CheckError> {
     let days = i32::try_from(ANSWER_DAYS).unwrap_or(7);
-    let check =
-        availability_checks::open(&mut *conn, request_id, member_id, user_id, days).await?;
+    let check = availability_checks::open(&mut *conn, request_id, member_id, user_id, days).await?;
     if check.reused && on_pending == OnPending::Refuse {
         return Err(CheckError::AlreadyPending);
     }
