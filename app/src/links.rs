@@ -14,18 +14,35 @@ pub struct OrganizerCatalogue {
     pub configurations: Vec<String>,
     pub sent_on: Option<String>,
     pub picks: Vec<CataloguePick>,
+    /// The organizer's own comment, if they left one.
+    pub comment: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CataloguePick {
+    /// The pick's id: what the organizer's favourite form names.
+    pub id: i64,
     /// `recommended` or `compatible`.
     pub tier: String,
     pub code: String,
     pub name: String,
+    pub address: Option<String>,
     pub city: String,
     pub postal_code: String,
     pub explanation: Option<String>,
-    pub room: Option<String>,
+    /// The pinned room, with its capacity in the requested configuration.
+    pub room: Option<PinnedRoom>,
+    /// Marked by the organizer.
+    pub favorite: bool,
+}
+
+/// The room the team matched to the request.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PinnedRoom {
+    pub name: String,
+    /// Configuration key (`cocktail`…) and the room's capacity in it.
+    pub configuration: Option<String>,
+    pub capacity: Option<i32>,
 }
 
 /// An availability check as the venue sees it.
@@ -40,17 +57,42 @@ pub struct VenueAvailability {
     /// `pending`, `available`, `unavailable` or `expired`.
     pub status: String,
     pub answer: Option<String>,
+    /// The venue's conditions when it answered "available with conditions".
+    pub conditions: Option<String>,
     pub answer_until: String,
 }
 
 /// The venue's answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AvailabilityAnswer {
-    pub available: bool,
+    pub choice: AvailabilityChoice,
+    /// Required (non-blank) with [`AvailabilityChoice::WithConditions`].
+    pub conditions: String,
     pub comment: String,
 }
 
-/// The longest comment a venue may leave.
+/// Available, not available, or available with conditions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AvailabilityChoice {
+    Available,
+    Unavailable,
+    WithConditions,
+}
+
+impl AvailabilityChoice {
+    /// The form's values: `true`, `false` and `conditions` (the first two
+    /// as the form has always sent them).
+    pub fn parse(value: &str) -> Option<Self> {
+        match value.trim() {
+            "true" => Some(Self::Available),
+            "false" => Some(Self::Unavailable),
+            "conditions" => Some(Self::WithConditions),
+            _ => None,
+        }
+    }
+}
+
+/// The longest comment a venue or an organizer may leave.
 pub const MAX_COMMENT_CHARS: usize = 2000;
 
 /// What magic links read and write (implemented by the server). Every
@@ -66,6 +108,20 @@ pub trait LinkViews: Send + Sync {
         token: &str,
         answer: AvailabilityAnswer,
     ) -> Result<VenueAvailability, AppError>;
+    /// Marks (or unmarks) a pick of the link's catalogue as a favourite;
+    /// a pick of another catalogue is refused like a bad link.
+    async fn set_organizer_favorite(
+        &self,
+        token: &str,
+        pick_id: i64,
+        favorite: bool,
+    ) -> Result<OrganizerCatalogue, AppError>;
+    /// Saves the organizer's comment (an empty one removes it).
+    async fn save_organizer_comment(
+        &self,
+        token: &str,
+        comment: &str,
+    ) -> Result<OrganizerCatalogue, AppError>;
 }
 
 #[server(endpoint = "links/catalogue")]
@@ -82,14 +138,52 @@ pub async fn load_venue_availability(token: String) -> Result<VenueAvailability,
         .await
 }
 
+/// `available` is `true`, `false` or `conditions` (then `conditions` must
+/// say which). Both texts are optional fields of the form.
 #[server(endpoint = "links/availability/answer")]
 pub async fn answer_availability(
     token: String,
-    available: bool,
-    comment: String,
+    available: String,
+    #[server(default)] conditions: String,
+    #[server(default)] comment: String,
 ) -> Result<VenueAvailability, AppError> {
-    let answer = AvailabilityAnswer { available, comment };
+    let choice = AvailabilityChoice::parse(&available).ok_or_else(|| {
+        AppError::Invalid(
+            "Indiquez si vous êtes disponible, pas disponible, ou disponible sous conditions."
+                .into(),
+        )
+    })?;
+    let answer = AvailabilityAnswer {
+        choice,
+        conditions,
+        comment,
+    };
     crate::services::service::<dyn LinkViews>()?
         .answer_availability(&token, answer)
+        .await
+}
+
+/// The organizer marks (`favorite = true`) or unmarks a venue of their catalogue.
+#[server(endpoint = "links/catalogue/favorite")]
+pub async fn set_organizer_favorite(
+    token: String,
+    // Defaults: the token is checked before anything else, so a call
+    // without them is refused like any bad link.
+    #[server(default)] pick_id: i64,
+    #[server(default)] favorite: bool,
+) -> Result<OrganizerCatalogue, AppError> {
+    crate::services::service::<dyn LinkViews>()?
+        .set_organizer_favorite(&token, pick_id, favorite)
+        .await
+}
+
+/// The organizer's comment on their catalogue (one, editable).
+#[server(endpoint = "links/catalogue/comment")]
+pub async fn save_organizer_comment(
+    token: String,
+    #[server(default)] comment: String,
+) -> Result<OrganizerCatalogue, AppError> {
+    crate::services::service::<dyn LinkViews>()?
+        .save_organizer_comment(&token, &comment)
         .await
 }

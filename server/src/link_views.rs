@@ -5,12 +5,14 @@ use crate::audit::{self, Actor, AuditThrottle, Cap, Event};
 use crate::auth::magic_links::{self, Purpose};
 use crate::auth::tokens::SigningKey;
 use crate::db::app_error;
+use crate::db::availability_checks::{self, Answer};
+use crate::db::catalogue_feedback;
 use crate::db::links_view::{self, EventRow};
 use app::auth::ClientAddr;
 use app::errors::AppError;
 use app::links::{
-    AvailabilityAnswer, CataloguePick, LinkViews, OrganizerCatalogue, VenueAvailability,
-    MAX_COMMENT_CHARS,
+    AvailabilityAnswer, AvailabilityChoice, CataloguePick, LinkViews, OrganizerCatalogue,
+    PinnedRoom, VenueAvailability, MAX_COMMENT_CHARS,
 };
 use sqlx::PgPool;
 use std::net::IpAddr;
@@ -86,6 +88,58 @@ impl LinkViewsService {
         Ok(link.subject_id)
     }
 
+    /// The catalogue as its organizer sees it; a training or archived
+    /// catalogue reads as a bad link.
+    async fn catalogue_view(&self, catalogue_id: i64) -> Result<OrganizerCatalogue, AppError> {
+        // Two independent reads at once: this page is the benchmarked one.
+        let (row, picks) = tokio::try_join!(
+            links_view::catalogue(&self.db, catalogue_id),
+            links_view::picks(&self.db, catalogue_id)
+        )
+        .map_err(app_error)?;
+        let row = row.ok_or(AppError::InvalidLink)?;
+        Ok(OrganizerCatalogue {
+            event_dates: dates(&row.event),
+            request_reference: row.event.reference,
+            event_summary: row.event.description,
+            participants: row.event.participants.unwrap_or_default(),
+            configurations: row.event.configurations,
+            sent_on: row.sent_at.map(|at| at.format("%d/%m/%Y").to_string()),
+            comment: row.comment,
+            picks: picks
+                .into_iter()
+                .map(|p| CataloguePick {
+                    id: p.id,
+                    tier: p.tier,
+                    code: p.code,
+                    name: p.name,
+                    address: p.address.filter(|a| !a.trim().is_empty()),
+                    city: p.city.unwrap_or_default(),
+                    postal_code: p.postal_code.unwrap_or_default(),
+                    explanation: Some(p.explanation).filter(|e| !e.is_empty()),
+                    room: p.room.map(|name| PinnedRoom {
+                        name,
+                        configuration: p.room_configuration,
+                        capacity: p.room_capacity,
+                    }),
+                    favorite: p.organizer_favorite,
+                })
+                .collect(),
+        })
+    }
+
+    /// The catalogue behind a link the organizer acts through (not a view:
+    /// the use is counted, the view that follows the form is audited).
+    async fn acting_catalogue(&self, token: &str) -> Result<i64, AppError> {
+        let catalogue_id = self.link(Purpose::Catalogue, token).await?;
+        // An archived or training catalogue takes no answers either.
+        links_view::catalogue(&self.db, catalogue_id)
+            .await
+            .map_err(app_error)?
+            .ok_or(AppError::InvalidLink)?;
+        Ok(catalogue_id)
+    }
+
     async fn availability_view(&self, check_id: i64) -> Result<VenueAvailability, AppError> {
         let row = links_view::availability(&self.db, check_id)
             .await
@@ -100,6 +154,7 @@ impl LinkViewsService {
             configurations: row.event.configurations,
             status: row.status,
             answer: row.answer,
+            conditions: row.conditions,
             answer_until: row.expires_at.format("%d/%m/%Y").to_string(),
         })
     }
@@ -109,33 +164,7 @@ impl LinkViewsService {
 impl LinkViews for LinkViewsService {
     async fn organizer_catalogue(&self, token: &str) -> Result<OrganizerCatalogue, AppError> {
         let catalogue_id = self.viewed_link(Purpose::Catalogue, token).await?;
-        let row = links_view::catalogue(&self.db, catalogue_id)
-            .await
-            .map_err(app_error)?
-            .ok_or(AppError::InvalidLink)?;
-        let picks = links_view::picks(&self.db, catalogue_id)
-            .await
-            .map_err(app_error)?;
-        Ok(OrganizerCatalogue {
-            event_dates: dates(&row.event),
-            request_reference: row.event.reference,
-            event_summary: row.event.description,
-            participants: row.event.participants.unwrap_or_default(),
-            configurations: row.event.configurations,
-            sent_on: row.sent_at.map(|at| at.format("%d/%m/%Y").to_string()),
-            picks: picks
-                .into_iter()
-                .map(|p| CataloguePick {
-                    tier: p.tier,
-                    code: p.code,
-                    name: p.name,
-                    city: p.city.unwrap_or_default(),
-                    postal_code: p.postal_code.unwrap_or_default(),
-                    explanation: Some(p.explanation).filter(|e| !e.is_empty()),
-                    room: p.room,
-                })
-                .collect(),
-        })
+        self.catalogue_view(catalogue_id).await
     }
 
     async fn venue_availability(&self, token: &str) -> Result<VenueAvailability, AppError> {
@@ -149,14 +178,25 @@ impl LinkViews for LinkViewsService {
         answer: AvailabilityAnswer,
     ) -> Result<VenueAvailability, AppError> {
         let check_id = self.link(Purpose::Availability, token).await?;
-        let comment = answer.comment.trim();
-        if comment.chars().count() > MAX_COMMENT_CHARS {
-            return Err(AppError::Invalid(format!(
-                "Le commentaire dépasse {MAX_COMMENT_CHARS} caractères."
-            )));
-        }
-        let comment = Some(comment).filter(|c| !c.is_empty());
-        if !links_view::answer(&self.db, check_id, answer.available, comment)
+        let comment = capped_text(&answer.comment, "Le commentaire")?;
+        let conditions = capped_text(&answer.conditions, "Les conditions")?;
+        let conditions = match answer.choice {
+            AvailabilityChoice::WithConditions if conditions.is_none() => {
+                return Err(AppError::Invalid(
+                    "Précisez vos conditions pour répondre « disponible sous conditions ».".into(),
+                ))
+            }
+            AvailabilityChoice::WithConditions => conditions,
+            // Conditions typed, then another answer chosen: they do not apply.
+            AvailabilityChoice::Available | AvailabilityChoice::Unavailable => None,
+        };
+        let available = answer.choice != AvailabilityChoice::Unavailable;
+        let stored = Answer {
+            available,
+            conditions,
+            comment,
+        };
+        if !availability_checks::answer(&self.db, check_id, &stored)
             .await
             .map_err(app_error)?
         {
@@ -168,9 +208,65 @@ impl LinkViews for LinkViewsService {
             .on("availability_check", check_id);
         audit::record(
             &self.db,
-            event.details(serde_json::json!({ "available": answer.available })),
+            event.details(serde_json::json!({
+                "available": available,
+                "conditions": stored.conditions.is_some(),
+            })),
         )
         .await;
         self.availability_view(check_id).await
     }
+
+    async fn set_organizer_favorite(
+        &self,
+        token: &str,
+        pick_id: i64,
+        favorite: bool,
+    ) -> Result<OrganizerCatalogue, AppError> {
+        let catalogue_id = self.acting_catalogue(token).await?;
+        // A pick of another catalogue: this link grants nothing on it.
+        if !catalogue_feedback::set_favorite(&self.db, catalogue_id, pick_id, favorite)
+            .await
+            .map_err(app_error)?
+        {
+            return Err(AppError::InvalidLink);
+        }
+        self.catalogue_view(catalogue_id).await
+    }
+
+    async fn save_organizer_comment(
+        &self,
+        token: &str,
+        comment: &str,
+    ) -> Result<OrganizerCatalogue, AppError> {
+        let catalogue_id = self.acting_catalogue(token).await?;
+        let comment = capped_text(comment, "Le commentaire")?;
+        catalogue_feedback::save_comment(&self.db, catalogue_id, comment)
+            .await
+            .map_err(app_error)?;
+        let event = Event::new(Actor::MagicLink, "catalogue.organizer_comment")
+            .on("catalogue", catalogue_id)
+            .details(serde_json::json!({ "chars": comment.map_or(0, |c| c.chars().count()) }));
+        audit::record_capped(
+            &self.db,
+            &self.audit_throttle,
+            &format!("comment/{catalogue_id}"),
+            VIEW_ROWS,
+            event,
+        )
+        .await;
+        self.catalogue_view(catalogue_id).await
+    }
+}
+
+/// A free text of a link holder, trimmed: `None` when blank, refused past
+/// [`MAX_COMMENT_CHARS`] (`what` names it in the message).
+fn capped_text<'a>(text: &'a str, what: &str) -> Result<Option<&'a str>, AppError> {
+    let text = text.trim();
+    if text.chars().count() > MAX_COMMENT_CHARS {
+        return Err(AppError::Invalid(format!(
+            "{what} dépasse {MAX_COMMENT_CHARS} caractères."
+        )));
+    }
+    Ok(Some(text).filter(|t| !t.is_empty()))
 }

@@ -45,6 +45,10 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         }
     };
     tokio::spawn(sweep_expired_sessions(db.clone()));
+    tokio::spawn(crate::outreach::sweep::every(
+        db.clone(),
+        std::time::Duration::from_secs(600),
+    ));
     let llm =
         crate::llm::for_server(&config.llm, db.clone()).context("cannot build the LLM client")?;
     tracing::info!(

@@ -18,6 +18,7 @@ use app::catalogue_builder::CatalogueBuilder;
 use app::chat::Assistant;
 use app::links::LinkViews;
 use app::llm_budget::LlmBudget;
+use app::outreach::Outreach;
 use app::requests::RequestsDesk;
 use app::training::Training;
 use app::venue_search::VenueSearch;
@@ -62,6 +63,8 @@ services! {
     catalogue_builder: dyn CatalogueBuilder,
     /// What the team teaches: « Apprendre », guidelines, `/entrainement`.
     training: dyn Training,
+    /// Catalogues sent to organizers, availability checks sent to venues.
+    outreach: dyn Outreach,
 }
 
 /// What the services are built from.
@@ -127,6 +130,10 @@ impl Services {
             }),
             requests_desk: Arc::new(RequestsDeskService { db: db.clone() }),
             training: Arc::new(crate::training::TrainingService { db: db.clone() }),
+            outreach: Arc::new(crate::outreach::OutreachService {
+                db: db.clone(),
+                key: signing_key.clone(),
+            }),
             llm_budget: Arc::new(crate::llm::budget::BudgetService {
                 db,
                 settings: llm_budget,

@@ -23,6 +23,7 @@ pub use acceptance::AcceptanceRate;
 
 use crate::catalogue_builder::{open_catalogue, CatalogueView, Tier, SLOTS_PER_TIER};
 use crate::errors::AppError;
+use crate::pages::CatalogueOutreach;
 use acceptance::AcceptanceLine;
 use add_box::AddBox;
 use leptos::prelude::*;
@@ -118,9 +119,15 @@ fn BuilderBody(initial: CatalogueView) -> impl IntoView {
                         <TierView tier picks=v.tier(tier).to_vec() context=context.clone() builder />
                     }).collect_view()}
                 </div>
+                // Sending and availability checks; a training catalogue is
+                // never sent, so it has none.
                 <div class="mt-6" data-testid="catalogue-outreach"
                     data-catalogue-id=v.catalogue_id.to_string()
-                    data-request-id=v.request_id.to_string()></div>
+                    data-request-id=v.request_id.to_string()>
+                    {(!v.is_training()).then(|| view! {
+                        <CatalogueOutreach request_id=v.request_id catalogue_id=Some(v.catalogue_id) />
+                    })}
+                </div>
             }
         }}
     }

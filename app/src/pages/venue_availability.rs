@@ -40,6 +40,9 @@ fn CheckView(
     answer: ServerAction<AnswerAvailability>,
 ) -> impl IntoView {
     let status = match check.status.as_str() {
+        "available" if check.conditions.is_some() => {
+            Some("Vous avez indiqué être disponible sous conditions. Merci !")
+        }
         "available" => Some("Vous avez indiqué être disponible. Merci !"),
         "unavailable" => Some("Vous avez indiqué ne pas être disponible. Merci de votre réponse."),
         "expired" => Some("Cette demande a expiré."),
@@ -58,17 +61,24 @@ fn CheckView(
             Some(text) => view! {
                 <div role="status" class="mt-6 rounded-xl border border-slate-200 bg-white p-5 text-sm" data-testid="availability-status">
                     <p class="font-medium">{text}</p>
+                    {check.conditions.map(|c| view! { <p class="mt-2 text-slate-700" data-testid="availability-conditions">"Vos conditions : « " {c} " »"</p> })}
                     {check.answer.map(|a| view! { <p class="mt-2 text-slate-600">"« " {a} " »"</p> })}
                 </div>
             }.into_any(),
             None => view! {
                 <ActionForm action=answer attr:class="mt-6 space-y-4 rounded-xl border border-slate-200 bg-white p-5 text-sm">
                     <input type="hidden" name="token" value=token />
-                    <fieldset class="flex gap-6">
+                    <fieldset class="flex flex-wrap gap-x-6 gap-y-2">
                         <legend class="mb-2 font-medium">"Êtes-vous disponible ?"</legend>
                         <label class="flex items-center gap-2"><input type="radio" name="available" value="true" required />"Oui"</label>
+                        <label class="flex items-center gap-2"><input type="radio" name="available" value="conditions" />"Oui, sous conditions"</label>
                         <label class="flex items-center gap-2"><input type="radio" name="available" value="false" />"Non"</label>
                     </fieldset>
+                    <label class="block">
+                        "Vos conditions (obligatoires si « Oui, sous conditions »)"
+                        <textarea name="conditions" maxlength=MAX_COMMENT_CHARS rows="2" data-testid="availability-conditions-input"
+                            class="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2"></textarea>
+                    </label>
                     <label class="block">
                         "Commentaire (facultatif)"
                         <textarea name="comment" maxlength=MAX_COMMENT_CHARS rows="3"

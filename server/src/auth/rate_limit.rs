@@ -116,21 +116,21 @@ impl RateLimits {
             .remove(&(email.to_string(), block), now);
     }
 
-    /// Whether `ip` may try a magic link now. Like sign-in, a request let
-    /// through is counted at once and taken back by [`Self::link_valid`].
+    /// Whether `ip` may try a magic link now: its block has not used up its
+    /// refusals. Unlike sign-in, nothing is counted in advance: many valid
+    /// views at once from one block (an office behind one proxy, a load
+    /// test) must never fill the bucket while they are in flight. Guesses
+    /// in flight when the bucket fills still finish: a few more than the
+    /// limit, bounded by the client's concurrency, not by time.
     pub fn try_link(&self, ip: IpAddr) -> bool {
-        let (block, now) = (address_block(ip), Instant::now());
-        if self.links_by_block.is_full(&block, now) {
-            return false;
-        }
-        self.links_by_block.add(block, now);
-        true
+        !self
+            .links_by_block
+            .is_full(&address_block(ip), Instant::now())
     }
 
-    /// The link request [`Self::try_link`] let through was not refused.
-    pub fn link_valid(&self, ip: IpAddr) {
-        self.links_by_block
-            .remove(&address_block(ip), Instant::now());
+    /// A link request ended refused (unknown, expired, revoked…): it counts.
+    pub fn link_refused(&self, ip: IpAddr) {
+        self.links_by_block.add(address_block(ip), Instant::now());
     }
 }
 

@@ -40,6 +40,8 @@ pub fn search_form(r: &RequestInfo) -> SearchForm {
         near_lat: r.center_lat,
         near_lng: r.center_lng,
         radius_km: r.radius_km,
+        // The team's lessons for this kind of event apply to the fill.
+        event_type: r.event_type.clone(),
     }
 }
 

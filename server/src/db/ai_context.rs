@@ -95,6 +95,7 @@ pub async fn similar_requests(
          SELECT r.reference, r.event_type, r.participants, r.description
            FROM requests r, q
           WHERE r.pool_id = $2 AND r.id <> $1 AND q.q IS NOT NULL AND r.search_tsv @@ q.q
+            AND NOT r.workspace_scenario
           ORDER BY ts_rank(r.search_tsv, q.q) DESC, r.created_at DESC
           LIMIT 3",
     )

@@ -1,6 +1,7 @@
-//! The single-row writes of approved tool calls: a request's fields, an
-//! availability check, a knowledge entry (training sessions: `training::create`). (The
-//! catalogue's are in `catalogue_drafts`.) Each takes the executor's
+//! The single-row writes of approved tool calls: a request's fields, a
+//! knowledge entry. (The catalogue's are in `catalogue_drafts`, the
+//! availability check's in `availability_checks`, training sessions in
+//! `training::create`.) Each takes the executor's
 //! connection, so the write commits with the approval's status.
 //!
 //! Runtime-checked queries: no offline data to regenerate.
@@ -47,28 +48,6 @@ pub async fn update_request(
     .execute(conn)
     .await?;
     Ok(done.rows_affected() == 1)
-}
-
-/// A new pending availability check answering within `days`; its id and
-/// expiry. The one-pending-check index refuses a second one (unique violation).
-pub async fn insert_availability_check(
-    conn: &mut PgConnection,
-    request_id: i64,
-    member_id: i64,
-    created_by: i64,
-    days: i32,
-) -> sqlx::Result<(i64, chrono::DateTime<chrono::Utc>)> {
-    sqlx::query_as(
-        "INSERT INTO availability_checks (request_id, member_id, status, created_by, expires_at)
-         VALUES ($1, $2, 'pending', $3, now() + make_interval(days => $4))
-         RETURNING id, expires_at",
-    )
-    .bind(request_id)
-    .bind(member_id)
-    .bind(created_by)
-    .bind(days)
-    .fetch_one(conn)
-    .await
 }
 
 /// Source `ai`, written by the approver's decision.

@@ -1,9 +1,12 @@
-//! What magic-link holders read: one catalogue, one availability check.
-use chrono::NaiveDate;
+//! What magic-link holders read: one catalogue (with what its organizer
+//! answered), one availability check. Runtime-checked queries: the page is
+//! the benchmarked one, so each view is two round trips at most.
+use chrono::{DateTime, NaiveDate, Utc};
 use sqlx::PgExecutor;
 
 /// The request as its organizer (or an asked venue) may see it: no team memo,
 /// no organizer contact details.
+#[derive(Clone, Debug, sqlx::FromRow)]
 pub struct EventRow {
     pub reference: String,
     pub description: String,
@@ -13,67 +16,91 @@ pub struct EventRow {
     pub event_end_date: Option<NaiveDate>,
 }
 
+#[derive(Clone, Debug, sqlx::FromRow)]
 pub struct CatalogueRow {
-    pub sent_at: Option<chrono::DateTime<chrono::Utc>>,
+    pub sent_at: Option<DateTime<Utc>>,
+    /// The organizer's comment, if any.
+    pub comment: Option<String>,
+    pub comment_updated_at: Option<DateTime<Utc>>,
+    #[sqlx(flatten)]
     pub event: EventRow,
 }
 
+/// A standard catalogue that is not archived: training catalogues are never
+/// shown to anyone outside, and archiving a catalogue closes its links.
 pub async fn catalogue(
     db: impl PgExecutor<'_>,
     catalogue_id: i64,
 ) -> sqlx::Result<Option<CatalogueRow>> {
-    let row = sqlx::query!(
-        r#"SELECT c.sent_at, r.reference, r.description, r.participants, r.configurations,
-                  r.event_start_date, r.event_end_date
-             FROM catalogues c JOIN requests r ON r.id = c.request_id
-            WHERE c.id = $1 AND c.kind = 'standard'"#,
-        catalogue_id
+    sqlx::query_as(
+        "SELECT c.sent_at, f.comment, f.updated_at AS comment_updated_at,
+                r.reference, r.description, r.participants, r.configurations,
+                r.event_start_date, r.event_end_date
+           FROM catalogues c
+           JOIN requests r ON r.id = c.request_id
+           LEFT JOIN catalogue_feedback f ON f.catalogue_id = c.id
+          WHERE c.id = $1 AND c.kind = 'standard' AND c.status <> 'archived'",
     )
+    .bind(catalogue_id)
     .fetch_optional(db)
-    .await?;
-    Ok(row.map(|r| CatalogueRow {
-        sent_at: r.sent_at,
-        event: EventRow {
-            reference: r.reference,
-            description: r.description,
-            participants: r.participants,
-            configurations: r.configurations,
-            event_start_date: r.event_start_date,
-            event_end_date: r.event_end_date,
-        },
-    }))
+    .await
 }
 
+#[derive(Clone, Debug, sqlx::FromRow)]
 pub struct PickRow {
+    pub id: i64,
     pub tier: String,
     pub code: String,
     pub name: String,
+    pub address: Option<String>,
     pub city: Option<String>,
     pub postal_code: Option<String>,
     pub explanation: String,
     pub room: Option<String>,
+    /// The pinned room's largest capacity among the request's configurations
+    /// (any configuration when the request names none), and which one.
+    pub room_configuration: Option<String>,
+    pub room_capacity: Option<i32>,
+    pub organizer_favorite: bool,
 }
 
+/// The picks in the organizer's order: recommended first, then compatible.
+/// Team favourites and notes are not selected: they never leave the team.
 pub async fn picks(db: impl PgExecutor<'_>, catalogue_id: i64) -> sqlx::Result<Vec<PickRow>> {
-    sqlx::query_as!(
-        PickRow,
-        r#"SELECT p.tier, m.code, m.name, m.city, m.postal_code, p.explanation, r.name AS "room?"
-             FROM catalogue_picks p
-             JOIN members m ON m.id = p.member_id
-             LEFT JOIN rooms r ON r.id = p.room_id
-            WHERE p.catalogue_id = $1
-            ORDER BY p.tier = 'compatible', p.position, p.id"#,
-        catalogue_id
+    sqlx::query_as(
+        "SELECT p.id, p.tier, m.code, m.name, m.address, m.city, m.postal_code, p.explanation,
+                ro.name AS room, cap.configuration AS room_configuration,
+                cap.max_capacity AS room_capacity, p.organizer_favorite
+           FROM catalogue_picks p
+           JOIN catalogues c ON c.id = p.catalogue_id
+           JOIN requests rq ON rq.id = c.request_id
+           JOIN members m ON m.id = p.member_id
+           LEFT JOIN rooms ro ON ro.id = p.room_id
+           LEFT JOIN LATERAL (
+                SELECT rc.configuration, rc.max_capacity
+                  FROM room_capacities rc
+                 WHERE rc.room_id = p.room_id
+                   AND (cardinality(rq.configurations) = 0 OR rc.configuration = ANY (rq.configurations))
+                 ORDER BY rc.max_capacity DESC
+                 LIMIT 1) cap ON true
+          WHERE p.catalogue_id = $1
+          ORDER BY p.tier = 'compatible', p.position, p.id",
     )
+    .bind(catalogue_id)
     .fetch_all(db)
     .await
 }
 
+#[derive(Clone, Debug, sqlx::FromRow)]
 pub struct AvailabilityRow {
     pub venue_name: String,
+    /// `pending`, `available`, `unavailable` or `expired` (a pending check
+    /// past its date reads as expired before the sweep marks it).
     pub status: String,
     pub answer: Option<String>,
-    pub expires_at: chrono::DateTime<chrono::Utc>,
+    pub conditions: Option<String>,
+    pub expires_at: DateTime<Utc>,
+    #[sqlx(flatten)]
     pub event: EventRow,
 }
 
@@ -81,53 +108,19 @@ pub async fn availability(
     db: impl PgExecutor<'_>,
     check_id: i64,
 ) -> sqlx::Result<Option<AvailabilityRow>> {
-    let row = sqlx::query!(
-        r#"SELECT m.name AS venue_name,
-                  CASE WHEN a.status = 'pending' AND a.expires_at <= now() THEN 'expired' ELSE a.status END AS "status!",
-                  a.answer, a.expires_at,
-                  r.reference, r.description, r.participants, r.configurations,
-                  r.event_start_date, r.event_end_date
-             FROM availability_checks a
-             JOIN members m ON m.id = a.member_id
-             JOIN requests r ON r.id = a.request_id
-            WHERE a.id = $1"#,
-        check_id
+    sqlx::query_as(
+        "SELECT m.name AS venue_name,
+                CASE WHEN a.status = 'pending' AND a.expires_at <= now() THEN 'expired'
+                     ELSE a.status END AS status,
+                a.answer, a.conditions, a.expires_at,
+                r.reference, r.description, r.participants, r.configurations,
+                r.event_start_date, r.event_end_date
+           FROM availability_checks a
+           JOIN members m ON m.id = a.member_id
+           JOIN requests r ON r.id = a.request_id
+          WHERE a.id = $1",
     )
+    .bind(check_id)
     .fetch_optional(db)
-    .await?;
-    Ok(row.map(|r| AvailabilityRow {
-        venue_name: r.venue_name,
-        status: r.status,
-        answer: r.answer,
-        expires_at: r.expires_at,
-        event: EventRow {
-            reference: r.reference,
-            description: r.description,
-            participants: r.participants,
-            configurations: r.configurations,
-            event_start_date: r.event_start_date,
-            event_end_date: r.event_end_date,
-        },
-    }))
-}
-
-/// Records the venue's answer, once: `false` when the check is no longer pending.
-pub async fn answer(
-    db: impl PgExecutor<'_>,
-    check_id: i64,
-    available: bool,
-    comment: Option<&str>,
-) -> sqlx::Result<bool> {
-    let done = sqlx::query!(
-        "UPDATE availability_checks
-            SET status = CASE WHEN $2 THEN 'available' ELSE 'unavailable' END,
-                answer = $3, answered_at = now()
-          WHERE id = $1 AND status = 'pending' AND expires_at > now()",
-        check_id,
-        available,
-        comment
-    )
-    .execute(db)
-    .await?;
-    Ok(done.rows_affected() == 1)
+    .await
 }

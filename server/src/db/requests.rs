@@ -65,6 +65,7 @@ pub async fn similar_by_vector(
            JOIN requests r ON r.pool_id = me.pool_id AND r.id <> me.id
                           AND r.embedding_model = me.embedding_model
           WHERE me.id = $1 AND me.embedding IS NOT NULL AND r.embedding IS NOT NULL
+            AND NOT r.workspace_scenario
             AND vector_dims(r.embedding) = vector_dims(me.embedding)
           ORDER BY r.embedding <=> me.embedding, r.id DESC
           LIMIT $2",
@@ -93,6 +94,7 @@ pub async fn similar_by_text(
                 r.description, r.status
            FROM me JOIN requests r ON r.pool_id = me.pool_id AND r.id <> me.id
           WHERE me.q IS NOT NULL AND r.search_tsv @@ me.q::tsquery
+            AND NOT r.workspace_scenario
           ORDER BY similarity DESC, r.created_at DESC, r.id DESC
           LIMIT $2",
     )
@@ -202,7 +204,9 @@ pub async fn list(db: impl PgExecutor<'_>, f: &ListFilter<'_>) -> sqlx::Result<V
                         participants, event_start_date, event_end_date, pool_id, status,
                         assigned_user_id, created_at
                    FROM requests
-                  WHERE ($1::text IS NULL OR status = $1)
+                  -- Requests invented in the training workspace are not the organizers'.
+                  WHERE NOT workspace_scenario
+                    AND ($1::text IS NULL OR status = $1)
                     AND ($2::text IS NULL OR pool_id = (SELECT id FROM pools WHERE slug = $2))
                     AND ($3::date IS NULL OR coalesce(event_end_date, event_start_date) >= $3)
                     AND ($4::date IS NULL OR event_start_date <= $4)

@@ -3,11 +3,10 @@
 //! commit). The link's path is shown once, to the team; the model's result
 //! holds ids only.
 use super::{recheck, stored, ExecContext, ExecError, Executed, Executor};
-use crate::auth::magic_links::{self, Purpose};
-use crate::db::{approved_writes, write_targets};
-use crate::tools::write::request_availability_check::{CheckArgs, ANSWER_DAYS};
+use crate::db::write_targets;
+use crate::outreach::checks::{self, CheckError, OnPending};
+use crate::tools::write::request_availability_check::CheckArgs;
 use sqlx::PgConnection;
-use std::time::Duration;
 
 pub struct RequestAvailabilityCheck;
 
@@ -27,35 +26,21 @@ impl Executor for RequestAvailabilityCheck {
     ) -> Result<Executed, ExecError> {
         let args: CheckArgs = stored(arguments)?;
         recheck(conn, ctx.mode, NAME, arguments, args.input()).await?;
-        let days = i32::try_from(ANSWER_DAYS).unwrap_or(7);
-        let (check_id, expires_at) = approved_writes::insert_availability_check(
-            conn,
+        // The builder's bulk checks write through the same function.
+        let check = checks::open_check(
+            &mut *conn,
+            ctx.links,
             args.request_id,
             args.member_id,
             ctx.user_id,
-            days,
+            OnPending::Refuse,
         )
         .await
-        .map_err(|e| match &e {
-            sqlx::Error::Database(d) if d.is_unique_violation() => ExecError::Refused(
-                "une demande de disponibilité attend déjà la réponse de ce lieu".into(),
-            ),
-            _ => ExecError::Db(e),
+        .map_err(|e| match e {
+            CheckError::Db(db) => ExecError::Db(db),
+            other => ExecError::Refused(other.to_string()),
         })?;
-        let ttl = Duration::from_secs(ANSWER_DAYS * 24 * 3600);
-        let link = magic_links::issue(
-            &mut *conn,
-            ctx.links,
-            Purpose::Availability,
-            check_id,
-            ttl,
-            Some(ctx.user_id),
-        )
-        .await
-        .map_err(|e| match e.downcast::<sqlx::Error>() {
-            Ok(db) => ExecError::Db(db),
-            Err(other) => ExecError::Refused(format!("le lien n'a pas pu être créé : {other}")),
-        })?;
+        let (check_id, expires_at, link) = (check.check_id, check.expires_at, check.link);
         let name = write_targets::members_by_ids(&mut *conn, &[args.member_id])
             .await?
             .into_iter()

@@ -104,8 +104,7 @@ fn refusal(path: &str, error: AppError) -> Response {
 /// block, on refusals only: tokens cannot be guessed, but they should not even
 /// be tried at speed, while organizers and venues opening valid links (all
 /// behind the same proxy, perhaps) are never held back. A refused link is a
-/// 404 (`AppError::InvalidLink`): a request is counted when let through and
-/// taken back unless it ends in a 404.
+/// 404 (`AppError::InvalidLink`): a request is counted when it ends in a 404.
 pub async fn limit_links(
     State(state): State<AppState>,
     request: Request<Body>,
@@ -126,8 +125,8 @@ pub async fn limit_links(
         return refused;
     }
     let response = next.run(request).await;
-    if response.status() != StatusCode::NOT_FOUND {
-        state.rate_limits.link_valid(ip);
+    if response.status() == StatusCode::NOT_FOUND {
+        state.rate_limits.link_refused(ip);
     }
     response
 }

@@ -2,6 +2,7 @@
 //! group are offered), its one-line reason, and the buttons that move it.
 use super::ops::{Builder, Op};
 use crate::catalogue_builder::{PickView, RoomChoice, MAX_REASON_CHARS};
+use crate::pages::LearnButton;
 use crate::room_configurations::phrase_of;
 use leptos::prelude::*;
 
@@ -114,13 +115,21 @@ pub fn PickCard(
                 }.into_any()
             }}
             {pick.room_unfit.clone().map(|w| view! { <p class="mt-1 text-xs text-amber-800">{w}</p> })}
-            // « Apprendre » (another feature) is mounted here by the integrator.
+            // « Apprendre »: the team's verdict on this venue for this kind of event.
             <div data-testid="pick-extras" class="mt-2"
                 data-request-id=context.request_id.to_string()
                 data-member-id=member_id.to_string()
                 data-catalogue-id=context.catalogue_id.to_string()
                 data-member-name=pick.name.clone()
-                data-event-type=context.event_type.clone()></div>
+                data-event-type=context.event_type.clone()>
+                <LearnButton
+                    request_id=context.request_id
+                    member_id=member_id
+                    catalogue_id=Some(context.catalogue_id)
+                    member_name=pick.name.clone()
+                    event_type=(!context.event_type.is_empty()).then(|| context.event_type.clone())
+                />
+            </div>
         </li>
     }
 }

@@ -7,6 +7,7 @@ use super::similar::SimilarRequests;
 use super::status_badge::StatusBadge;
 use super::PageError;
 use crate::errors::AppError;
+use crate::pages::{AcceptanceRate, GuidelineForm};
 use crate::requests::{load_request, EditRequest, RequestDetail};
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -70,8 +71,14 @@ fn RequestView(detail: RequestDetail, edit: ServerAction<EditRequest>) -> impl I
                     <a href=format!("/chat?request={id}") data-testid="open-in-chat"
                         class=format!("{button} border border-slate-300 bg-white text-slate-700 hover:bg-slate-50")>"Ouvrir dans le chat"</a>
                 </div>
-                // Other features mount here (acceptance rate, guideline form).
-                <div data-testid="request-extras" data-request-id=id class="flex flex-col items-end gap-2"></div>
+                // What the team kept of the search, and a guideline for Maxy.
+                <div data-testid="request-extras" data-request-id=id class="flex flex-col items-end gap-2">
+                    <AcceptanceRate request_id=id />
+                    <details class="w-80 text-sm" data-testid="request-guideline">
+                        <summary class="cursor-pointer text-right text-xs font-medium text-indigo-700">"Donner une consigne à Maxy"</summary>
+                        <div class="mt-2"><GuidelineForm request_id=Some(id) /></div>
+                    </details>
+                </div>
             </div>
         </div>
         <div class="grid gap-6 lg:grid-cols-[3fr_2fr]">

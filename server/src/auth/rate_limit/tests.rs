@@ -156,11 +156,11 @@ fn only_refused_links_count() {
     let limits = RateLimits::default();
     let visitor = ip("192.0.2.44");
     for _ in 0..1000 {
-        assert!(limits.try_link(visitor));
-        limits.link_valid(visitor);
+        assert!(limits.try_link(visitor), "valid links never count");
     }
     for _ in 0..LINK_FAILURES_PER_BLOCK {
         assert!(limits.try_link(visitor));
+        limits.link_refused(visitor);
     }
     assert!(!limits.try_link(visitor));
     assert!(limits.try_link(ip("192.0.2.45")));

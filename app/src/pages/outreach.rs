@@ -1,0 +1,73 @@
+//! `CatalogueOutreach`: the catalogue builder's outreach panel (mounted by
+//! the builder page with its request and catalogue). Send the catalogue and
+//! copy the organizer's link, revoke it; see the organizer's favourites and
+//! comment; ask the catalogue's venues for their availability in bulk and
+//! follow their answers and delays. Team only, like its server functions.
+mod copy_link;
+mod send_panel;
+mod venue_table;
+
+use crate::outreach::{load_outreach, RevokeCatalogueLinks, SendAvailabilityChecks, SendCatalogue};
+use leptos::prelude::*;
+use send_panel::SendPanel;
+use venue_table::VenueTable;
+
+/// The actions of the panel; any of them reloads the view.
+#[derive(Clone, Copy)]
+pub(crate) struct OutreachActions {
+    pub send: ServerAction<SendCatalogue>,
+    pub revoke: ServerAction<RevokeCatalogueLinks>,
+    pub ask: ServerAction<SendAvailabilityChecks>,
+}
+
+#[component]
+pub fn CatalogueOutreach(request_id: i64, catalogue_id: Option<i64>) -> impl IntoView {
+    let actions = OutreachActions {
+        send: ServerAction::new(),
+        revoke: ServerAction::new(),
+        ask: ServerAction::new(),
+    };
+    let state = Resource::new(
+        move || {
+            (
+                actions.send.version().get(),
+                actions.revoke.version().get(),
+                actions.ask.version().get(),
+            )
+        },
+        move |_| load_outreach(request_id, catalogue_id),
+    );
+    view! {
+        <section class="space-y-6" data-testid="catalogue-outreach">
+            <Transition fallback=|| view! { <p class="text-sm text-slate-500">"Chargement…"</p> }>
+                {move || state.get().map(|result| match result {
+                    Ok(view) => view! {
+                        {match view.catalogue.clone() {
+                            Some(c) => view! { <SendPanel catalogue=c actions /> }.into_any(),
+                            None => view! {
+                                <p class="text-sm text-slate-500">"Pas encore de catalogue pour cette demande."</p>
+                            }.into_any(),
+                        }}
+                        <VenueTable view actions />
+                    }.into_any(),
+                    Err(e) => view! {
+                        <p role="alert" class="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">{e.to_string()}</p>
+                    }.into_any(),
+                })}
+            </Transition>
+        </section>
+    }
+}
+
+/// An action's error, as a line under the button that caused it.
+pub(crate) fn action_error<T: Clone + Send + Sync + 'static>(
+    value: MappedSignal<Option<Result<T, crate::errors::AppError>>>,
+) -> impl IntoView {
+    move || {
+        value.get().and_then(Result::err).map(|e| {
+            view! {
+                <p role="alert" class="mt-2 text-sm text-red-700" data-testid="outreach-error">{e.to_string()}</p>
+            }
+        })
+    }
+}

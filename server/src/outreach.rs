@@ -1,0 +1,200 @@
+//! Outreach (`app::outreach::Outreach`): a catalogue sent to its organizer
+//! through a magic link, that link revoked, availability checks sent to
+//! venues in bulk, and the panel the builder shows of all of it.
+//!
+//! Sends are audited (`catalogue.sent`, `availability.requested`,
+//! `magic_link.revoked`); tokens are returned once and never stored.
+pub mod checks;
+pub mod sweep;
+mod view;
+
+use crate::audit::{self, Actor, Event};
+use crate::auth::magic_links::{self, Purpose};
+use crate::auth::tokens::SigningKey;
+use crate::db::{app_error, catalogue_outreach, write_targets};
+use app::errors::AppError;
+use app::outreach::{Outreach, OutreachView, SentCatalogue, SentCheck, MAX_CHECKS_AT_ONCE};
+use checks::{CheckError, OnPending};
+use sqlx::PgPool;
+use std::time::Duration;
+
+/// How long an organizer's link opens the catalogue.
+pub const CATALOGUE_LINK_TTL: Duration = Duration::from_secs(30 * 86_400);
+
+pub struct OutreachService {
+    pub db: PgPool,
+    pub key: SigningKey,
+}
+
+#[async_trait::async_trait]
+impl Outreach for OutreachService {
+    async fn view(
+        &self,
+        request_id: i64,
+        catalogue_id: Option<i64>,
+    ) -> Result<OutreachView, AppError> {
+        view::load(&self.db, request_id, catalogue_id).await
+    }
+
+    async fn send_catalogue(
+        &self,
+        user_id: i64,
+        catalogue_id: i64,
+    ) -> Result<SentCatalogue, AppError> {
+        let mut tx = self.db.begin().await.map_err(app_error)?;
+        let state = catalogue_outreach::lock(&mut tx, catalogue_id)
+            .await
+            .map_err(app_error)?
+            .ok_or(AppError::NotFound)?;
+        if state.kind == "training" {
+            return Err(AppError::Invalid(
+                "Un catalogue d'entraînement ne s'envoie jamais à un organisateur.".into(),
+            ));
+        }
+        if state.status == "archived" {
+            return Err(AppError::Conflict(
+                "Ce catalogue est archivé : il ne peut plus être envoyé.".into(),
+            ));
+        }
+        if state.picks == 0 {
+            return Err(AppError::Invalid(
+                "Ce catalogue est vide : ajoutez au moins un lieu avant de l'envoyer.".into(),
+            ));
+        }
+        catalogue_outreach::mark_sent(&mut tx, catalogue_id)
+            .await
+            .map_err(app_error)?;
+        let link = magic_links::issue(
+            &mut *tx,
+            &self.key,
+            Purpose::Catalogue,
+            catalogue_id,
+            CATALOGUE_LINK_TTL,
+            Some(user_id),
+        )
+        .await
+        .map_err(|e| AppError::internal(e.to_string()))?;
+        let details = serde_json::json!({
+            "link_id": link.id,
+            "picks": state.picks,
+            "resend": state.status == "sent",
+        });
+        audit::record(
+            &mut *tx,
+            Event::new(Actor::User(user_id), "catalogue.sent")
+                .on("catalogue", catalogue_id)
+                .details(details),
+        )
+        .await;
+        tx.commit().await.map_err(app_error)?;
+        let expires =
+            chrono::Utc::now() + chrono::Duration::from_std(CATALOGUE_LINK_TTL).unwrap_or_default();
+        Ok(SentCatalogue {
+            catalogue_id,
+            link_id: link.id,
+            path: link.path,
+            expires_on: expires.format("%d/%m/%Y").to_string(),
+        })
+    }
+
+    async fn revoke_catalogue_links(
+        &self,
+        user_id: i64,
+        catalogue_id: i64,
+    ) -> Result<usize, AppError> {
+        catalogue_outreach::state(&self.db, catalogue_id)
+            .await
+            .map_err(app_error)?
+            .ok_or(AppError::NotFound)?;
+        let revoked = catalogue_outreach::revoke_links(&self.db, catalogue_id, user_id)
+            .await
+            .map_err(app_error)?;
+        for link_id in &revoked {
+            let event = Event::new(Actor::User(user_id), "magic_link.revoked")
+                .on("magic_link", *link_id)
+                .details(serde_json::json!({ "catalogue_id": catalogue_id }));
+            audit::record(&self.db, event).await;
+        }
+        Ok(revoked.len())
+    }
+
+    async fn send_availability_checks(
+        &self,
+        user_id: i64,
+        request_id: i64,
+        member_ids: Vec<i64>,
+    ) -> Result<Vec<SentCheck>, AppError> {
+        let mut ids = Vec::with_capacity(member_ids.len());
+        for id in member_ids {
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+        if ids.is_empty() {
+            return Err(AppError::Invalid(
+                "Choisissez au moins un lieu à interroger.".into(),
+            ));
+        }
+        if ids.len() > MAX_CHECKS_AT_ONCE {
+            return Err(AppError::Invalid(format!(
+                "Pas plus de {MAX_CHECKS_AT_ONCE} lieux à la fois."
+            )));
+        }
+        write_targets::request(&self.db, request_id)
+            .await
+            .map_err(app_error)?
+            .ok_or(AppError::NotFound)?;
+        let members = write_targets::members_by_ids(&self.db, &ids)
+            .await
+            .map_err(app_error)?;
+        let mut ordered = Vec::with_capacity(ids.len());
+        for id in &ids {
+            match members.iter().find(|m| m.id == *id) {
+                Some(m) => ordered.push(m),
+                None => {
+                    return Err(AppError::Invalid(format!(
+                        "Lieu inconnu (n° {id}) : rien n'a été envoyé."
+                    )))
+                }
+            }
+        }
+        // All or nothing: one transaction for every check and link.
+        let mut tx = self.db.begin().await.map_err(app_error)?;
+        let mut sent = Vec::with_capacity(ordered.len());
+        for member in ordered {
+            let check = checks::open_check(
+                &mut tx,
+                &self.key,
+                request_id,
+                member.id,
+                user_id,
+                OnPending::Reuse,
+            )
+            .await
+            .map_err(|e| match e {
+                CheckError::Db(db) => app_error(db),
+                other => AppError::internal(other.to_string()),
+            })?;
+            let event = Event::new(Actor::User(user_id), "availability.requested")
+                .on("availability_check", check.check_id)
+                .details(serde_json::json!({
+                    "request_id": request_id,
+                    "member_id": member.id,
+                    "link_id": check.link.id,
+                    "reused": check.reused,
+                }));
+            audit::record(&mut *tx, event).await;
+            sent.push(SentCheck {
+                member_id: member.id,
+                code: member.code.clone(),
+                name: member.name.clone(),
+                check_id: check.check_id,
+                path: check.link.path,
+                reused: check.reused,
+                expires_on: check.expires_at.format("%d/%m/%Y").to_string(),
+            });
+        }
+        tx.commit().await.map_err(app_error)?;
+        Ok(sent)
+    }
+}
