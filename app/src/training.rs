@@ -3,6 +3,10 @@
 //! (`{trigger, prefer, avoid}`, seed 000). The DTOs, the [`Training`]
 //! service the server implements, and the server functions (each one
 //! authorizes its caller, then makes one call).
+// The forms post without JavaScript: one server-function argument per form
+// field. The `server` macro does not carry an item's `allow` over to the
+// client function it generates, so it is allowed here.
+#![allow(clippy::too_many_arguments)]
 use crate::errors::AppError;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -81,7 +85,6 @@ pub trait Training: Send + Sync {
 }
 
 /// « Apprendre » on a venue: a verdict, a reason, optional directives.
-#[allow(clippy::too_many_arguments)] // one argument per form field
 #[server(endpoint = "training/learn")]
 pub async fn learn(
     request_id: Option<i64>,
@@ -116,7 +119,6 @@ pub async fn learn(
 }
 
 /// A guideline without a venue: directives required.
-#[allow(clippy::too_many_arguments)] // one argument per form field
 #[server(endpoint = "training/guideline")]
 pub async fn add_guideline(
     request_id: Option<i64>,
