@@ -127,6 +127,7 @@ impl Services {
             assistant: Arc::new(AssistantService {
                 agent,
                 links: signing_key.clone(),
+                authors: Default::default(),
             }),
             requests_desk: Arc::new(RequestsDeskService { db: db.clone() }),
             training: Arc::new(crate::training::TrainingService { db: db.clone() }),

@@ -7,7 +7,6 @@ use crate::approvals;
 use crate::auth::tokens::SigningKey;
 use crate::db::ai_conversations::{self, Conversation};
 use crate::db::{ai_events, ai_messages, ai_turns};
-use crate::llm::Block;
 use app::chat::{
     Assistant, ChatEvent, ConversationLog, ConversationSummary, Decision, SentMessage,
     MAX_MESSAGE_CHARS,
@@ -27,6 +26,40 @@ pub struct AssistantService {
     pub agent: Arc<Agent>,
     /// Signs the links an approved write may issue (availability checks).
     pub links: SigningKey,
+    /// Display names of message authors.
+    pub authors: AuthorNames,
+}
+
+/// Display names by user id, each kept [`AUTHOR_TTL`].
+#[derive(Debug, Default)]
+pub struct AuthorNames {
+    names: std::sync::Mutex<std::collections::HashMap<i64, (std::time::Instant, String)>>,
+}
+
+const AUTHOR_TTL: Duration = Duration::from_secs(300);
+
+impl AuthorNames {
+    fn get(&self, user_id: i64) -> Option<String> {
+        let names = self
+            .names
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        names
+            .get(&user_id)
+            .filter(|(at, _)| at.elapsed() < AUTHOR_TTL)
+            .map(|(_, name)| name.clone())
+    }
+
+    fn put(&self, user_id: i64, name: String) {
+        let mut names = self
+            .names
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if names.len() > 10_000 {
+            names.clear();
+        }
+        names.insert(user_id, (std::time::Instant::now(), name));
+    }
 }
 
 impl AssistantService {
@@ -35,6 +68,47 @@ impl AssistantService {
             .await
             .map_err(AppError::unavailable)?
             .ok_or(AppError::NotFound)
+    }
+
+    /// Opens the conversation's turn. A running turn refuses it, unless its
+    /// process died (no heartbeat): that one is closed and the turn opens.
+    async fn start_turn(&self, conversation_id: i64) -> Result<i64, AppError> {
+        let db = &self.agent.db;
+        let provider = if self.agent.is_offline() {
+            "offline"
+        } else {
+            self.agent.provider.name()
+        };
+        if let Some(turn_id) = ai_turns::start(db, conversation_id, provider)
+            .await
+            .map_err(AppError::unavailable)?
+        {
+            return Ok(turn_id);
+        }
+        self.close_stale_turns(conversation_id).await?;
+        ai_turns::start(db, conversation_id, provider)
+            .await
+            .map_err(AppError::unavailable)?
+            .ok_or_else(|| {
+                AppError::Conflict(
+                    "Maxy répond encore au message précédent : attendez la fin de sa réponse ou arrêtez-la."
+                        .into(),
+                )
+            })
+    }
+
+    /// The name shown on a team member's messages, kept a few minutes (a
+    /// rename shows on the next messages after that).
+    async fn author(&self, user_id: i64) -> Result<String, AppError> {
+        if let Some(name) = self.authors.get(user_id) {
+            return Ok(name);
+        }
+        let name = crate::db::users::display_name(&self.agent.db, user_id)
+            .await
+            .map_err(AppError::unavailable)?
+            .unwrap_or_default();
+        self.authors.put(user_id, name.clone());
+        Ok(name)
     }
 
     /// Closes turns whose process died, and says so in the log.
@@ -150,11 +224,8 @@ impl Assistant for AssistantService {
         let text = checked_text(&text)?;
         let db = &self.agent.db;
         let conversation = match conversation_id {
-            Some(id) => {
-                let conversation = self.owned(user_id, id).await?;
-                self.close_stale_turns(id).await?;
-                conversation
-            }
+            // Stale turns are looked for only when one blocks the new turn.
+            Some(id) => self.owned(user_id, id).await?,
             None => {
                 if let Some(request_id) = request_id {
                     let exists = crate::db::ai_context::request(db, request_id)
@@ -172,42 +243,14 @@ impl Assistant for AssistantService {
                     .map_err(AppError::unavailable)?
             }
         };
-        let provider = if self.agent.is_offline() {
-            "offline"
-        } else {
-            self.agent.provider.name()
+        let turn_id = self.start_turn(conversation.id).await?;
+        let author = self.author(user_id).await?;
+        let event = ChatEvent::UserMessage {
+            text: text.clone(),
+            author,
         };
-        let turn_id = ai_turns::start(db, conversation.id, provider)
-            .await
-            .map_err(AppError::unavailable)?
-            .ok_or_else(|| {
-                AppError::Conflict(
-                    "Maxy répond encore au message précédent : attendez la fin de sa réponse ou arrêtez-la."
-                        .into(),
-                )
-            })?;
-        let author = crate::db::users::display_name(db, user_id)
-            .await
-            .map_err(AppError::unavailable)?
-            .unwrap_or_default();
-        let stored = async {
-            ai_messages::append(
-                db,
-                conversation.id,
-                "user",
-                &[Block::Text { text: text.clone() }],
-                None,
-            )
-            .await?;
-            ai_events::append(
-                db,
-                conversation.id,
-                Some(turn_id),
-                &[ChatEvent::UserMessage { text, author }],
-            )
-            .await
-        }
-        .await;
+        let stored =
+            ai_messages::append_user_message(db, conversation.id, turn_id, &text, &event).await;
         let seq = match stored {
             Ok(seq) => seq,
             Err(e) => {

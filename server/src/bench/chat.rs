@@ -221,6 +221,7 @@ async fn service(
     Ok(Arc::new(AssistantService {
         agent: Arc::new(agent),
         links: crate::auth::tokens::SigningKey::new(b"bench-only-signing-key-0123456789".to_vec()),
+        authors: Default::default(),
     }))
 }
 

@@ -57,6 +57,40 @@ pub async fn append(
     .await
 }
 
+/// A team member's message and the event showing it, in one statement
+/// (both numbered by their counters on the conversation, taken under its
+/// row lock): sending a message is one round trip. Returns the event's seq.
+pub async fn append_user_message(
+    db: impl sqlx::PgExecutor<'_>,
+    conversation_id: i64,
+    turn_id: i64,
+    text: &str,
+    event: &app::chat::ChatEvent,
+) -> sqlx::Result<i64> {
+    let content = [Block::Text {
+        text: text.to_string(),
+    }];
+    sqlx::query_scalar(
+        "WITH counter AS (
+             UPDATE ai_conversations
+                SET message_seq = message_seq + 1, event_seq = event_seq + 1
+              WHERE id = $1 RETURNING message_seq - 1 AS message, event_seq AS event
+         ), message AS (
+             INSERT INTO ai_messages (conversation_id, seq, role, content)
+             SELECT $1, counter.message, 'user', $3 FROM counter
+         )
+         INSERT INTO ai_events (conversation_id, seq, turn_id, event)
+         SELECT $1, counter.event, $2, $4 FROM counter
+         RETURNING seq",
+    )
+    .bind(conversation_id)
+    .bind(turn_id)
+    .bind(Json(&content[..]))
+    .bind(Json(event))
+    .fetch_one(db)
+    .await
+}
+
 /// The last `limit` messages, oldest first.
 pub async fn last(
     db: &mut PgConnection,
