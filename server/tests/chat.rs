@@ -406,3 +406,53 @@ async fn messages_appended_at_once_from_many_connections_get_distinct_seqs(db: P
         "no seq taken twice, none skipped"
     );
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_live_turn_blocks_a_new_message_and_a_dead_one_does_not(db: PgPool) {
+    seed_demo(&db).await;
+    let app = TestApp::start(db).await;
+    let team = app.sign_in(TEAM, PASSWORD).await;
+    let reply = send(&app, &team, None, None, "Bonjour").await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    let conversation = reply.json()["conversation_id"].as_i64().unwrap();
+    let events = follow(&app, &team, conversation, 0).await;
+    let last = events.last().unwrap().0;
+    // A turn another server is running (its heartbeat is fresh): refused.
+    let turn: i64 = sqlx::query_scalar(
+        "INSERT INTO ai_turns (conversation_id, provider) VALUES ($1, 'anthropic') RETURNING id",
+    )
+    .bind(conversation)
+    .fetch_one(&app.db)
+    .await
+    .unwrap();
+    let blocked = send(&app, &team, Some(conversation), None, "Et ensuite ?").await;
+    assert_eq!(blocked.status, StatusCode::CONFLICT, "{}", blocked.body);
+    let messages = "SELECT count(*) FROM ai_messages WHERE role = 'user'";
+    assert_eq!(
+        app.count(messages).await,
+        1,
+        "the refused message is not stored"
+    );
+    // Its server died (no heartbeat for two minutes): closed, and the new
+    // message goes through.
+    sqlx::query("UPDATE ai_turns SET heartbeat_at = now() - interval '2 minutes' WHERE id = $1")
+        .bind(turn)
+        .execute(&app.db)
+        .await
+        .unwrap();
+    let sent = send(&app, &team, Some(conversation), None, "Et ensuite ?").await;
+    assert_eq!(sent.status, StatusCode::OK, "{}", sent.body);
+    let after = follow(&app, &team, conversation, last).await;
+    let kinds = kinds(&after);
+    assert_eq!(
+        &kinds[..3],
+        ["notice", "turn_finished", "user_message"],
+        "{kinds:?}"
+    );
+    assert_eq!(after[1].1["status"], "failed");
+    assert_eq!(
+        after[2].1["author"].as_str().map(str::is_empty),
+        Some(false)
+    );
+    assert_eq!(app.count(messages).await, 2);
+}
