@@ -210,11 +210,12 @@ fn odd_input_is_harmless_and_fast() {
             .repeat(2000);
     // A guard against super-linear work, not a benchmark: a quadratic pass
     // over 8 KB would take minutes; a debug build on a busy 2-core machine
-    // reads these in well under a second each.
+    // reads these in well under a second each; the bound leaves room for a
+    // machine running other builds (5 s was once reached under load 11).
     let started = Instant::now();
     let c = extract(&long);
     assert!(
-        started.elapsed() < Duration::from_secs(5),
+        started.elapsed() < Duration::from_secs(30),
         "{:?}",
         started.elapsed()
     );
@@ -226,7 +227,7 @@ fn odd_input_is_harmless_and_fast() {
     let _ = extract(&"é".repeat(10_000));
     let _ = extract(&"près de ".repeat(5000));
     assert!(
-        started.elapsed() < Duration::from_secs(5),
+        started.elapsed() < Duration::from_secs(30),
         "{:?}",
         started.elapsed()
     );
