@@ -77,12 +77,17 @@ test('build a catalogue: fill from the search, move a pick, pin a room, reload',
     const compatible = page.getByTestId('tier-compatible').getByTestId('pick-card');
     assert.ok(await recommended.count() <= 4, 'at most 4 recommended');
     assert.ok(await compatible.count() <= 4, 'at most 4 compatible');
-    assert.ok(await recommended.count() >= 1, 'the search recommended a venue');
+    assert.ok((await recommended.count()) + (await compatible.count()) >= 1, 'the search proposed a venue');
 
-    // Move the first recommended venue to the compatible tier.
-    const moved = await recommended.first().getAttribute('data-member-id');
-    await operate(page, () => recommended.first().getByTestId('move-tier').click());
-    await page.locator(`[data-testid="tier-compatible"] [data-testid="pick-card"][data-member-id="${moved}"]`).waitFor();
+    // Move the first venue to the other tier. The demo's training may leave
+    // the recommended tier empty for this request (a venue the team rejected
+    // for this kind of event is not proposed again): never padded.
+    const from = (await recommended.count()) ? 'recommended' : 'compatible';
+    const to = from === 'recommended' ? 'compatible' : 'recommended';
+    const source = from === 'recommended' ? recommended : compatible;
+    const moved = await source.first().getAttribute('data-member-id');
+    await operate(page, () => source.first().getByTestId('move-tier').click());
+    await page.locator(`[data-testid="tier-${to}"] [data-testid="pick-card"][data-member-id="${moved}"]`).waitFor();
 
     // Pin a room of that venue: unpin, then pin its first fitting room.
     const card = () => page.locator(`[data-testid="pick-card"][data-member-id="${moved}"]`);
@@ -97,7 +102,7 @@ test('build a catalogue: fill from the search, move a pick, pin a room, reload',
     // Everything was saved: a reload shows it.
     await page.reload();
     await page.getByTestId('request-summary').waitFor();
-    await page.locator(`[data-testid="tier-compatible"] [data-testid="pick-card"][data-member-id="${moved}"]`).waitFor();
+    await page.locator(`[data-testid="tier-${to}"] [data-testid="pick-card"][data-member-id="${moved}"]`).waitFor();
     assert.equal(await card().getByTestId('room-select').inputValue(), options[0]);
     assert.match(await page.getByTestId('acceptance-rate').first().innerText(), /1 déplacée/);
     assert.deepEqual(problems, []);

@@ -52,7 +52,10 @@ test('a guideline added on /entrainement is listed (JavaScript on)', { timeout: 
     const error = page.getByTestId('guideline-error');
     await error.waitFor();
     assert.match(await error.innerText(), /déclencheur de la consigne est vide/);
-    assert.deepEqual(problems, []);
+    // The refusal is a 422 the browser logs: expected, and the only one.
+    const unexpected = problems.filter((p) => !p.includes('status of 422'));
+    assert.deepEqual(unexpected, []);
+    assert.ok(problems.length <= 1, `${problems}`);
   });
 });
 
