@@ -346,7 +346,8 @@ fn ms(since: Instant) -> f64 {
     since.elapsed().as_secs_f64() * 1000.0
 }
 
-fn pct(sorted: &[f64], p: f64) -> f64 {
+/// The `p` quantile (0–1) of `sorted` (ascending); 0 when empty.
+pub fn pct(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
     }

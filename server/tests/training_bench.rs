@@ -14,6 +14,7 @@
 //! ```
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark fails loudly by design
 use app::venue_search::SearchForm;
+use server::bench::pct;
 use server::search::{pipeline, request};
 use sqlx::PgPool;
 use std::time::Instant;
@@ -51,10 +52,6 @@ const QUERIES: &[(&str, &str)] = &[
 ];
 
 const ROUNDS: usize = 10;
-
-fn pct(sorted: &[f64], p: f64) -> f64 {
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
-}
 
 async fn measure(db: &PgPool) -> (f64, f64, f64, f64) {
     let plans: Vec<_> = QUERIES

@@ -62,27 +62,23 @@ pub struct NewPick<'a> {
     pub room_id: Option<i64>,
 }
 
+/// The assistant's pick (`added_by = 'ai'`), written as the builder writes
+/// any pick.
 pub async fn insert_pick(
     conn: &mut PgConnection,
     catalogue_id: i64,
     pick: &NewPick<'_>,
     user_id: i64,
 ) -> sqlx::Result<()> {
-    sqlx::query(
-        "INSERT INTO catalogue_picks
-                (catalogue_id, member_id, tier, position, explanation, room_id, added_by, added_by_user_id)
-         VALUES ($1, $2, $3, $4, $5, $6, 'ai', $7)",
-    )
-    .bind(catalogue_id)
-    .bind(pick.member_id)
-    .bind(pick.tier)
-    .bind(pick.position)
-    .bind(pick.explanation)
-    .bind(pick.room_id)
-    .bind(user_id)
-    .execute(conn)
-    .await
-    .map(|_| ())
+    let pick = super::catalogues::NewPick {
+        member_id: pick.member_id,
+        tier: pick.tier,
+        position: pick.position,
+        explanation: pick.explanation,
+        room_id: pick.room_id,
+        added_by: "ai",
+    };
+    super::catalogues::insert_pick(conn, catalogue_id, &pick, user_id).await
 }
 
 /// A venue already in the draft: its tier, place, reason and room change;
