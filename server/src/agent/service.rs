@@ -6,6 +6,7 @@ use super::turn::Agent;
 use crate::approvals;
 use crate::auth::tokens::SigningKey;
 use crate::db::ai_conversations::{self, Conversation};
+use crate::db::ai_messages::Sent;
 use crate::db::{ai_events, ai_messages, ai_turns};
 use app::chat::{
     Assistant, ChatEvent, ConversationLog, ConversationSummary, Decision, SentMessage,
@@ -70,31 +71,13 @@ impl AssistantService {
             .ok_or(AppError::NotFound)
     }
 
-    /// Opens the conversation's turn. A running turn refuses it, unless its
-    /// process died (no heartbeat): that one is closed and the turn opens.
-    async fn start_turn(&self, conversation_id: i64) -> Result<i64, AppError> {
-        let db = &self.agent.db;
-        let provider = if self.agent.is_offline() {
+    /// The provider a new turn is recorded with.
+    fn provider_name(&self) -> &'static str {
+        if self.agent.is_offline() {
             "offline"
         } else {
             self.agent.provider.name()
-        };
-        if let Some(turn_id) = ai_turns::start(db, conversation_id, provider)
-            .await
-            .map_err(AppError::unavailable)?
-        {
-            return Ok(turn_id);
         }
-        self.close_stale_turns(conversation_id).await?;
-        ai_turns::start(db, conversation_id, provider)
-            .await
-            .map_err(AppError::unavailable)?
-            .ok_or_else(|| {
-                AppError::Conflict(
-                    "Maxy répond encore au message précédent : attendez la fin de sa réponse ou arrêtez-la."
-                        .into(),
-                )
-            })
     }
 
     /// The name shown on a team member's messages, kept a few minutes (a
@@ -223,9 +206,8 @@ impl Assistant for AssistantService {
     ) -> Result<SentMessage, AppError> {
         let text = checked_text(&text)?;
         let db = &self.agent.db;
-        let conversation = match conversation_id {
-            // Stale turns are looked for only when one blocks the new turn.
-            Some(id) => self.owned(user_id, id).await?,
+        let conversation_id = match conversation_id {
+            Some(id) => id,
             None => {
                 if let Some(request_id) = request_id {
                     let exists = crate::db::ai_context::request(db, request_id)
@@ -241,31 +223,45 @@ impl Assistant for AssistantService {
                 ai_conversations::create(db, user_id, request_id, &title_of(&text))
                     .await
                     .map_err(AppError::unavailable)?
+                    .id
             }
         };
-        let turn_id = self.start_turn(conversation.id).await?;
         let author = self.author(user_id).await?;
         let event = ChatEvent::UserMessage {
             text: text.clone(),
             author,
         };
-        let stored =
-            ai_messages::append_user_message(db, conversation.id, turn_id, &text, &event).await;
-        let seq = match stored {
-            Ok(seq) => seq,
-            Err(e) => {
-                let _ = ai_turns::finish(db, turn_id, "failed", Some("the message was not stored"))
-                    .await;
-                return Err(AppError::unavailable(e));
-            }
+        let provider = self.provider_name();
+        let send = || {
+            ai_messages::send_user_message(db, user_id, conversation_id, provider, &text, &event)
         };
-        self.agent.live.notify(conversation.id);
-        let conversation_id = conversation.id;
-        tokio::spawn(self.agent.clone().run_turn(conversation, turn_id));
-        Ok(SentMessage {
-            conversation_id,
-            seq,
-        })
+        let mut sent = send().await.map_err(AppError::unavailable)?;
+        if let Sent::Busy(_) = sent {
+            // Stale turns are looked for only when one blocks the new turn: a
+            // running turn refuses the message, unless its process died (no
+            // heartbeat); that one is closed and the message goes through.
+            self.close_stale_turns(conversation_id).await?;
+            sent = send().await.map_err(AppError::unavailable)?;
+        }
+        match sent {
+            Sent::NotFound => Err(AppError::NotFound),
+            Sent::Busy(_) => Err(AppError::Conflict(
+                "Maxy répond encore au message précédent : attendez la fin de sa réponse ou arrêtez-la."
+                    .into(),
+            )),
+            Sent::Opened {
+                conversation,
+                turn_id,
+                seq,
+            } => {
+                self.agent.live.notify(conversation_id);
+                tokio::spawn(self.agent.clone().run_turn(conversation, turn_id));
+                Ok(SentMessage {
+                    conversation_id,
+                    seq,
+                })
+            }
+        }
     }
 
     async fn stop(&self, user_id: i64, conversation_id: i64) -> Result<(), AppError> {

@@ -57,14 +57,13 @@ impl EventSink {
         self.write(&events).await
     }
 
-    /// The turn's last event, and the turn closed as `status`, at once.
-    /// Returns whether the turn was still running.
+    /// The turn's last event (and the model's last message, if any), and
+    /// the turn closed, at once. Returns whether the turn was still running.
     pub async fn close_turn(
         &mut self,
         turn_id: i64,
         last: ChatEvent,
-        status: &str,
-        error: Option<&str>,
+        closing: ai_events::Closing<'_>,
     ) -> sqlx::Result<bool> {
         let mut events = self.take_text();
         events.push(last);
@@ -73,8 +72,7 @@ impl EventSink {
             self.conversation_id,
             turn_id,
             &events,
-            status,
-            error,
+            closing,
         )
         .await?;
         self.live.notify(self.conversation_id);

@@ -18,6 +18,7 @@ use super::prompt::{self, PromptContext, SimilarCache};
 use super::sink::{EventSink, FLUSH_EVERY};
 use crate::approvals;
 use crate::db::ai_conversations::{self, Conversation};
+use crate::db::ai_events::{Closing, FinalMessage};
 use crate::db::ai_messages;
 use crate::db::ai_turns;
 use crate::db::llm_calls::CallContext;
@@ -133,11 +134,11 @@ impl Agent {
             offline: Recording::new(self.offline.clone(), self.db.clone(), context),
         };
         let outcome = tokio::select! {
-            outcome = self.drive(&conversation, turn_id, &mut sink, &recorders) => outcome.map(|()| "done"),
-            () = self.stop_requested(conversation.id, turn_id) => Ok("stopped"),
+            outcome = self.drive(&conversation, turn_id, &mut sink, &recorders) => outcome.map(|last| ("done", last)),
+            () = self.stop_requested(conversation.id, turn_id) => Ok(("stopped", None)),
         };
-        let (status, error) = match outcome {
-            Ok(status) => (status, None),
+        let (status, error, last) = match outcome {
+            Ok((status, last)) => (status, None, last),
             Err(e) => {
                 tracing::error!(conversation_id = conversation.id, turn_id, error = %e, "chat turn failed");
                 let _ = sink
@@ -146,7 +147,7 @@ impl Agent {
                             .into(),
                     })
                     .await;
-                ("failed", Some(e.to_string()))
+                ("failed", Some(e.to_string()), None)
             }
         };
         let cost_usd: f64 = recorders
@@ -161,12 +162,31 @@ impl Agent {
             status: status.into(),
             cost_eur: cost_usd * self.settings.usd_to_eur,
         };
-        if let Err(e) = sink
-            .close_turn(turn_id, finished, status, error.as_deref())
-            .await
-        {
+        let closing = Closing {
+            status,
+            error: error.as_deref(),
+            message: last.as_ref().map(|a| FinalMessage {
+                content: &a.content,
+                model: &a.model,
+            }),
+        };
+        if let Err(e) = sink.close_turn(turn_id, finished, closing).await {
             tracing::error!(turn_id, error = %e, "cannot log the end of a chat turn");
-            // The turn must not stay `running`: close it without its event.
+            // The answer must not be lost, and the turn must not stay
+            // `running`: store and close them without the last events.
+            if let Some(a) = &last {
+                let stored = ai_messages::append(
+                    &self.db,
+                    conversation.id,
+                    "assistant",
+                    &a.content,
+                    Some(&a.model),
+                )
+                .await;
+                if let Err(e) = stored {
+                    tracing::error!(turn_id, error = %e, "cannot store the last answer of a chat turn");
+                }
+            }
             if let Err(e) = ai_turns::finish(&self.db, turn_id, status, error.as_deref()).await {
                 tracing::error!(turn_id, error = %e, "cannot close a chat turn");
             }
@@ -195,7 +215,7 @@ impl Agent {
         turn_id: i64,
         sink: &mut EventSink,
         recorders: &Recorders,
-    ) -> Result<(), TurnError> {
+    ) -> Result<Option<ChatAnswer>, TurnError> {
         let mut offline = self.is_offline();
         let started = ChatEvent::TurnStarted {
             turn_id,
@@ -270,6 +290,10 @@ impl Agent {
                 .tool_calls()
                 .map(|(id, name, input)| (id.to_string(), name.to_string(), input.clone()))
                 .collect();
+            if calls.is_empty() {
+                // Stored with the turn's closing: one round trip less.
+                return Ok(Some(answer));
+            }
             let message = ai_messages::append(
                 &self.db,
                 conversation.id,
@@ -278,9 +302,6 @@ impl Agent {
                 Some(&answer.model),
             )
             .await?;
-            if calls.is_empty() {
-                return Ok(());
-            }
             let mut results = Vec::with_capacity(calls.len());
             for (id, name, input) in calls {
                 results.push(
@@ -297,7 +318,7 @@ impl Agent {
             ),
         })
         .await?;
-        Ok(())
+        Ok(None)
     }
 
     /// The history the model reads next, and the summary of what the bound cut.
@@ -306,13 +327,17 @@ impl Agent {
         conversation_id: i64,
         summariser: Option<&dyn LlmProvider>,
     ) -> sqlx::Result<(Vec<crate::llm::ChatMessage>, Option<String>)> {
-        let mut db = self.db.acquire().await?;
         let window = i64::try_from(self.settings.max_history).unwrap_or(30);
-        let stored = ai_messages::last(&mut db, conversation_id, window).await?;
+        // Both reads at once: the turn waits for them before calling the model.
+        let (stored, outcomes) = tokio::try_join!(
+            ai_messages::last(&self.db, conversation_id, window),
+            ai_conversations::approval_outcomes(&self.db, conversation_id),
+        )?;
         let start = history::bound(&stored, self.settings.max_history);
         let kept = &stored[start..];
         let summary = match kept.first() {
-            Some(first) => {
+            Some(first) if first.seq > 0 => {
+                let mut db = self.db.acquire().await?;
                 cut_summary::of_cut(
                     &mut db,
                     &self.summaries,
@@ -322,9 +347,8 @@ impl Agent {
                 )
                 .await?
             }
-            None => None,
+            _ => None,
         };
-        let outcomes = ai_conversations::approval_outcomes(&mut *db, conversation_id).await?;
         Ok((history::to_chat(kept, &outcomes), summary))
     }
 

@@ -43,36 +43,69 @@ pub async fn append(
     .await
 }
 
-/// Appends a turn's last events and closes the turn (`ai_turns::finish`'s
-/// update) in one statement: the end of every turn is one round trip.
-/// Returns whether the turn was still running.
+/// Appends a turn's last events, the model's last message when the turn
+/// ends with one (`ai_messages`, role `assistant`, no tool call), and closes
+/// the turn (`ai_turns::finish`'s update), in one statement: the end of
+/// every turn is one round trip. Returns whether the turn was still running.
 pub async fn append_closing_turn(
     db: impl PgExecutor<'_>,
     conversation_id: i64,
     turn_id: i64,
     events: &[ChatEvent],
-    status: &str,
-    error: Option<&str>,
+    closing: Closing<'_>,
 ) -> sqlx::Result<bool> {
     let count = i64::try_from(events.len()).unwrap_or(i64::MAX);
     let payload: Vec<Json<&ChatEvent>> = events.iter().map(Json).collect();
-    sqlx::query_scalar(concat!(
+    let (content, model) = match closing.message {
+        Some(m) => (Some(Json(m.content)), Some(m.model)),
+        None => (None, None),
+    };
+    sqlx::query_scalar(
         "WITH closed AS (
              UPDATE ai_turns SET status = $5, error = $6, finished_at = now()
               WHERE id = $2 AND status = 'running' RETURNING id
-         ), ",
-        append_ctes!(),
-        // Data-modifying CTEs run to completion whether read or not.
-        " SELECT EXISTS (SELECT 1 FROM closed)"
-    ))
+         ), counter AS (
+             UPDATE ai_conversations
+                SET event_seq = event_seq + $3,
+                    message_seq = message_seq + CASE WHEN $7::jsonb IS NULL THEN 0 ELSE 1 END
+              WHERE id = $1 RETURNING event_seq - $3 AS first, message_seq - 1 AS message
+         ), rows AS (
+             INSERT INTO ai_events (conversation_id, seq, turn_id, event)
+             SELECT $1, counter.first + e.n, $2, e.event
+               FROM counter, unnest($4::jsonb[]) WITH ORDINALITY AS e(event, n)
+         ), message AS (
+             INSERT INTO ai_messages (conversation_id, seq, role, content, model)
+             SELECT $1, counter.message, 'assistant', $7, $8 FROM counter WHERE $7::jsonb IS NOT NULL
+         )
+         -- Data-modifying CTEs run to completion whether read or not.
+         SELECT EXISTS (SELECT 1 FROM closed)",
+    )
     .bind(conversation_id)
     .bind(turn_id)
     .bind(count)
     .bind(payload)
-    .bind(status)
-    .bind(error)
+    .bind(closing.status)
+    .bind(closing.error)
+    .bind(content)
+    .bind(model)
     .fetch_one(db)
     .await
+}
+
+/// How a turn ends.
+#[derive(Clone, Copy, Debug)]
+pub struct Closing<'a> {
+    /// `done`, `stopped` or `failed`.
+    pub status: &'a str,
+    pub error: Option<&'a str>,
+    /// The model's last answer, stored with the closing (text only).
+    pub message: Option<FinalMessage<'a>>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct FinalMessage<'a> {
+    pub content: &'a [crate::llm::Block],
+    pub model: &'a str,
 }
 
 /// Events after `after`, in order, at most `limit`.

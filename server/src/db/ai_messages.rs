@@ -2,6 +2,7 @@
 //! provider-neutral content blocks (`llm::Block`). `user` messages hold what
 //! a person wrote, `assistant` messages the model's text and tool calls,
 //! `tool` messages the results of those calls.
+use super::ai_conversations::Conversation;
 use crate::llm::Block;
 use sqlx::types::Json;
 use sqlx::{FromRow, PgConnection};
@@ -57,43 +58,91 @@ pub async fn append(
     .await
 }
 
-/// A team member's message and the event showing it, in one statement
-/// (both numbered by their counters on the conversation, taken under its
-/// row lock): sending a message is one round trip. Returns the event's seq.
-pub async fn append_user_message(
+/// What sending a message found.
+#[derive(Debug)]
+pub enum Sent {
+    /// No such conversation for this user (or archived).
+    NotFound,
+    /// The conversation is the user's, but a turn is running: nothing written.
+    Busy(Conversation),
+    /// The turn is open, the message and its event stored.
+    Opened {
+        conversation: Conversation,
+        turn_id: i64,
+        /// The event's seq.
+        seq: i64,
+    },
+}
+
+/// A team member's message, in one statement: checks the conversation is
+/// theirs, opens its turn (refused while one runs), and stores the message
+/// and the event showing it (both numbered by their counters on the
+/// conversation, taken under its row lock). Sending is one round trip.
+pub async fn send_user_message(
     db: impl sqlx::PgExecutor<'_>,
+    user_id: i64,
     conversation_id: i64,
-    turn_id: i64,
+    provider: &str,
     text: &str,
     event: &app::chat::ChatEvent,
-) -> sqlx::Result<i64> {
+) -> sqlx::Result<Sent> {
     let content = [Block::Text {
         text: text.to_string(),
     }];
-    sqlx::query_scalar(
-        "WITH counter AS (
+    let row: Option<(Conversation, Option<i64>, Option<i64>)> = sqlx::query(
+        "WITH conv AS (
+             SELECT id, user_id, request_id, mode, title, updated_at FROM ai_conversations
+              WHERE id = $1 AND user_id = $2 AND archived_at IS NULL
+         ), turn AS (
+             INSERT INTO ai_turns (conversation_id, provider) SELECT id, $3 FROM conv
+             ON CONFLICT (conversation_id) WHERE status = 'running' DO NOTHING
+             RETURNING id
+         ), counter AS (
              UPDATE ai_conversations
                 SET message_seq = message_seq + 1, event_seq = event_seq + 1
-              WHERE id = $1 RETURNING message_seq - 1 AS message, event_seq AS event
+              WHERE id = $1 AND EXISTS (SELECT 1 FROM turn)
+              RETURNING message_seq - 1 AS message, event_seq AS event
          ), message AS (
              INSERT INTO ai_messages (conversation_id, seq, role, content)
-             SELECT $1, counter.message, 'user', $3 FROM counter
+             SELECT $1, counter.message, 'user', $4 FROM counter
+         ), event AS (
+             INSERT INTO ai_events (conversation_id, seq, turn_id, event)
+             SELECT $1, counter.event, turn.id, $5 FROM counter, turn
+             RETURNING seq
          )
-         INSERT INTO ai_events (conversation_id, seq, turn_id, event)
-         SELECT $1, counter.event, $2, $4 FROM counter
-         RETURNING seq",
+         SELECT conv.id, conv.user_id, conv.request_id, conv.mode, conv.title, conv.updated_at,
+                turn.id AS turn_id, event.seq AS event_seq
+           FROM conv LEFT JOIN turn ON true LEFT JOIN event ON true",
     )
     .bind(conversation_id)
-    .bind(turn_id)
+    .bind(user_id)
+    .bind(provider)
     .bind(Json(&content[..]))
     .bind(Json(event))
-    .fetch_one(db)
-    .await
+    .try_map(|row: sqlx::postgres::PgRow| {
+        use sqlx::Row;
+        Ok((
+            Conversation::from_row(&row)?,
+            row.try_get("turn_id")?,
+            row.try_get("event_seq")?,
+        ))
+    })
+    .fetch_optional(db)
+    .await?;
+    Ok(match row {
+        None => Sent::NotFound,
+        Some((conversation, Some(turn_id), Some(seq))) => Sent::Opened {
+            conversation,
+            turn_id,
+            seq,
+        },
+        Some((conversation, _, _)) => Sent::Busy(conversation),
+    })
 }
 
 /// The last `limit` messages, oldest first.
 pub async fn last(
-    db: &mut PgConnection,
+    db: impl sqlx::PgExecutor<'_>,
     conversation_id: i64,
     limit: i64,
 ) -> sqlx::Result<Vec<StoredMessage>> {
@@ -103,7 +152,7 @@ pub async fn last(
     )
     .bind(conversation_id)
     .bind(limit)
-    .fetch_all(&mut *db)
+    .fetch_all(db)
     .await?;
     rows.reverse();
     Ok(rows)

@@ -3,24 +3,6 @@
 use sqlx::PgExecutor;
 use std::time::Duration;
 
-/// Starts a turn; `None` when one is already running in the conversation
-/// (the partial unique index refuses a second).
-pub async fn start(
-    db: impl PgExecutor<'_>,
-    conversation_id: i64,
-    provider: &str,
-) -> sqlx::Result<Option<i64>> {
-    sqlx::query_scalar(
-        "INSERT INTO ai_turns (conversation_id, provider) VALUES ($1, $2)
-         ON CONFLICT (conversation_id) WHERE status = 'running' DO NOTHING
-         RETURNING id",
-    )
-    .bind(conversation_id)
-    .bind(provider)
-    .fetch_optional(db)
-    .await
-}
-
 /// The running turn of the conversation, if any.
 pub async fn running(db: impl PgExecutor<'_>, conversation_id: i64) -> sqlx::Result<Option<i64>> {
     sqlx::query_scalar("SELECT id FROM ai_turns WHERE conversation_id = $1 AND status = 'running'")
