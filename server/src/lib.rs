@@ -17,6 +17,7 @@ pub mod http;
 pub mod jobs;
 pub mod link_views;
 pub mod llm;
+pub mod memory;
 pub mod outbound;
 pub mod outreach;
 pub mod requests_desk;

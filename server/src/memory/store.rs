@@ -1,0 +1,103 @@
+//! The memory store: writes with a write-time embedding, reads, search.
+use super::*;
+use crate::embeddings::EmbeddingProvider;
+use sqlx::PgPool;
+use std::sync::Arc;
+
+/// Memories and reminders of every user; every method is scoped to one
+/// `user_id` (another user's row is [`MemoryError::NotFound`]).
+#[derive(Clone)]
+pub struct MemoryStore {
+    pub db: PgPool,
+    /// The memory pipeline's embedder (`MAXY_MEMORY_EMBEDDING_*`).
+    pub embedder: Arc<dyn EmbeddingProvider>,
+    /// Cosine similarity floor of the vector path ([`super::floor::for_model`]).
+    pub floor: f64,
+}
+
+#[allow(unused_variables)]
+impl MemoryStore {
+    pub fn new(db: PgPool, embedder: Arc<dyn EmbeddingProvider>, floor: f64) -> Self {
+        MemoryStore {
+            db,
+            embedder,
+            floor,
+        }
+    }
+
+    /// Saves a memory, embedded if the pipeline answers (never fails because of it).
+    pub async fn save_memory(&self, user_id: i64, new: NewMemory) -> Result<Memory, MemoryError> {
+        Err(MemoryError::Pending)
+    }
+
+    /// Rewrites a memory's title and content (re-embedded the same way).
+    pub async fn update_memory(
+        &self,
+        user_id: i64,
+        id: i64,
+        title: String,
+        content: String,
+    ) -> Result<Memory, MemoryError> {
+        Err(MemoryError::Pending)
+    }
+
+    pub async fn delete_memory(&self, user_id: i64, id: i64) -> Result<(), MemoryError> {
+        Err(MemoryError::Pending)
+    }
+
+    /// The user's memories, newest first.
+    pub async fn list_memories(
+        &self,
+        user_id: i64,
+        limit: i64,
+        offset: i64,
+    ) -> Result<Vec<Memory>, MemoryError> {
+        Err(MemoryError::Pending)
+    }
+
+    /// Creates a reminder, embedded if the pipeline answers.
+    pub async fn create_task(&self, user_id: i64, new: NewTask) -> Result<Task, MemoryError> {
+        Err(MemoryError::Pending)
+    }
+
+    /// Marks a task done; a recurring one spawns its next occurrence, which
+    /// copies the parent's embedding. Returns the spawned occurrence, if any.
+    pub async fn complete_task(&self, user_id: i64, id: i64) -> Result<Option<Task>, MemoryError> {
+        Err(MemoryError::Pending)
+    }
+
+    /// Moves an open task's due date.
+    pub async fn snooze_task(
+        &self,
+        user_id: i64,
+        id: i64,
+        until: DateTime<Utc>,
+    ) -> Result<Task, MemoryError> {
+        Err(MemoryError::Pending)
+    }
+
+    /// Open tasks due before `until` (overdue included), soonest first.
+    pub async fn tasks_due(
+        &self,
+        user_id: i64,
+        until: DateTime<Utc>,
+    ) -> Result<Vec<Task>, MemoryError> {
+        Err(MemoryError::Pending)
+    }
+
+    /// `user_data_semantic_search`: vector → full text → recency, over the
+    /// user's memories and tasks. Logs and records the best similarity.
+    pub async fn search(
+        &self,
+        user_id: i64,
+        query: &str,
+        limit: usize,
+    ) -> Result<SearchAnswer, MemoryError> {
+        Err(MemoryError::Pending)
+    }
+
+    /// How the user's searches of the last `days` days were answered.
+    pub async fn source_split(&self, user_id: i64, days: i32) -> Result<SourceSplit, MemoryError> {
+        Err(MemoryError::Pending)
+    }
+}
