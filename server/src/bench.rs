@@ -16,6 +16,7 @@ use std::time::Instant;
 pub mod chat;
 pub mod fake_model;
 pub mod lanes;
+pub mod memory;
 
 /// Varied searches: pool-wide, one arrondissement, several, a radius, tight
 /// and loose capacities, one or two configurations.

@@ -65,6 +65,21 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(0..=10_000))]
         pace_ms: u64,
     },
+    /// The memory search's vector path at scale: one user's memories among
+    /// many users' (seeds synthetic rows once), exact against HNSW.
+    Memory {
+        /// Users, each with `--per-user` memories.
+        #[arg(long, default_value_t = 101, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+        users: u64,
+        #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        per_user: u64,
+        /// Searches per measurement.
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        searches: u64,
+        /// Also build an HNSW index (minutes at a million rows) and compare.
+        #[arg(long)]
+        hnsw: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -85,6 +85,23 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
             };
             bench::chat::run(&db, &options).await
         }
+        Command::Bench(cli::BenchCommand::Memory {
+            users,
+            per_user,
+            searches,
+            hnsw,
+        }) => {
+            let db = db::connect(&config.database).await?;
+            db::migrate(&db).await?;
+            let embedders = embeddings::Embedders::from_settings(&config.embeddings)?;
+            let options = bench::memory::Options {
+                users: i64::try_from(users)?,
+                per_user: i64::try_from(per_user)?,
+                searches: usize::try_from(searches)?,
+                hnsw,
+            };
+            bench::memory::run(&db, &embedders.memory, &options).await
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 //! through it.
 pub mod floor;
 pub mod store;
+pub mod vector_index;
 
 pub use store::MemoryStore;
 

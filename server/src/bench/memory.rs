@@ -1,0 +1,325 @@
+//! `maxy bench memory`: the memory search's vector path at the issue's
+//! scale — one user's 10,000 memories among 100 other users' as many
+//! (1,010,000 rows) — and the whole search with the local query embedding.
+//!
+//! Rows are synthetic (seeded once, deterministically, under the model name
+//! [`MODEL`] so they never mix with real vectors): 1,000 random directions
+//! plus one of 1,000 random offsets each, so vectors cluster like texts do.
+//! Queries are other users' vectors: near some of the user's rows, never
+//! equal to one.
+//!
+//! Measured side by side, same queries, same run:
+//! - **covering index** (what the app runs, ADR 0017): an index-only scan
+//!   of the user's entries in `<table>_user_vectors_<dims>`, exact;
+//! - **heap scan** (baseline): the same exact query with index-only scans
+//!   off, so each of the user's rows is read from its heap page;
+//! - **HNSW** (`--hnsw`): pgvector's graph with `hnsw.iterative_scan =
+//!   relaxed_order`, filtered to the user; its recall against the exact top 10.
+use super::{ms, pct};
+use crate::embeddings::{EmbeddingProvider, InputType};
+use crate::memory::vector_index;
+use anyhow::Context;
+use pgvector::Vector;
+use rand::{Rng, SeedableRng};
+use sqlx::PgPool;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The model name of the synthetic rows.
+pub const MODEL: &str = "bench-synthetic";
+const TOP: i64 = 10;
+
+pub struct Options {
+    pub users: i64,
+    pub per_user: i64,
+    pub searches: usize,
+    pub hnsw: bool,
+}
+
+/// French questions a team member asks their memory.
+const QUESTIONS: &[&str] = &[
+    "est-ce que j'ai des médicaments à prendre cette semaine ?",
+    "qu'est-ce que j'avais noté sur le traiteur du Belvédère ?",
+    "quel organisateur voulait un rooftop pour juin ?",
+    "le lieu qui refuse les mariages, c'était lequel ?",
+    "rappelle-moi ce que Claire a dit sur le budget du séminaire",
+    "which venue had the parking issue last time?",
+];
+
+pub async fn run(
+    db: &PgPool,
+    embedder: &Arc<dyn EmbeddingProvider>,
+    opts: &Options,
+) -> anyhow::Result<()> {
+    let dims = embedder.dimensions();
+    let users = seed(db, opts, dims).await?;
+    let target = users[0];
+    let built = vector_index::ensure(db, dims).await?;
+    if !built.is_empty() {
+        sqlx::query("VACUUM ANALYZE ai_memories").execute(db).await?;
+    }
+    let hnsw_index = format!("ai_memories_hnsw_{dims}");
+    if opts.hnsw {
+        println!("building {hnsw_index} (minutes at a million rows)…");
+        let started = Instant::now();
+        sqlx::query(&format!(
+            "CREATE INDEX IF NOT EXISTS {hnsw_index} ON ai_memories
+               USING hnsw ((embedding::vector({dims})) vector_cosine_ops)
+             WHERE vector_dims(embedding) = {dims}"
+        ))
+        .execute(db)
+        .await?;
+        println!("  built in {:.0} s", started.elapsed().as_secs_f64());
+    }
+    let queries = queries(db, target, opts.searches, dims).await?;
+    let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM ai_memories WHERE user_id = $1")
+        .bind(target)
+        .fetch_one(db)
+        .await?;
+    println!(
+        "memory vector path, user {target} ({rows} memories) among {} users, {} searches, top {TOP}:",
+        users.len(),
+        queries.len()
+    );
+
+    // Warm both paths once (a first search of the day reads from disk: see
+    // the cold figures in docs/benchmarks.md).
+    for q in queries.iter().take(3) {
+        top(db, target, q, dims, Path::Covering).await?;
+        top(db, target, q, dims, Path::Heap).await?;
+    }
+    let mut exact = Vec::with_capacity(queries.len());
+    let mut timings: Vec<(Path, Vec<f64>, f64)> = Vec::new();
+    let mut paths = vec![Path::Covering, Path::Heap];
+    if opts.hnsw {
+        paths.push(Path::Hnsw);
+    }
+    for path in paths {
+        let mut times = Vec::with_capacity(queries.len());
+        let mut found = 0usize;
+        let mut wanted = 0usize;
+        for (i, q) in queries.iter().enumerate() {
+            let started = Instant::now();
+            let ids = top(db, target, q, dims, path).await?;
+            times.push(ms(started));
+            if path == Path::Covering {
+                exact.push(ids);
+            } else {
+                wanted += exact[i].len();
+                found += ids.iter().filter(|id| exact[i].contains(id)).count();
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        let recall = if path == Path::Covering {
+            1.0
+        } else {
+            found as f64 / wanted.max(1) as f64
+        };
+        timings.push((path, times, recall));
+    }
+    let baseline = pct(&timings[1].1, 0.5);
+    for (path, times, recall) in &timings {
+        println!(
+            "  {:<16} p50 {:>6.2} ms  p95 {:>6.2} ms  p99 {:>6.2} ms  recall {:.3}  ({:.2}× the heap scan)",
+            path.label(),
+            pct(times, 0.5),
+            pct(times, 0.95),
+            pct(times, 0.99),
+            recall,
+            pct(times, 0.5) / baseline.max(f64::EPSILON),
+        );
+    }
+    if opts.hnsw {
+        println!("  (dropping {hnsw_index}: the app does not use it)");
+        sqlx::query(&format!("DROP INDEX IF EXISTS {hnsw_index}"))
+            .execute(db)
+            .await?;
+    }
+
+    // The whole vector path as a person waits for it: the question embedded
+    // by the local query lane, then the covering-index search.
+    let mut embed_times = Vec::new();
+    let mut whole = Vec::new();
+    for i in 0..opts.searches.min(100) {
+        let question = QUESTIONS[i % QUESTIONS.len()].to_string();
+        let started = Instant::now();
+        let vector = match embedder.embed(&[question], InputType::Query).await {
+            Ok(mut v) => v.pop().context("no vector")?,
+            Err(e) => {
+                println!("  whole search skipped: the memory embedder is unavailable ({e})");
+                return Ok(());
+            }
+        };
+        embed_times.push(ms(started));
+        top(db, target, &Vector::from(vector), dims, Path::Covering).await?;
+        whole.push(ms(started));
+    }
+    embed_times.sort_by(f64::total_cmp);
+    whole.sort_by(f64::total_cmp);
+    println!(
+        "  query embedding  p50 {:>6.2} ms  p95 {:>6.2} ms ({}, query lane)",
+        pct(&embed_times, 0.5),
+        pct(&embed_times, 0.95),
+        embedder.model()
+    );
+    println!(
+        "  embedding + vector path p50 {:>6.2} ms  p95 {:>6.2} ms",
+        pct(&whole, 0.5),
+        pct(&whole, 0.95)
+    );
+    Ok(())
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Path {
+    Covering,
+    Heap,
+    Hnsw,
+}
+
+impl Path {
+    fn label(self) -> &'static str {
+        match self {
+            Path::Covering => "covering index",
+            Path::Heap => "heap scan",
+            Path::Hnsw => "HNSW iterative",
+        }
+    }
+}
+
+/// The user's top ids by cosine distance along `path`.
+async fn top(
+    db: &PgPool,
+    user_id: i64,
+    query: &Vector,
+    dims: u32,
+    path: Path,
+) -> anyhow::Result<Vec<i64>> {
+    let mut tx = db.begin().await?;
+    let setting = match path {
+        Path::Covering => "SET LOCAL enable_seqscan = off",
+        Path::Heap => "SET LOCAL enable_indexonlyscan = off",
+        Path::Hnsw => "SET LOCAL hnsw.iterative_scan = relaxed_order",
+    };
+    sqlx::query(setting).execute(&mut *tx).await?;
+    if path == Path::Hnsw {
+        // Keeps the planner off the covering index for this comparison.
+        sqlx::query(&format!(
+            "DROP INDEX IF EXISTS {}",
+            vector_index::name("ai_memories", dims)
+        ))
+        .execute(&mut *tx)
+        .await?;
+    }
+    // The same shape as the app's query (ADR 0003: cast + dimension predicate).
+    let ids: Vec<i64> = sqlx::query_scalar(&format!(
+        "SELECT id FROM ai_memories
+          WHERE user_id = $1 AND embedding IS NOT NULL AND vector_dims(embedding) = {dims}
+            AND embedding_model = $2
+          ORDER BY embedding::vector({dims}) <=> $3::vector({dims}) LIMIT {TOP}"
+    ))
+    .bind(user_id)
+    .bind(MODEL)
+    .bind(query)
+    .fetch_all(&mut *tx)
+    .await?;
+    // Never commit: the HNSW comparison dropped the covering index in here.
+    tx.rollback().await?;
+    Ok(ids)
+}
+
+/// Seeds the synthetic users and memories once; returns the users' ids.
+async fn seed(db: &PgPool, opts: &Options, dims: u32) -> anyhow::Result<Vec<i64>> {
+    let want = opts.users * opts.per_user;
+    let have: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM ai_memories WHERE embedding_model = $1")
+            .bind(MODEL)
+            .fetch_one(db)
+            .await?;
+    let mut tx = db.begin().await?;
+    let users: Vec<i64> = sqlx::query_scalar(
+        "WITH wanted AS (
+             SELECT 'bench-memory-' || g || '@bench.invalid' AS email, 'Banc ' || g AS name
+               FROM generate_series(1, $1) g
+         ), inserted AS (
+             INSERT INTO users (email, display_name) SELECT email, name FROM wanted
+             ON CONFLICT (email) DO NOTHING RETURNING id
+         )
+         SELECT id FROM users WHERE email IN (SELECT email FROM wanted)
+         UNION SELECT id FROM inserted ORDER BY 1",
+    )
+    .bind(opts.users)
+    .fetch_all(&mut *tx)
+    .await?;
+    if have >= want {
+        tx.commit().await?;
+        return Ok(users);
+    }
+    println!("seeding {want} synthetic memories ({dims} dims; about a minute per million)…");
+    let started = Instant::now();
+    sqlx::query("DELETE FROM ai_memories WHERE embedding_model = $1")
+        .bind(MODEL)
+        .execute(&mut *tx)
+        .await?;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(42);
+    let mut random_vectors = |scale: f32| -> Vec<Vector> {
+        (0..1000)
+            .map(|_| {
+                Vector::from(
+                    (0..dims)
+                        .map(|_| (rng.random::<f32>() - 0.5) * scale)
+                        .collect::<Vec<_>>(),
+                )
+            })
+            .collect()
+    };
+    let bases = random_vectors(1.0);
+    let offsets = random_vectors(0.6);
+    // Indexing a bound array per row would copy it each time: the two sets
+    // go to temporary tables, joined on their index.
+    for (table, vectors) in [("bench_bases", &bases), ("bench_offsets", &offsets)] {
+        sqlx::query(&format!(
+            "CREATE TEMP TABLE {table} ON COMMIT DROP AS
+               SELECT (n - 1)::bigint AS k, v FROM unnest($1::vector[]) WITH ORDINALITY AS x(v, n)"
+        ))
+        .bind(vectors)
+        .execute(&mut *tx)
+        .await?;
+    }
+    // Rows interleave users, as months of notes do: user u's rows are
+    // spread over the whole table, one heap page each.
+    sqlx::query(&format!(
+        "INSERT INTO ai_memories (user_id, title, content, source, embedding, embedding_model, created_at)
+         SELECT ($1::bigint[])[1 + i % $2], '', 'Note de banc n°' || i, 'manual',
+                (b.v + o.v)::vector({dims}), $3, now() - ($4 - i) * interval '30 seconds'
+           FROM generate_series(0::bigint, $4 - 1) i
+           JOIN bench_bases b ON b.k = (i * 7919) % 1000
+           JOIN bench_offsets o ON o.k = (i / 1000 + i * 31) % 1000"
+    ))
+    .bind(&users)
+    .bind(opts.users)
+    .bind(MODEL)
+    .bind(want)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    sqlx::query("VACUUM ANALYZE ai_memories").execute(db).await?;
+    println!("  seeded in {:.0} s", started.elapsed().as_secs_f64());
+    Ok(users)
+}
+
+/// `n` query vectors: other users' rows, so near but never equal to the
+/// target's.
+async fn queries(db: &PgPool, target: i64, n: usize, dims: u32) -> anyhow::Result<Vec<Vector>> {
+    let rows: Vec<Vector> = sqlx::query_scalar(&format!(
+        "SELECT embedding::vector({dims}) FROM ai_memories
+          WHERE embedding_model = $1 AND user_id <> $2
+          ORDER BY id LIMIT $3"
+    ))
+    .bind(MODEL)
+    .bind(target)
+    .bind(i64::try_from(n)? * 37)
+    .fetch_all(db)
+    .await?;
+    Ok(rows.into_iter().step_by(37).take(n).collect())
+}
