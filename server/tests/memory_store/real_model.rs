@@ -4,13 +4,19 @@
 //! when nothing listens there.
 use super::{memory, store, user};
 use server::config::{EmbeddingPipeline, InputTypeStyle, PipelineSettings};
-use server::embeddings::OpenAiEmbeddings;
-use server::memory::{floor, HitKind, SearchSource};
+use server::embeddings::{EmbeddingProvider, InputType, OpenAiEmbeddings};
+use server::memory::{embed, floor, HitKind, SearchSource};
 use sqlx::PgPool;
 use std::sync::Arc;
 use std::time::Duration;
 
 const MODEL: &str = "multilingual-e5-small-q4";
+
+/// `floor::for_model` still returns the seed's 0.55 for e5 (helper C
+/// calibrates it), under which every e5 pair passes: with e5 related and
+/// unrelated French texts score 0.80–0.86. This test sets a floor in that
+/// band so that it proves something about ranking, not only about order.
+const E5_TEST_FLOOR: f64 = 0.83;
 
 /// The rest of the team's memory: venues, organizers, catalogues.
 const OTHERS: [(&str, &str); 15] = [
@@ -109,29 +115,43 @@ async fn medicaments_finds_paracetamol_by_meaning(db: PgPool) {
         Duration::from_secs(30),
     )
     .unwrap();
-    let floor = floor::for_model(MODEL, None);
-    let s = store(&db, Arc::new(client), floor);
+    let placeholder = floor::for_model(MODEL, None);
+    let floor = E5_TEST_FLOOR.max(placeholder);
+    let client = Arc::new(client);
+    let s = store(&db, client.clone(), floor);
     let me = user(&db, "Camille").await;
-    let mut stored = 0;
+    let mut embedded_at_write = 0;
     for (title, content) in OTHERS {
-        // The write path bounds each call at 2 s; on a busy machine the
-        // document server may exceed it. Rows saved without a vector just
-        // don't take part, which only makes the test harder.
-        stored += i32::from(
-            s.save_memory(me, memory(title, content))
-                .await
-                .unwrap()
-                .embedded,
-        );
+        let m = s.save_memory(me, memory(title, content)).await.unwrap();
+        embedded_at_write += i32::from(m.embedded);
     }
     let target = s
         .save_memory(me, memory("", "paracétamol 1g matin et soir pour migraine"))
         .await
         .unwrap();
-    assert!(
-        target.embedded,
-        "the document server answered too slowly for the target row"
-    );
+    // The write path gives up after 2 s; on a busy machine the niced
+    // document server may take longer. Embed what it missed without that
+    // bound, as the backfill would.
+    let missing: Vec<(i64, String, String)> =
+        sqlx::query_as("SELECT id, title, content FROM ai_memories WHERE embedding IS NULL")
+            .fetch_all(&db)
+            .await
+            .unwrap();
+    for (id, title, content) in &missing {
+        let text = embed::memory_text(title, content);
+        let v = client
+            .embed(&[text], InputType::Document)
+            .await
+            .unwrap()
+            .remove(0);
+        sqlx::query("UPDATE ai_memories SET embedding = $2, embedding_model = $3 WHERE id = $1")
+            .bind(id)
+            .bind(pgvector::Vector::from(v))
+            .bind(MODEL)
+            .execute(&db)
+            .await
+            .unwrap();
+    }
     let answer = s
         .search(
             me,
@@ -141,7 +161,10 @@ async fn medicaments_finds_paracetamol_by_meaning(db: PgPool) {
         .await
         .unwrap();
     let best = answer.best_similarity.unwrap_or_default();
-    println!("floor {floor}, best similarity {best:.4}, {stored}/15 others embedded");
+    println!(
+        "floor {floor} (placeholder {placeholder}), best similarity {best:.4}, \
+         {embedded_at_write}/15 others embedded within the write bound"
+    );
     for h in &answer.hits {
         println!("  {:.4} {:?} {}", h.score, h.matched_by, h.title);
     }
