@@ -280,3 +280,30 @@ async fn a_user_with_only_tasks_still_gets_recency(db: PgPool) {
         "a user without rows has nothing to recall"
     );
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn cancelled_tasks_are_never_found_done_ones_are(db: PgPool) {
+    let me = user(&db, "Camille").await;
+    let s = store(&db, Bow::shared(), 0.5);
+    let done = s.create_task(me, task("Relancer Kaspia")).await.unwrap();
+    let cancelled = s
+        .create_task(me, task("Relancer Kaspia demain"))
+        .await
+        .unwrap();
+    s.complete_task(me, done.id).await.unwrap();
+    sqlx::query("UPDATE tasks SET status = 'cancelled' WHERE id = $1")
+        .bind(cancelled.id)
+        .execute(&db)
+        .await
+        .unwrap();
+    assert!(matches!(
+        s.complete_task(me, cancelled.id).await,
+        Err(MemoryError::NotOpen)
+    ));
+    for floor in [0.0, 1.01] {
+        let s = store(&db, Bow::shared(), floor);
+        let answer = s.search(me, "Kaspia", 5).await.unwrap();
+        let ids: Vec<i64> = answer.hits.iter().map(|h| h.id).collect();
+        assert_eq!(ids, [done.id], "floor {floor}: {:?}", answer.source);
+    }
+}

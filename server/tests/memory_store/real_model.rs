@@ -152,6 +152,7 @@ async fn medicaments_finds_paracetamol_by_meaning(db: PgPool) {
             .await
             .unwrap();
     }
+    let started = std::time::Instant::now();
     let answer = s
         .search(
             me,
@@ -160,10 +161,12 @@ async fn medicaments_finds_paracetamol_by_meaning(db: PgPool) {
         )
         .await
         .unwrap();
+    let took = started.elapsed();
     let best = answer.best_similarity.unwrap_or_default();
     println!(
         "floor {floor} (placeholder {placeholder}), best similarity {best:.4}, \
-         {embedded_at_write}/15 others embedded within the write bound"
+         {embedded_at_write}/15 others embedded within the write bound; \
+         search {took:?} including the query embedding"
     );
     for h in &answer.hits {
         println!("  {:.4} {:?} {}", h.score, h.matched_by, h.title);
