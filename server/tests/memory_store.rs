@@ -307,3 +307,61 @@ async fn cancelled_tasks_are_never_found_done_ones_are(db: PgPool) {
         assert_eq!(ids, [done.id], "floor {floor}: {:?}", answer.source);
     }
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_vector_helper_is_exact_and_ignores_other_models_and_sizes(db: PgPool) {
+    use server::db::memory_vectors::nearest;
+    let me = user(&db, "Camille").await;
+    let s = store(&db, Bow::shared(), 0.0);
+    let texts = [
+        "rooftop Perchoir",
+        "péniche cocktail",
+        "devis traiteur Kaspia",
+        "budget séminaire",
+        "Ledoyen août",
+        "rooftop cocktail été",
+        "catalogue mariage jardin",
+        "relancer devis",
+    ];
+    let mut ids = Vec::new();
+    for t in texts {
+        ids.push(s.save_memory(me, memory(t, t)).await.unwrap().id);
+    }
+    // Another model's vector and a vector of another size: never candidates,
+    // never an error from the cast.
+    sqlx::query(
+        "INSERT INTO ai_memories (user_id, title, content, embedding, embedding_model) VALUES
+         ($1, 'x', 'rooftop', '[1,0,0]', 'fake-bow'), ($1, 'y', 'rooftop', $2, 'other-model')",
+    )
+    .bind(me)
+    .bind(pgvector::Vector::from(Bow::vector("rooftop")))
+    .execute(&db)
+    .await
+    .unwrap();
+    let query = "rooftop cocktail";
+    let q = Bow::vector(query);
+    let got = nearest(
+        &db,
+        me,
+        &pgvector::Vector::from(q.clone()),
+        fakes::BOW_DIMS,
+        "fake-bow",
+        3,
+    )
+    .await
+    .unwrap();
+    let cosine = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| f64::from(x * y)).sum::<f64>();
+    let mut expected: Vec<(f64, i64)> = texts
+        .iter()
+        .zip(&ids)
+        .map(|(t, id)| (cosine(&q, &Bow::vector(&format!("{t}\n{t}"))), *id))
+        .collect();
+    expected.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    assert_eq!(
+        got.iter().map(|r| r.id).collect::<Vec<_>>(),
+        expected.iter().take(3).map(|e| e.1).collect::<Vec<_>>()
+    );
+    for (row, (score, _)) in got.iter().zip(&expected) {
+        assert!((row.score - score).abs() < 1e-5, "{} vs {score}", row.score);
+    }
+}
