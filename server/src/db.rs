@@ -23,6 +23,7 @@ pub mod member_embeddings;
 pub mod member_search;
 pub mod member_signals;
 pub mod members;
+pub mod memory_backfill;
 pub mod memory_searches;
 pub mod memory_vectors;
 pub mod request_emails;

@@ -34,6 +34,11 @@ fn client(settings: &PipelineSettings) -> Arc<OpenAiEmbeddings> {
     )
 }
 
+/// A store whose embedding server is down (nothing listens).
+pub async fn down_store(db: &PgPool) -> server::memory::MemoryStore {
+    store(db, client(&settings(support::closed_port().await)), 0.8)
+}
+
 #[sqlx::test(migrations = "../migrations")]
 async fn with_the_server_down_writes_save_and_search_falls_back(db: PgPool) {
     let me = user(&db, "Camille").await;
