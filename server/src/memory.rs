@@ -6,9 +6,16 @@
 //! [`MemoryStore`] is the one entry point: the memory page, the assistant's
 //! tools and executors, and the conversation summariser all write and search
 //! through it.
+pub mod embed;
 pub mod floor;
+pub mod fused;
+pub mod recurrence;
+pub mod search;
 pub mod store;
+pub mod tasks;
+pub mod validate;
 pub mod vector_index;
+pub mod write;
 
 pub use store::MemoryStore;
 
@@ -43,11 +50,14 @@ pub enum MemoryError {
     /// A recurrence rule this product does not understand.
     #[error("récurrence invalide : {0}")]
     InvalidRecurrence(String),
+    /// A date that cannot be used (a snooze into the past).
+    #[error("date invalide : {0}")]
+    InvalidDate(&'static str),
+    /// The task is already done or cancelled: it cannot be snoozed.
+    #[error("ce rappel n'est plus ouvert")]
+    NotOpen,
     #[error(transparent)]
     Database(#[from] sqlx::Error),
-    /// Placeholder of the shared skeleton; removed by the implementation.
-    #[error("not implemented yet")]
-    Pending,
 }
 
 /// How a memory was written (`ai_memories.source`).
@@ -124,7 +134,7 @@ pub enum SearchSource {
     Recency,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum HitKind {
     Memory,

@@ -1,4 +1,6 @@
 //! The memory store: writes with a write-time embedding, reads, search.
+//! The thin entry point; each concern lives in its own module
+//! ([`super::write`], [`super::tasks`], [`super::search`]).
 use super::*;
 use crate::embeddings::EmbeddingProvider;
 use sqlx::PgPool;
@@ -15,7 +17,6 @@ pub struct MemoryStore {
     pub floor: f64,
 }
 
-#[allow(unused_variables)]
 impl MemoryStore {
     pub fn new(db: PgPool, embedder: Arc<dyn EmbeddingProvider>, floor: f64) -> Self {
         MemoryStore {
@@ -27,7 +28,7 @@ impl MemoryStore {
 
     /// Saves a memory, embedded if the pipeline answers (never fails because of it).
     pub async fn save_memory(&self, user_id: i64, new: NewMemory) -> Result<Memory, MemoryError> {
-        Err(MemoryError::Pending)
+        super::write::save(self, user_id, new).await
     }
 
     /// Rewrites a memory's title and content (re-embedded the same way).
@@ -38,11 +39,11 @@ impl MemoryStore {
         title: String,
         content: String,
     ) -> Result<Memory, MemoryError> {
-        Err(MemoryError::Pending)
+        super::write::update(self, user_id, id, &title, &content).await
     }
 
     pub async fn delete_memory(&self, user_id: i64, id: i64) -> Result<(), MemoryError> {
-        Err(MemoryError::Pending)
+        super::write::delete(self, user_id, id).await
     }
 
     /// The user's memories, newest first.
@@ -52,18 +53,18 @@ impl MemoryStore {
         limit: i64,
         offset: i64,
     ) -> Result<Vec<Memory>, MemoryError> {
-        Err(MemoryError::Pending)
+        super::write::list(self, user_id, limit, offset).await
     }
 
     /// Creates a reminder, embedded if the pipeline answers.
     pub async fn create_task(&self, user_id: i64, new: NewTask) -> Result<Task, MemoryError> {
-        Err(MemoryError::Pending)
+        super::tasks::create(self, user_id, new).await
     }
 
     /// Marks a task done; a recurring one spawns its next occurrence, which
     /// copies the parent's embedding. Returns the spawned occurrence, if any.
     pub async fn complete_task(&self, user_id: i64, id: i64) -> Result<Option<Task>, MemoryError> {
-        Err(MemoryError::Pending)
+        super::tasks::complete(self, user_id, id).await
     }
 
     /// Moves an open task's due date.
@@ -73,7 +74,7 @@ impl MemoryStore {
         id: i64,
         until: DateTime<Utc>,
     ) -> Result<Task, MemoryError> {
-        Err(MemoryError::Pending)
+        super::tasks::snooze(self, user_id, id, until).await
     }
 
     /// Open tasks due before `until` (overdue included), soonest first.
@@ -82,7 +83,7 @@ impl MemoryStore {
         user_id: i64,
         until: DateTime<Utc>,
     ) -> Result<Vec<Task>, MemoryError> {
-        Err(MemoryError::Pending)
+        super::tasks::due(self, user_id, until).await
     }
 
     /// `user_data_semantic_search`: vector → full text → recency, over the
@@ -93,11 +94,11 @@ impl MemoryStore {
         query: &str,
         limit: usize,
     ) -> Result<SearchAnswer, MemoryError> {
-        Err(MemoryError::Pending)
+        super::search::search(self, user_id, query, limit).await
     }
 
     /// How the user's searches of the last `days` days were answered.
     pub async fn source_split(&self, user_id: i64, days: i32) -> Result<SourceSplit, MemoryError> {
-        Err(MemoryError::Pending)
+        super::search::source_split(self, user_id, days).await
     }
 }

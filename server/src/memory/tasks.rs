@@ -1,0 +1,137 @@
+//! Reminders: creation (embedded within a bound), completion (a recurring
+//! task spawns its next occurrence, copying the parent's vector), snooze and
+//! the due list, all scoped to one user.
+use super::recurrence::Rule;
+use super::{embed, validate, MemoryError, MemoryStore, NewTask, Task, TaskStatus};
+use crate::db::tasks::{self, NewTaskRow, TaskRow};
+use chrono::{DateTime, Utc};
+
+/// PostgreSQL's foreign-key violation (an unknown `request_id`).
+const FOREIGN_KEY_VIOLATION: &str = "23503";
+
+pub async fn create(store: &MemoryStore, user_id: i64, new: NewTask) -> Result<Task, MemoryError> {
+    let (title, description) = validate::task(&new.title, &new.description)?;
+    let recurrence = match new.recurrence.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(text) => {
+            let rule = Rule::parse(text)?;
+            if new.due_at.is_none() {
+                return Err(MemoryError::InvalidRecurrence(
+                    "un rappel récurrent demande une échéance".into(),
+                ));
+            }
+            Some(rule.canonical())
+        }
+    };
+    let text = embed::task_text(&title, &description);
+    let vector = embed::for_write(store.embedder.as_ref(), user_id, "task", text).await;
+    let row = NewTaskRow {
+        title: &title,
+        description: &description,
+        due_at: new.due_at,
+        recurrence: recurrence.as_deref(),
+        request_id: new.request_id,
+    };
+    let inserted = tasks::insert(
+        &store.db,
+        user_id,
+        &row,
+        vector.as_ref().map(|(v, m)| (v, m.as_str())),
+    )
+    .await;
+    match inserted {
+        Ok(row) => Ok(task(row)),
+        Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some(FOREIGN_KEY_VIOLATION) => {
+            Err(MemoryError::NotFound)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// See [`MemoryStore::complete_task`]. Completing a done task again changes
+/// nothing and returns the occurrence it spawned (if any); a cancelled task
+/// is not open.
+pub async fn complete(
+    store: &MemoryStore,
+    user_id: i64,
+    id: i64,
+) -> Result<Option<Task>, MemoryError> {
+    let mut tx = store.db.begin().await?;
+    let current = tasks::lock(&mut *tx, user_id, id)
+        .await?
+        .ok_or(MemoryError::NotFound)?;
+    let done = match current.status.as_str() {
+        "open" => tasks::mark_done(&mut *tx, id).await?,
+        "done" => current,
+        _ => return Err(MemoryError::NotOpen),
+    };
+    let next_due = match (done.recurrence.as_deref(), done.due_at) {
+        // Rules are checked when written; one stored by other means that
+        // this parser refuses completes the task without a next occurrence.
+        (Some(text), Some(due)) => match Rule::parse(text) {
+            Ok(rule) => rule.next(due, Utc::now()),
+            Err(e) => {
+                tracing::warn!(user_id, task_id = id, "recurring task not respawned: {e}");
+                None
+            }
+        },
+        _ => None,
+    };
+    let spawned = match next_due {
+        Some(due) => Some(task(tasks::spawn_next(&mut *tx, id, due).await?)),
+        None => None,
+    };
+    tx.commit().await?;
+    Ok(spawned)
+}
+
+pub async fn snooze(
+    store: &MemoryStore,
+    user_id: i64,
+    id: i64,
+    until: DateTime<Utc>,
+) -> Result<Task, MemoryError> {
+    if until <= Utc::now() {
+        return Err(MemoryError::InvalidDate(
+            "le report doit tomber dans le futur",
+        ));
+    }
+    let mut tx = store.db.begin().await?;
+    let current = tasks::lock(&mut *tx, user_id, id)
+        .await?
+        .ok_or(MemoryError::NotFound)?;
+    if current.status != "open" {
+        return Err(MemoryError::NotOpen);
+    }
+    let row = tasks::set_due(&mut *tx, id, until).await?;
+    tx.commit().await?;
+    Ok(task(row))
+}
+
+pub async fn due(
+    store: &MemoryStore,
+    user_id: i64,
+    until: DateTime<Utc>,
+) -> Result<Vec<Task>, MemoryError> {
+    let rows = tasks::due_before(&store.db, user_id, until).await?;
+    Ok(rows.into_iter().map(task).collect())
+}
+
+fn task(row: TaskRow) -> Task {
+    Task {
+        id: row.id,
+        title: row.title,
+        description: row.description,
+        due_at: row.due_at,
+        status: match row.status.as_str() {
+            "done" => TaskStatus::Done,
+            "cancelled" => TaskStatus::Cancelled,
+            _ => TaskStatus::Open,
+        },
+        recurrence: row.recurrence,
+        parent_task_id: row.parent_task_id,
+        request_id: row.request_id,
+        embedded: row.embedded,
+        created_at: row.created_at,
+    }
+}

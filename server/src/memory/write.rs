@@ -1,0 +1,100 @@
+//! Writing and listing memories: validate, embed within a bound, save
+//! (with or without a vector), all scoped to one user.
+use super::{embed, validate, Memory, MemoryError, MemoryOrigin, MemoryStore, NewMemory};
+use crate::db::ai_memories::{self, MemoryRow};
+
+/// Most memories one page of the list returns.
+pub const MAX_PAGE: i64 = 200;
+
+pub async fn save(
+    store: &MemoryStore,
+    user_id: i64,
+    new: NewMemory,
+) -> Result<Memory, MemoryError> {
+    let (title, content) = validate::memory(&new.title, &new.content)?;
+    let text = embed::memory_text(&title, &content);
+    let vector = embed::for_write(store.embedder.as_ref(), user_id, "memory", text).await;
+    let row = ai_memories::insert(
+        &store.db,
+        user_id,
+        &title,
+        &content,
+        origin_label(new.origin),
+        new.conversation_id,
+        vector.as_ref().map(|(v, m)| (v, m.as_str())),
+    )
+    .await?;
+    // No row: the conversation is not one of this user's.
+    row.map(memory).ok_or(MemoryError::NotFound)
+}
+
+pub async fn update(
+    store: &MemoryStore,
+    user_id: i64,
+    id: i64,
+    title: &str,
+    content: &str,
+) -> Result<Memory, MemoryError> {
+    let (title, content) = validate::memory(title, content)?;
+    let text = embed::memory_text(&title, &content);
+    let vector = embed::for_write(store.embedder.as_ref(), user_id, "memory", text).await;
+    let row = ai_memories::update(
+        &store.db,
+        user_id,
+        id,
+        &title,
+        &content,
+        vector.as_ref().map(|(v, m)| (v, m.as_str())),
+    )
+    .await?;
+    row.map(memory).ok_or(MemoryError::NotFound)
+}
+
+pub async fn delete(store: &MemoryStore, user_id: i64, id: i64) -> Result<(), MemoryError> {
+    if ai_memories::delete(&store.db, user_id, id).await? {
+        Ok(())
+    } else {
+        Err(MemoryError::NotFound)
+    }
+}
+
+pub async fn list(
+    store: &MemoryStore,
+    user_id: i64,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<Memory>, MemoryError> {
+    let rows =
+        ai_memories::list(&store.db, user_id, limit.clamp(1, MAX_PAGE), offset.max(0)).await?;
+    Ok(rows.into_iter().map(memory).collect())
+}
+
+pub fn origin_label(origin: MemoryOrigin) -> &'static str {
+    match origin {
+        MemoryOrigin::Tool => "tool",
+        MemoryOrigin::Summary => "summary",
+        MemoryOrigin::Manual => "manual",
+    }
+}
+
+fn origin(label: &str) -> MemoryOrigin {
+    match label {
+        "summary" => MemoryOrigin::Summary,
+        "manual" => MemoryOrigin::Manual,
+        // The column's CHECK allows only the three labels.
+        _ => MemoryOrigin::Tool,
+    }
+}
+
+fn memory(row: MemoryRow) -> Memory {
+    Memory {
+        id: row.id,
+        title: row.title,
+        content: row.content,
+        origin: origin(&row.source),
+        conversation_id: row.conversation_id,
+        embedded: row.embedded,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+    }
+}
