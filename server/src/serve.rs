@@ -81,6 +81,16 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             }
         });
     }
+    {
+        // The memory search's per-user index for the configured dimension
+        // (ADR 0017); built in the background, searches work meanwhile.
+        let (db, dims) = (db.clone(), embedders.memory.dimensions());
+        tokio::spawn(async move {
+            if let Err(e) = crate::memory::vector_index::ensure(&db, dims).await {
+                tracing::warn!(error = %e, "cannot build the memory vector index");
+            }
+        });
+    }
     let state = AppState::new(
         leptos_options,
         db.clone(),

@@ -18,6 +18,8 @@ mod outage;
 mod real_model;
 #[path = "memory_store/tasks.rs"]
 mod tasks;
+#[path = "memory_store/vector_index.rs"]
+mod vector_index;
 
 use fakes::Bow;
 use server::embeddings::EmbeddingProvider;

@@ -16,6 +16,7 @@
 //! - **HNSW** (`--hnsw`): pgvector's graph with `hnsw.iterative_scan =
 //!   relaxed_order`, filtered to the user; its recall against the exact top 10.
 use super::{ms, pct};
+use crate::db::memory_vectors;
 use crate::embeddings::{EmbeddingProvider, InputType};
 use crate::memory::vector_index;
 use anyhow::Context;
@@ -56,7 +57,9 @@ pub async fn run(
     let target = users[0];
     let built = vector_index::ensure(db, dims).await?;
     if !built.is_empty() {
-        sqlx::query("VACUUM ANALYZE ai_memories").execute(db).await?;
+        sqlx::query("VACUUM ANALYZE ai_memories")
+            .execute(db)
+            .await?;
     }
     let hnsw_index = format!("ai_memories_hnsw_{dims}");
     if opts.hnsw {
@@ -197,7 +200,7 @@ async fn top(
 ) -> anyhow::Result<Vec<i64>> {
     let mut tx = db.begin().await?;
     let setting = match path {
-        Path::Covering => "SET LOCAL enable_seqscan = off",
+        Path::Covering => "SET LOCAL enable_seqscan = on",
         Path::Heap => "SET LOCAL enable_indexonlyscan = off",
         Path::Hnsw => "SET LOCAL hnsw.iterative_scan = relaxed_order",
     };
@@ -211,18 +214,26 @@ async fn top(
         .execute(&mut *tx)
         .await?;
     }
-    // The same shape as the app's query (ADR 0003: cast + dimension predicate).
-    let ids: Vec<i64> = sqlx::query_scalar(&format!(
-        "SELECT id FROM ai_memories
-          WHERE user_id = $1 AND embedding IS NOT NULL AND vector_dims(embedding) = {dims}
-            AND embedding_model = $2
-          ORDER BY embedding::vector({dims}) <=> $3::vector({dims}) LIMIT {TOP}"
-    ))
-    .bind(user_id)
-    .bind(MODEL)
-    .bind(query)
-    .fetch_all(&mut *tx)
-    .await?;
+    let ids: Vec<i64> = if path == Path::Hnsw {
+        // The app's query keeps off ANN indexes; this one invites it.
+        sqlx::query_scalar(&format!(
+            "SELECT id FROM ai_memories
+              WHERE user_id = $1 AND vector_dims(embedding) = {dims} AND embedding_model = $2
+              ORDER BY embedding::vector({dims}) <=> $3::vector({dims}) LIMIT {TOP}"
+        ))
+        .bind(user_id)
+        .bind(MODEL)
+        .bind(query)
+        .fetch_all(&mut *tx)
+        .await?
+    } else {
+        // What the memory search runs.
+        memory_vectors::nearest(&mut *tx, user_id, query, dims, MODEL, TOP)
+            .await?
+            .into_iter()
+            .map(|h| h.id)
+            .collect()
+    };
     // Never commit: the HNSW comparison dropped the covering index in here.
     tx.rollback().await?;
     Ok(ids)
@@ -303,7 +314,9 @@ async fn seed(db: &PgPool, opts: &Options, dims: u32) -> anyhow::Result<Vec<i64>
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
-    sqlx::query("VACUUM ANALYZE ai_memories").execute(db).await?;
+    sqlx::query("VACUUM ANALYZE ai_memories")
+        .execute(db)
+        .await?;
     println!("  seeded in {:.0} s", started.elapsed().as_secs_f64());
     Ok(users)
 }

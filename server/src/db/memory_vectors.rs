@@ -26,12 +26,12 @@ pub struct HitRow {
 /// similarity even when it is below the floor, then filters).
 ///
 /// Only vectors of `model` with `dims` dimensions take part (rows of another
-/// model, a NULL embedding or cancelled tasks never do). The scan is exact:
-/// `user_id` narrows to one user's rows through the `(user_id, created_at)`
-/// indexes and the distance is computed for each of them. The `+ 0` keeps
-/// the ordering away from any HNSW index on the column (ADR 0003 §4): an ANN
-/// scan filtered by user afterwards would return at most `hnsw.ef_search`
-/// rows before the filter and silently lose this user's best matches.
+/// model, a NULL embedding or cancelled tasks never do). The scan is exact
+/// (ADR 0017): the user's entries of the covering index
+/// `<table>_user_vectors_<dims>` (`memory::vector_index`) are read as an
+/// index-only scan, each distance computed once, and only the `limit`
+/// nearest rows are then read from the table for their text. Past the
+/// covered dimensions the same query scans the user's rows by `user_id`.
 pub async fn nearest(
     db: impl PgExecutor<'_>,
     user_id: i64,
@@ -41,27 +41,30 @@ pub async fn nearest(
     limit: i64,
 ) -> sqlx::Result<Vec<HitRow>> {
     // `dims` is a number, never text from a user: safe to write into the SQL
-    // (a typmod cannot be a bind parameter).
-    let distance =
-        |alias: &str| format!("({alias}.embedding::vector({dims}) <=> $2::vector({dims}))");
-    let (dm, dt) = (distance("m"), distance("t"));
+    // (a typmod cannot be a bind parameter). The predicates repeat the
+    // covering index's (`embedding IS NOT NULL AND vector_dims(...)`) so the
+    // planner can use it; every column read is in it (no heap page).
+    let distance = format!("embedding::vector({dims}) <=> $2::vector({dims})");
     sqlx::query_as(&format!(
-        "SELECT * FROM (
-             (SELECT 'memory'::text AS kind, m.id, m.title, m.content,
-                     NULL::timestamptz AS due_at, m.created_at, (1 - {dm})::float8 AS score
-                FROM ai_memories m
-               WHERE m.user_id = $1 AND m.embedding_model = $3
-                 AND vector_dims(m.embedding) = {dims}
-               ORDER BY {dm} + 0, m.id
-               LIMIT $4)
+        "WITH m AS (
+             SELECT id, {distance} AS d FROM ai_memories
+              WHERE user_id = $1 AND embedding IS NOT NULL AND vector_dims(embedding) = {dims}
+                AND embedding_model = $3
+              ORDER BY d, id LIMIT $4
+         ), t AS (
+             SELECT id, {distance} AS d FROM tasks
+              WHERE user_id = $1 AND embedding IS NOT NULL AND vector_dims(embedding) = {dims}
+                AND embedding_model = $3 AND status <> 'cancelled'
+              ORDER BY d, id LIMIT $4
+         )
+         SELECT * FROM (
+             SELECT 'memory'::text AS kind, x.id, x.title, x.content,
+                    NULL::timestamptz AS due_at, x.created_at, (1 - m.d)::float8 AS score
+               FROM m JOIN ai_memories x ON x.id = m.id
              UNION ALL
-             (SELECT 'task'::text, t.id, t.title, t.description, t.due_at, t.created_at,
-                     (1 - {dt})::float8
-                FROM tasks t
-               WHERE t.user_id = $1 AND t.status <> 'cancelled' AND t.embedding_model = $3
-                 AND vector_dims(t.embedding) = {dims}
-               ORDER BY {dt} + 0, t.id
-               LIMIT $4)
+             SELECT 'task'::text, x.id, x.title, x.description, x.due_at, x.created_at,
+                    (1 - t.d)::float8
+               FROM t JOIN tasks x ON x.id = t.id
          ) nearest
          ORDER BY score DESC, kind, id
          LIMIT $4"
