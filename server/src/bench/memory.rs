@@ -65,13 +65,20 @@ pub async fn run(
     if opts.hnsw {
         println!("building {hnsw_index} (minutes at a million rows)…");
         let started = Instant::now();
+        let mut tx = db.begin().await?;
+        // The graph must fit in memory while it is built, or the build
+        // takes hours on disk.
+        sqlx::query("SET LOCAL maintenance_work_mem = '4GB'")
+            .execute(&mut *tx)
+            .await?;
         sqlx::query(&format!(
             "CREATE INDEX IF NOT EXISTS {hnsw_index} ON ai_memories
                USING hnsw ((embedding::vector({dims})) vector_cosine_ops)
              WHERE vector_dims(embedding) = {dims}"
         ))
-        .execute(db)
+        .execute(&mut *tx)
         .await?;
+        tx.commit().await?;
         println!("  built in {:.0} s", started.elapsed().as_secs_f64());
     }
     let queries = queries(db, target, opts.searches, dims).await?;
