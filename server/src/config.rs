@@ -7,9 +7,11 @@ mod chat;
 mod embedding;
 mod env;
 mod llm;
+mod memory;
 
 pub use auth::AuthSettings;
 pub use chat::ChatSettings;
+pub use memory::{MemorySettings, SIMILARITY_FLOOR_VAR};
 pub use embedding::{EmbeddingPipeline, EmbeddingSettings, InputTypeStyle, PipelineSettings};
 pub use env::{redact_url, ConfigError, Env};
 pub use llm::{
@@ -37,6 +39,8 @@ pub struct Config {
     /// The Leptos site settings file (output name, site root, pkg dir).
     pub leptos_config: PathBuf,
     pub embeddings: EmbeddingSettings,
+    /// The memory search's settings (the similarity floor override).
+    pub memory: MemorySettings,
     /// Refuse to start when the embedding server does not answer.
     pub require_embeddings: bool,
     /// The language model that ranks venues; `none` ranks deterministically.
@@ -92,6 +96,7 @@ impl Config {
             listen_addr: env.optional_parse("MAXY_ADDR", "an address like 127.0.0.1:3000")?,
             leptos_config: PathBuf::from(env.string("MAXY_LEPTOS_CONFIG", "Leptos.toml")?),
             embeddings: EmbeddingSettings::from_source(env)?,
+            memory: MemorySettings::from_source(env)?,
             require_embeddings: env.boolean("MAXY_REQUIRE_EMBEDDINGS", true)?,
             llm: LlmSettings::from_source(env)?,
             chat: ChatSettings::from_source(env)?,

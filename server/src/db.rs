@@ -27,6 +27,7 @@ pub mod requests;
 pub mod search_runs;
 pub mod sessions;
 pub mod training_sessions;
+pub mod user_data_embeddings;
 pub mod users;
 pub mod venue_facts;
 pub mod venue_search;
