@@ -21,6 +21,9 @@ use anyhow::Context as _;
 /// The committed set, compiled into the binary so the command needs no path.
 pub const DEFAULT_SET: &str = include_str!("../../data/memory_calibration.json");
 
+/// Queries per request on the query lane.
+const QUERY_CHUNK: usize = 4;
+
 /// The text each labelled memory is embedded from: the write path's.
 pub fn document_text(m: &LabelledMemory) -> String {
     match m.kind {
@@ -40,15 +43,25 @@ pub async fn run(
         .embed(&documents, InputType::Document)
         .await
         .context("cannot embed the calibration memories")?;
-    let query_vectors = provider
-        .embed(&queries, InputType::Query)
-        .await
-        .context("cannot embed the calibration queries")?;
+    // The query lane is bounded to what a person waits for (2 s by
+    // default): a few queries per request, as a search sends them.
+    let mut query_vectors = Vec::with_capacity(queries.len());
+    for chunk in queries.chunks(QUERY_CHUNK) {
+        query_vectors.extend(
+            provider
+                .embed(chunk, InputType::Query)
+                .await
+                .context("cannot embed the calibration queries")?,
+        );
+    }
     let scores: Vec<Vec<f64>> = query_vectors
         .iter()
         .map(|q| doc_vectors.iter().map(|d| cosine(q, d)).collect())
         .collect();
-    Ok(Calibration::new(scores, set.relation_matrix()))
+    Ok(Calibration::new(scores, set.relation_matrix()).named(
+        set.queries.iter().map(|q| q.id.clone()).collect(),
+        set.memories.iter().map(|m| m.id.clone()).collect(),
+    ))
 }
 
 /// Cosine similarity (0 when a vector is all zeros).

@@ -19,6 +19,9 @@ pub struct Calibration {
     pub scores: Vec<Vec<f64>>,
     /// `related[q][m]`: the label.
     pub related: Vec<Vec<bool>>,
+    /// Names of the queries and memories in the report (their set ids).
+    pub query_ids: Vec<String>,
+    pub memory_ids: Vec<String>,
 }
 
 /// What one floor gives.
@@ -37,10 +40,17 @@ pub struct ThresholdRow {
     pub f1: f64,
     /// Labelled queries with at least one related memory at or above the floor.
     pub queries_found: usize,
+    /// Labelled queries with a related memory among their [`TOP_K`]
+    /// best-scoring memories and at or above the floor (what the search,
+    /// which returns a few hits, would show).
+    pub queries_found_top_k: usize,
     /// Queries labelled with nothing for which nothing passes the floor
     /// (the search then rightly falls back to full text and recency).
     pub negatives_silent: usize,
 }
+
+/// Hits a search shows (the assistant's tool and the memory page ask for 5).
+pub const TOP_K: usize = 5;
 
 /// Summary of a set of scores.
 #[derive(Clone, Debug, PartialEq)]
@@ -84,8 +94,23 @@ impl Distribution {
 }
 
 impl Calibration {
+    /// Queries and memories are named by their position until
+    /// [`Calibration::named`] gives them their ids.
     pub fn new(scores: Vec<Vec<f64>>, related: Vec<Vec<bool>>) -> Self {
-        Calibration { scores, related }
+        let number = |n: usize| (1..=n).map(|i| i.to_string()).collect();
+        let memories = scores.first().map_or(0, Vec::len);
+        Calibration {
+            query_ids: number(scores.len()),
+            memory_ids: number(memories),
+            scores,
+            related,
+        }
+    }
+
+    pub fn named(mut self, query_ids: Vec<String>, memory_ids: Vec<String>) -> Self {
+        self.query_ids = query_ids;
+        self.memory_ids = memory_ids;
+        self
     }
 
     fn pairs(&self) -> impl Iterator<Item = (f64, bool)> + '_ {
@@ -123,8 +148,17 @@ impl Calibration {
             2.0 * precision * recall / (precision + recall)
         };
         let mut queries_found = 0;
+        let mut queries_found_top_k = 0;
         let mut negatives_silent = 0;
         for (scores, related) in self.scores.iter().zip(&self.related) {
+            let mut order: Vec<usize> = (0..scores.len()).collect();
+            order.sort_by(|a, b| scores[*b].total_cmp(&scores[*a]));
+            queries_found_top_k += usize::from(
+                order
+                    .iter()
+                    .take(TOP_K)
+                    .any(|&m| related[m] && scores[m] >= floor),
+            );
             let passing = |want: bool| {
                 scores
                     .iter()
@@ -146,6 +180,7 @@ impl Calibration {
             recall,
             f1,
             queries_found,
+            queries_found_top_k,
             negatives_silent,
         }
     }
@@ -175,6 +210,42 @@ impl Calibration {
         } else {
             right as f64 / labelled as f64
         }
+    }
+
+    /// One line per query: its best related score and rank, its best
+    /// unrelated memory and score (what a floor must separate, query by query).
+    pub fn per_query(&self) -> Vec<String> {
+        self.scores
+            .iter()
+            .zip(&self.related)
+            .enumerate()
+            .map(|(q, (scores, related))| {
+                let best = |want: bool| {
+                    scores
+                        .iter()
+                        .enumerate()
+                        .filter(|(m, _)| related[*m] == want)
+                        .max_by(|a, b| a.1.total_cmp(b.1))
+                        .map(|(m, s)| (m, *s))
+                };
+                let name = |i: usize, ids: &[String]| ids.get(i).cloned().unwrap_or_default();
+                let query = name(q, &self.query_ids);
+                let unrelated = match best(false) {
+                    Some((m, s)) => format!("best unrelated {s:.3} ({})", name(m, &self.memory_ids)),
+                    None => "no unrelated memory".to_string(),
+                };
+                match best(true) {
+                    Some((m, b)) => {
+                        let rank = 1 + scores.iter().filter(|s| **s > b).count();
+                        format!(
+                            "{query}: best related {b:.3} ({}, rank {rank}), {unrelated}",
+                            name(m, &self.memory_ids)
+                        )
+                    }
+                    None => format!("{query}: relates to nothing, {unrelated}"),
+                }
+            })
+            .collect()
     }
 
     pub fn labelled_queries(&self) -> usize {
@@ -224,12 +295,12 @@ impl Calibration {
         let negatives = self.negative_queries();
         let _ = writeln!(
             out,
-            "floor  precision  recall     F1   TP   FP  FN  queries found /{labelled}  negatives silent /{negatives}"
+            "floor  precision  recall     F1    TP    FP  FN  found /{labelled}  in top {TOP_K} /{labelled}  negatives silent /{negatives}"
         );
         for r in self.rows() {
             let _ = writeln!(
                 out,
-                "{:.2}   {:>9.3}  {:>6.3}  {:>5.3}  {:>3}  {:>3}  {:>2}  {:>19}  {:>20}",
+                "{:.2}   {:>9.3}  {:>6.3}  {:>5.3}  {:>4}  {:>4}  {:>2}  {:>9}  {:>12}  {:>19}",
                 r.floor,
                 r.precision,
                 r.recall,
@@ -238,6 +309,7 @@ impl Calibration {
                 r.false_positives,
                 r.false_negatives,
                 r.queries_found,
+                r.queries_found_top_k,
                 r.negatives_silent
             );
         }
@@ -250,6 +322,9 @@ impl Calibration {
                     d.count, d.min, d.p10, d.p25, d.median, d.p75, d.p90, d.max, d.mean
                 );
             }
+        }
+        for line in self.per_query() {
+            let _ = writeln!(out, "{line}");
         }
         let _ = writeln!(
             out,
