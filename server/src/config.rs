@@ -11,7 +11,6 @@ mod memory;
 
 pub use auth::AuthSettings;
 pub use chat::ChatSettings;
-pub use memory::{MemorySettings, SIMILARITY_FLOOR_VAR};
 pub use embedding::{EmbeddingPipeline, EmbeddingSettings, InputTypeStyle, PipelineSettings};
 pub use env::{redact_url, ConfigError, Env};
 pub use llm::{
@@ -19,6 +18,7 @@ pub use llm::{
     DEFAULT_LLM_MODEL, DEFAULT_MONTHLY_CAP_EUR, DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL,
     DEFAULT_USD_TO_EUR,
 };
+pub use memory::{MemorySettings, SIMILARITY_FLOOR_VAR};
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -162,14 +162,20 @@ async fn missing_and_stale_vectors_are_embedded_and_current_ones_left_alone(db: 
     assert_eq!(summary.table(Table::Tasks).unwrap().embedded, 6);
     assert_eq!(summary.table(Table::TrainingSessions).unwrap().embedded, 3);
     assert!(!summary.interrupted);
-    assert!(summary.to_string().contains("ai_memories: 119 to do, 119 embedded in 3 batches"));
+    assert!(summary
+        .to_string()
+        .contains("ai_memories: 119 to do, 119 embedded in 3 batches"));
 
     for table in ["ai_memories", "tasks", "training_sessions"] {
         assert!(all_embedded(&states(&db, table).await, &model), "{table}");
     }
     let texts = memory_texts(&db).await;
     let counts = fake.counts();
-    assert_eq!(counts.get(&texts[0]), None, "the current memory was not re-embedded");
+    assert_eq!(
+        counts.get(&texts[0]),
+        None,
+        "the current memory was not re-embedded"
+    );
     for text in &texts[1..] {
         assert_eq!(counts.get(text), Some(&1), "{text}");
     }
@@ -182,7 +188,10 @@ async fn missing_and_stale_vectors_are_embedded_and_current_ones_left_alone(db: 
     assert_eq!(stored[0], current);
     assert_eq!(stored[5].to_vec(), fake_vector(&texts[5], DIMS));
     // Tasks and sessions are embedded from the write path's texts.
-    assert_eq!(counts.get(&task_text("Relancer le lieu 2", "avant vendredi")), Some(&1));
+    assert_eq!(
+        counts.get(&task_text("Relancer le lieu 2", "avant vendredi")),
+        Some(&1)
+    );
     assert_eq!(counts.get("Relancer le lieu 1"), Some(&1));
     assert_eq!(counts.get("dîner. trop bruyant pour un dîner 1"), Some(&1));
     assert_eq!(session_ids.len(), 3);
@@ -214,7 +223,10 @@ async fn interrupted_after_two_batches_then_rerun_embeds_every_row_exactly_once(
             .fetch_one(&db)
             .await
             .unwrap();
-    assert_eq!(missing, 30, "two batches committed, the third never started");
+    assert_eq!(
+        missing, 30,
+        "two batches committed, the third never started"
+    );
 
     fake.set(|s| s.stop_after = None);
     let (summary, result) = run(&db, &embedders, &options(50), &no_stop()).await;
@@ -226,7 +238,10 @@ async fn interrupted_after_two_batches_then_rerun_embeds_every_row_exactly_once(
     for text in &texts {
         assert_eq!(counts.get(text), Some(&1), "{text}");
     }
-    assert!(all_embedded(&states(&db, "ai_memories").await, &model(&embedders)));
+    assert!(all_embedded(
+        &states(&db, "ai_memories").await,
+        &model(&embedders)
+    ));
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -251,14 +266,21 @@ async fn two_backfills_at_once_never_embed_a_row_twice(db: PgPool) {
         embedded(&a.0, Table::Memories) + embedded(&b.0, Table::Memories),
         200
     );
-    assert_eq!(embedded(&a.0, Table::Tasks) + embedded(&b.0, Table::Tasks), 30);
+    assert_eq!(
+        embedded(&a.0, Table::Tasks) + embedded(&b.0, Table::Tasks),
+        30
+    );
     assert!(
         embedded(&a.0, Table::Memories) > 0 && embedded(&b.0, Table::Memories) > 0,
         "both took a share: {} / {}",
         a.0,
         b.0
     );
-    assert!(fake.counts().values().all(|n| *n == 1), "{:?}", fake.counts());
+    assert!(
+        fake.counts().values().all(|n| *n == 1),
+        "{:?}",
+        fake.counts()
+    );
     assert_eq!(fake.counts().len(), 230);
 }
 
@@ -276,12 +298,20 @@ async fn a_wrong_dimension_writes_no_row_and_is_reported(db: PgPool) {
     assert!(
         matches!(
             error,
-            BackfillError::DimensionMismatch { expected: 384, got: 256, table: "ai_memories", .. }
+            BackfillError::DimensionMismatch {
+                expected: 384,
+                got: 256,
+                table: "ai_memories",
+                ..
+            }
         ),
         "{error:?}"
     );
     let message = error.to_string();
-    assert!(message.contains("MAXY_MEMORY_EMBEDDING_DIMENSIONS"), "{message}");
+    assert!(
+        message.contains("MAXY_MEMORY_EMBEDDING_DIMENSIONS"),
+        "{message}"
+    );
     assert!(message.contains("left without embedding"), "{message}");
     for table in Table::ALL {
         let t = summary.table(table).unwrap();
@@ -291,7 +321,10 @@ async fn a_wrong_dimension_writes_no_row_and_is_reported(db: PgPool) {
     assert!(summary.to_string().contains("DIMENSION MISMATCH"));
     for table in ["ai_memories", "tasks", "training_sessions"] {
         let rows = states(&db, table).await;
-        assert!(rows.iter().all(|(_, m, d)| m.is_none() && d.is_none()), "{table}: {rows:?}");
+        assert!(
+            rows.iter().all(|(_, m, d)| m.is_none() && d.is_none()),
+            "{table}: {rows:?}"
+        );
     }
     // Memories asked once; tasks (same pipeline) not asked again; training once.
     assert_eq!(fake.requests(), 2);
@@ -308,17 +341,32 @@ async fn an_outage_stops_the_run_with_a_clear_error_and_committed_batches_stay(d
 
     let (summary, result) = run(&db, &embedders, &options(50), &no_stop()).await;
     let error = result.unwrap_err();
-    assert!(matches!(error, BackfillError::Unavailable { table: "ai_memories", .. }), "{error:?}");
+    assert!(
+        matches!(
+            error,
+            BackfillError::Unavailable {
+                table: "ai_memories",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
     let message = error.to_string();
     assert!(message.contains("unavailable"), "{message}");
-    assert!(message.contains("run `maxy embed memory` again"), "{message}");
+    assert!(
+        message.contains("run `maxy embed memory` again"),
+        "{message}"
+    );
     assert_eq!(summary.table(Table::Memories).unwrap().embedded, 100);
     let missing: i64 =
         sqlx::query_scalar("SELECT count(*) FROM ai_memories WHERE embedding IS NULL")
             .fetch_one(&db)
             .await
             .unwrap();
-    assert_eq!(missing, 50, "the two committed batches stay, the failed one is rolled back");
+    assert_eq!(
+        missing, 50,
+        "the two committed batches stay, the failed one is rolled back"
+    );
     let tasks_missing: i64 =
         sqlx::query_scalar("SELECT count(*) FROM tasks WHERE embedding IS NULL")
             .fetch_one(&db)
@@ -340,9 +388,15 @@ async fn nothing_listening_is_an_outage_and_writes_nothing(db: PgPool) {
     let user = user(&db).await;
     memories(&db, user, 1, 5).await;
     let (summary, result) = run(&db, &embedders, &options(50), &no_stop()).await;
-    assert!(matches!(result, Err(BackfillError::Unavailable { .. })), "{result:?}");
+    assert!(
+        matches!(result, Err(BackfillError::Unavailable { .. })),
+        "{result:?}"
+    );
     assert_eq!(summary.embedded(), 0);
-    assert!(states(&db, "ai_memories").await.iter().all(|(_, m, _)| m.is_none()));
+    assert!(states(&db, "ai_memories")
+        .await
+        .iter()
+        .all(|(_, m, _)| m.is_none()));
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -375,13 +429,17 @@ async fn a_row_rewritten_with_its_own_vector_is_not_overwritten(db: PgPool) {
     let model = "multilingual-e5-small-q4";
     let fresh = pgvector::Vector::from(vec![0.1_f32; DIMS]);
     let late = pgvector::Vector::from(vec![0.9_f32; DIMS]);
-    assert!(user_data_embeddings::store(&db, Table::Memories, id, &fresh, model, 384)
-        .await
-        .unwrap());
+    assert!(
+        user_data_embeddings::store(&db, Table::Memories, id, &fresh, model, 384)
+            .await
+            .unwrap()
+    );
     // A backfill that read the row before that write must not replace it.
-    assert!(!user_data_embeddings::store(&db, Table::Memories, id, &late, model, 384)
-        .await
-        .unwrap());
+    assert!(
+        !user_data_embeddings::store(&db, Table::Memories, id, &late, model, 384)
+            .await
+            .unwrap()
+    );
     let stored: pgvector::Vector = sqlx::query_scalar("SELECT embedding FROM ai_memories")
         .fetch_one(&db)
         .await

@@ -14,7 +14,11 @@ fn the_committed_set_parses_and_every_label_names_one_of_its_memories() {
     assert!(set.queries.len() >= 30, "{}", set.queries.len());
     for q in &set.queries {
         for label in &q.related {
-            assert!(set.memories.iter().any(|m| &m.id == label), "{}: {label}", q.id);
+            assert!(
+                set.memories.iter().any(|m| &m.id == label),
+                "{}: {label}",
+                q.id
+            );
         }
     }
     // The cases the issue names are in the set, labelled as it says.
@@ -30,10 +34,17 @@ fn the_committed_set_parses_and_every_label_names_one_of_its_memories() {
     };
     assert!(related_of("médicaments")[0].contains("paracétamol"));
     assert!(related_of("rooftop")[0].contains("terrasse sur le toit"));
-    assert!(related_of("traiteur").iter().any(|t| t.contains("traiteur")));
-    assert!(related_of("catering").iter().all(|t| !t.contains("catering")));
+    assert!(related_of("traiteur")
+        .iter()
+        .any(|t| t.contains("traiteur")));
+    assert!(related_of("catering")
+        .iter()
+        .all(|t| !t.contains("catering")));
     // Some English, some queries that relate to nothing.
-    assert!(set.queries.iter().any(|q| q.text.contains("which organizer")));
+    assert!(set
+        .queries
+        .iter()
+        .any(|q| q.text.contains("which organizer")));
     assert!(set.queries.iter().filter(|q| q.related.is_empty()).count() >= 3);
     // Every memory is the answer to at least one query.
     for m in &set.memories {
@@ -49,18 +60,27 @@ fn the_committed_set_parses_and_every_label_names_one_of_its_memories() {
 fn a_broken_set_is_refused_with_the_reason() {
     let memory = r#"{"id": "m1", "kind": "memory", "title": "", "content": "paracétamol"}"#;
     let set = |memories: &str, queries: &str| {
-        CalibrationSet::parse(&format!(r#"{{"memories": [{memories}], "queries": [{queries}]}}"#))
+        CalibrationSet::parse(&format!(
+            r#"{{"memories": [{memories}], "queries": [{queries}]}}"#
+        ))
     };
     assert_eq!(
-        set(memory, r#"{"id": "q1", "text": "médicaments", "related": ["m2"]}"#).unwrap_err(),
+        set(
+            memory,
+            r#"{"id": "q1", "text": "médicaments", "related": ["m2"]}"#
+        )
+        .unwrap_err(),
         SetError::UnknownLabel {
             query: "q1".into(),
             memory: "m2".into()
         }
     );
     assert_eq!(
-        set(&format!("{memory}, {memory}"), r#"{"id": "q1", "text": "x", "related": []}"#)
-            .unwrap_err(),
+        set(
+            &format!("{memory}, {memory}"),
+            r#"{"id": "q1", "text": "x", "related": []}"#
+        )
+        .unwrap_err(),
         SetError::DuplicateId("m1".into())
     );
     assert_eq!(
@@ -72,7 +92,11 @@ fn a_broken_set_is_refused_with_the_reason() {
         set(memory, r#"{"id": "q1", "txt": "x", "related": []}"#),
         Err(SetError::Json(_))
     ));
-    let ok = set(memory, r#"{"id": "q1", "text": "médicaments", "related": ["m1"]}"#).unwrap();
+    let ok = set(
+        memory,
+        r#"{"id": "q1", "text": "médicaments", "related": ["m1"]}"#,
+    )
+    .unwrap();
     assert_eq!(ok.relation_matrix(), vec![vec![true]]);
 }
 
@@ -100,7 +124,10 @@ fn precision_and_recall_count_pairs_at_or_above_the_floor() {
 
     // At 0.75: related 0.90, 0.80, 0.75 pass (TP 3); unrelated 0.85, 0.78 pass (FP 2).
     let r = c.at(0.75);
-    assert_eq!((r.true_positives, r.false_positives, r.false_negatives), (3, 2, 0));
+    assert_eq!(
+        (r.true_positives, r.false_positives, r.false_negatives),
+        (3, 2, 0)
+    );
     assert!((r.precision - 0.6).abs() < 1e-9);
     assert!((r.recall - 1.0).abs() < 1e-9);
     assert!((r.f1 - 0.75).abs() < 1e-9);
@@ -109,7 +136,10 @@ fn precision_and_recall_count_pairs_at_or_above_the_floor() {
 
     // At 0.80: related 0.90, 0.80 (TP 2, FN 1); unrelated 0.85 (FP 1).
     let r = c.at(0.80);
-    assert_eq!((r.true_positives, r.false_positives, r.false_negatives), (2, 1, 1));
+    assert_eq!(
+        (r.true_positives, r.false_positives, r.false_negatives),
+        (2, 1, 1)
+    );
     assert!((r.precision - 2.0 / 3.0).abs() < 1e-9);
     assert!((r.recall - 2.0 / 3.0).abs() < 1e-9);
     assert_eq!(r.queries_found, 1);
@@ -117,7 +147,10 @@ fn precision_and_recall_count_pairs_at_or_above_the_floor() {
 
     // Above every score: nothing passes, precision counts as 1, recall 0.
     let r = c.at(0.95);
-    assert_eq!((r.true_positives, r.false_positives, r.false_negatives), (0, 0, 3));
+    assert_eq!(
+        (r.true_positives, r.false_positives, r.false_negatives),
+        (0, 0, 3)
+    );
     assert_eq!((r.precision, r.recall, r.f1), (1.0, 0.0, 0.0));
 
     let floors: Vec<f64> = c.rows().iter().map(|r| r.floor).collect();
@@ -133,9 +166,15 @@ fn top1_distributions_and_the_suggested_floor() {
 
     let (related, unrelated) = c.distributions();
     let related = related.unwrap();
-    assert_eq!((related.count, related.min, related.median, related.max), (3, 0.75, 0.80, 0.90));
+    assert_eq!(
+        (related.count, related.min, related.median, related.max),
+        (3, 0.75, 0.80, 0.90)
+    );
     let unrelated = unrelated.unwrap();
-    assert_eq!((unrelated.count, unrelated.min, unrelated.max), (6, 0.70, 0.85));
+    assert_eq!(
+        (unrelated.count, unrelated.min, unrelated.max),
+        (6, 0.70, 0.85)
+    );
 
     // Recall >= 0.9 holds up to 0.75; among those floors F1 is best at 0.75.
     let s = c.suggest(0.9).unwrap();
@@ -178,5 +217,11 @@ fn a_bad_floor_setting_stops_the_configuration() {
     let config =
         Config::from_source(&Env::from_pairs([("MAXY_MEMORY_SIMILARITY_FLOOR", "0.8")])).unwrap();
     assert_eq!(config.memory.similarity_floor, Some(0.8));
-    assert_eq!(Config::from_source(&Env::from_pairs([])).unwrap().memory.similarity_floor, None);
+    assert_eq!(
+        Config::from_source(&Env::from_pairs([]))
+            .unwrap()
+            .memory
+            .similarity_floor,
+        None
+    );
 }

@@ -76,7 +76,10 @@ async fn saved_during_an_outage(db: &PgPool) -> i64 {
         "Mme Dupont veut un devis détaillé avant toute visite",
     ] {
         let saved = store.save_memory(user, memory(content)).await.unwrap();
-        assert!(!saved.embedded, "{content}: no vector while the server is down");
+        assert!(
+            !saved.embedded,
+            "{content}: no vector while the server is down"
+        );
     }
     let task = store
         .create_task(
@@ -99,7 +102,10 @@ async fn saved_during_an_outage(db: &PgPool) -> i64 {
     assert!(literal.hits.iter().any(|h| h.content.contains("Pavillon")));
     let meaning = store.search(user, QUESTION, 5).await.unwrap();
     assert_ne!(meaning.source, SearchSource::Vector);
-    assert!(!meaning.hits.is_empty(), "a user with memories never gets an empty answer");
+    assert!(
+        !meaning.hits.is_empty(),
+        "a user with memories never gets an empty answer"
+    );
     user
 }
 
@@ -149,7 +155,10 @@ async fn with_the_local_model_the_medicine_is_found_by_meaning_after_the_backfil
     let embedders = embedders(&document, &query);
     if let Err(e) = embedders
         .memory
-        .embed(&["ping".to_string()], server::embeddings::InputType::Document)
+        .embed(
+            &["ping".to_string()],
+            server::embeddings::InputType::Document,
+        )
         .await
     {
         eprintln!("SKIPPED: no local embedding server at {document} ({e}); run `scripts/embedder.sh start`");
@@ -158,7 +167,10 @@ async fn with_the_local_model_the_medicine_is_found_by_meaning_after_the_backfil
     let user = saved_during_an_outage(&db).await;
     run_backfill(&db, &embedders).await;
 
-    let answer = store(&db, &embedders).search(user, QUESTION, 5).await.unwrap();
+    let answer = store(&db, &embedders)
+        .search(user, QUESTION, 5)
+        .await
+        .unwrap();
     assert_eq!(answer.source, SearchSource::Vector, "{answer:?}");
     assert!(
         answer.hits.iter().any(|h| h.content == MEDICINE),

@@ -9,11 +9,11 @@
 //! are left to it.
 use super::embed::{embed_members, job_outcome, BatchError};
 use super::job::{dedupe_key, BATCH_SIZE};
+use crate::backfill_support::{progress_bar, stop_on_ctrl_c};
 use crate::db::member_embeddings;
 use crate::embeddings::{EmbeddingError, EmbeddingProvider};
 use crate::jobs::{record, worker_id};
 use anyhow::Context as _;
-use crate::backfill_support::{progress_bar, stop_on_ctrl_c};
 use sqlx::PgPool;
 use std::time::{Duration, Instant};
 use tokio::sync::watch;

@@ -86,8 +86,8 @@ pub async fn run(
     limit: i64,
 ) -> Result<BatchOutcome, BatchError> {
     let mut tx = db.begin().await?;
-    let ids = user_data_embeddings::claim(&mut tx, p.table, p.model(), p.dims(), after, limit)
-        .await?;
+    let ids =
+        user_data_embeddings::claim(&mut tx, p.table, p.model(), p.dims(), after, limit).await?;
     let Some(&last_id) = ids.last() else {
         tx.commit().await?;
         return Ok(BatchOutcome::Done);
@@ -158,8 +158,7 @@ async fn embed_and_store(
     for ((id, _), vector) in rows.iter().zip(documents.vectors) {
         let Some(vector) = vector else { continue };
         let vector = pgvector::Vector::from(vector);
-        if user_data_embeddings::store(&mut *tx, p.table, *id, &vector, p.model(), p.dims())
-            .await?
+        if user_data_embeddings::store(&mut *tx, p.table, *id, &vector, p.model(), p.dims()).await?
         {
             report.embedded += 1;
         }

@@ -231,7 +231,9 @@ impl Calibration {
                 let name = |i: usize, ids: &[String]| ids.get(i).cloned().unwrap_or_default();
                 let query = name(q, &self.query_ids);
                 let unrelated = match best(false) {
-                    Some((m, s)) => format!("best unrelated {s:.3} ({})", name(m, &self.memory_ids)),
+                    Some((m, s)) => {
+                        format!("best unrelated {s:.3} ({})", name(m, &self.memory_ids))
+                    }
                     None => "no unrelated memory".to_string(),
                 };
                 match best(true) {
@@ -283,8 +285,7 @@ impl Calibration {
             })
             .cloned()
         };
-        best(&mut rows.iter().filter(|r| r.recall >= min_recall))
-            .or_else(|| best(&mut rows.iter()))
+        best(&mut rows.iter().filter(|r| r.recall >= min_recall)).or_else(|| best(&mut rows.iter()))
     }
 
     /// The printed report: the table per floor, the distributions, top-1,
