@@ -260,12 +260,15 @@ impl Calibration {
 
     /// (related, unrelated) score distributions.
     pub fn distributions(&self) -> (Option<Distribution>, Option<Distribution>) {
-        let (related, unrelated): (Vec<(f64, bool)>, Vec<(f64, bool)>) =
-            self.pairs().partition(|(_, r)| *r);
-        let scores = |v: Vec<(f64, bool)>| v.into_iter().map(|(s, _)| s).collect::<Vec<_>>();
+        let scores = |want: bool| {
+            self.pairs()
+                .filter(|(_, r)| *r == want)
+                .map(|(s, _)| s)
+                .collect::<Vec<f64>>()
+        };
         (
-            Distribution::of(&scores(related)),
-            Distribution::of(&scores(unrelated)),
+            Distribution::of(&scores(true)),
+            Distribution::of(&scores(false)),
         )
     }
 
