@@ -293,7 +293,18 @@ async fn a_wrong_dimension_writes_no_row_and_is_reported(db: PgPool) {
     tasks(&db, user, 2).await;
     sessions(&db, 2).await;
 
+    let logs = support::logs::Captured::default();
+    let guard = logs.start(tracing::Level::WARN);
     let (summary, result) = run(&db, &embedders, &options(50), &no_stop()).await;
+    drop(guard);
+    let logs = logs.text();
+    let canary = |pipeline: &str| {
+        logs.lines()
+            .filter(|l| l.contains("embedding dimension mismatch") && l.contains(pipeline))
+            .count()
+    };
+    assert_eq!(canary("pipeline=memory"), 1, "{logs}");
+    assert_eq!(canary("pipeline=training"), 1, "{logs}");
     let error = result.unwrap_err();
     assert!(
         matches!(
@@ -457,4 +468,54 @@ async fn a_row_rewritten_with_its_own_vector_is_not_overwritten(db: PgPool) {
             .unwrap(),
         1
     );
+}
+
+/// `maxy embed memory`, the binary: a summary line per table, exit 0; a
+/// wrong dimension: the summary says so and the command fails naming the
+/// setting to fix.
+#[sqlx::test(migrations = "../migrations")]
+async fn maxy_embed_memory_prints_a_summary_per_table(db: PgPool) {
+    let user = user(&db).await;
+    memories(&db, user, 1, 3).await;
+    tasks(&db, user, 1).await;
+    let url = support::url_of(&db).await;
+    let command = |embedding_url: String| {
+        let url = url.clone();
+        move || {
+            std::process::Command::new(env!("CARGO_BIN_EXE_maxy"))
+                .args(["embed", "memory", "--quiet", "--batch", "2", "--pause-ms", "0"])
+                .env_clear()
+                .env("DATABASE_URL", &url)
+                .env("MAXY_EMBEDDING_URL", &embedding_url)
+                .env("MAXY_EMBEDDING_QUERY_URL", &embedding_url)
+                .env("MAXY_LOG", "warn")
+                .output()
+                .unwrap()
+        }
+    };
+
+    let wrong = Fake::start(256).await;
+    let out = tokio::task::spawn_blocking(command(format!("http://{}/v1", wrong.addr)))
+        .await
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!out.status.success(), "{stdout}");
+    assert!(stdout.contains("ai_memories: 3 to do, 0 embedded in 0 batches"), "{stdout}");
+    assert!(stdout.contains("DIMENSION MISMATCH"), "{stdout}");
+    assert!(stderr.contains("MAXY_MEMORY_EMBEDDING_DIMENSIONS"), "{stderr}");
+
+    let fake = Fake::start(DIMS).await;
+    let out = tokio::task::spawn_blocking(command(format!("http://{}/v1", fake.addr)))
+        .await
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        stdout.contains("ai_memories: 3 to do, 3 embedded in 2 batches, 0 refused"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("tasks: 1 to do, 1 embedded in 1 batches"), "{stdout}");
+    assert!(stdout.contains("training_sessions: 0 to do, 0 embedded"), "{stdout}");
+    assert_eq!(fake.requests(), 3, "2 + 1 batches; nothing for training");
 }
