@@ -483,7 +483,15 @@ async fn maxy_embed_memory_prints_a_summary_per_table(db: PgPool) {
         let url = url.clone();
         move || {
             std::process::Command::new(env!("CARGO_BIN_EXE_maxy"))
-                .args(["embed", "memory", "--quiet", "--batch", "2", "--pause-ms", "0"])
+                .args([
+                    "embed",
+                    "memory",
+                    "--quiet",
+                    "--batch",
+                    "2",
+                    "--pause-ms",
+                    "0",
+                ])
                 .env_clear()
                 .env("DATABASE_URL", &url)
                 .env("MAXY_EMBEDDING_URL", &embedding_url)
@@ -501,21 +509,92 @@ async fn maxy_embed_memory_prints_a_summary_per_table(db: PgPool) {
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(!out.status.success(), "{stdout}");
-    assert!(stdout.contains("ai_memories: 3 to do, 0 embedded in 0 batches"), "{stdout}");
+    assert!(
+        stdout.contains("ai_memories: 3 to do, 0 embedded in 0 batches"),
+        "{stdout}"
+    );
     assert!(stdout.contains("DIMENSION MISMATCH"), "{stdout}");
-    assert!(stderr.contains("MAXY_MEMORY_EMBEDDING_DIMENSIONS"), "{stderr}");
+    assert!(
+        stderr.contains("MAXY_MEMORY_EMBEDDING_DIMENSIONS"),
+        "{stderr}"
+    );
 
     let fake = Fake::start(DIMS).await;
     let out = tokio::task::spawn_blocking(command(format!("http://{}/v1", fake.addr)))
         .await
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(
         stdout.contains("ai_memories: 3 to do, 3 embedded in 2 batches, 0 refused"),
         "{stdout}"
     );
-    assert!(stdout.contains("tasks: 1 to do, 1 embedded in 1 batches"), "{stdout}");
-    assert!(stdout.contains("training_sessions: 0 to do, 0 embedded"), "{stdout}");
+    assert!(
+        stdout.contains("tasks: 1 to do, 1 embedded in 1 batch,"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("training_sessions: 0 to do, 0 embedded"),
+        "{stdout}"
+    );
     assert_eq!(fake.requests(), 3, "2 + 1 batches; nothing for training");
+}
+
+/// A user edits a memory while the backfill embeds its old text: the edit
+/// waits for the batch's commit, then its own write (a fresh vector, or NULL
+/// when its embedding failed, as here) wins; the next run embeds the new text
+/// once. No stale vector survives, no text is embedded twice.
+#[sqlx::test(migrations = "../migrations")]
+async fn an_edit_racing_a_batch_keeps_its_own_text_and_vector(db: PgPool) {
+    let fake = Fake::start(DIMS).await;
+    fake.set(|s| s.delay = Duration::from_millis(400));
+    let embedders = embedders(fake.addr);
+    let user = user(&db).await;
+    memories(&db, user, 1, 1).await;
+
+    let edit = {
+        let db = db.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(150)).await;
+            // What the store's update does when its own embedding fails.
+            sqlx::query(
+                "UPDATE ai_memories SET content = 'terrasse fermée en hiver',
+                        embedding = NULL, embedding_model = NULL",
+            )
+            .execute(&db)
+            .await
+            .unwrap();
+        })
+    };
+    let (summary, result) = run(&db, &embedders, &options(50), &no_stop()).await;
+    result.unwrap();
+    edit.await.unwrap();
+    assert_eq!(summary.table(Table::Memories).unwrap().embedded, 1);
+    let state = states(&db, "ai_memories").await;
+    assert_eq!(
+        state[0].1, None,
+        "the edit came last: no vector of the old text"
+    );
+
+    let (summary, result) = run(&db, &embedders, &options(50), &no_stop()).await;
+    result.unwrap();
+    assert_eq!(summary.table(Table::Memories).unwrap().embedded, 1);
+    let counts = fake.counts();
+    assert_eq!(
+        counts.get("Note 1\nle lieu numéro 1 a une terrasse"),
+        Some(&1)
+    );
+    assert_eq!(counts.get("Note 1\nterrasse fermée en hiver"), Some(&1));
+    let stored: pgvector::Vector = sqlx::query_scalar("SELECT embedding FROM ai_memories")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    assert_eq!(
+        stored.to_vec(),
+        fake_vector("Note 1\nterrasse fermée en hiver", DIMS)
+    );
 }

@@ -8,8 +8,13 @@
 //! one provider call and committed on its own, with a polite pause between
 //! batches: interrupted (Ctrl-C, outage), a rerun continues with what is
 //! left. Two backfills at once, or a write racing one, never embed a row
-//! twice: a claimed row is invisible to the other claims and a write waits
-//! for the batch's commit; a row is only written while it still needs it.
+//! twice: a claimed row is invisible to the other claims and a row is only
+//! written while it still needs it. A user's edit of a claimed row waits
+//! for the batch's commit (about a second with the local model; at worst the
+//! document lane's timeout and retries during an outage), then its own
+//! write (a fresh vector, or NULL) replaces ours: no vector of a stale text
+//! survives. The trade-off: the claim holds row locks across the provider
+//! call, which is what makes it exclusive without a claim column.
 pub mod batch;
 pub mod text;
 
@@ -91,11 +96,12 @@ impl std::fmt::Display for TableSummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{}: {} to do, {} embedded in {} batches, {} refused",
+            "{}: {} to do, {} embedded in {} batch{}, {} refused",
             self.table.name(),
             self.pending,
             self.embedded,
             self.batches,
+            if self.batches == 1 { "" } else { "es" },
             self.refused
         )?;
         if self.busy > 0 {
