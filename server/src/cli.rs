@@ -32,6 +32,23 @@ pub enum Command {
     /// Measure the venue search (docs/benchmarks.md).
     #[command(subcommand)]
     Bench(BenchCommand),
+    /// Measure an embedding model against a labelled set (docs/memory-calibration.md).
+    #[command(subcommand)]
+    Calibrate(CalibrateCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CalibrateCommand {
+    /// Precision/recall per similarity floor of the memory pipeline's model.
+    Memory(CalibrateMemoryArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CalibrateMemoryArgs {
+    /// A labelled set in the format of server/data/memory_calibration.json
+    /// (default: that set, compiled into the binary).
+    #[arg(long)]
+    pub set: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -86,6 +103,22 @@ pub enum BenchCommand {
 pub enum EmbedCommand {
     /// Embed every venue whose vector is missing or stale; resumable.
     Venues(EmbedVenuesArgs),
+    /// Embed every memory, task and training session whose vector is missing
+    /// or of another model/dimension; resumable.
+    Memory(EmbedMemoryArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct EmbedMemoryArgs {
+    /// Rows per embedding call and per commit.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub batch: u64,
+    /// Pause between two batches, in milliseconds.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pub pause_ms: u64,
+    /// No progress bar (logs and the summary only).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -7,6 +7,7 @@ mod chat;
 mod embedding;
 mod env;
 mod llm;
+mod memory;
 
 pub use auth::AuthSettings;
 pub use chat::ChatSettings;
@@ -17,6 +18,7 @@ pub use llm::{
     DEFAULT_LLM_MODEL, DEFAULT_MONTHLY_CAP_EUR, DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL,
     DEFAULT_USD_TO_EUR,
 };
+pub use memory::{MemorySettings, SIMILARITY_FLOOR_VAR};
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -37,6 +39,8 @@ pub struct Config {
     /// The Leptos site settings file (output name, site root, pkg dir).
     pub leptos_config: PathBuf,
     pub embeddings: EmbeddingSettings,
+    /// The memory search's settings (the similarity floor override).
+    pub memory: MemorySettings,
     /// Refuse to start when the embedding server does not answer.
     pub require_embeddings: bool,
     /// The language model that ranks venues; `none` ranks deterministically.
@@ -92,6 +96,7 @@ impl Config {
             listen_addr: env.optional_parse("MAXY_ADDR", "an address like 127.0.0.1:3000")?,
             leptos_config: PathBuf::from(env.string("MAXY_LEPTOS_CONFIG", "Leptos.toml")?),
             embeddings: EmbeddingSettings::from_source(env)?,
+            memory: MemorySettings::from_source(env)?,
             require_embeddings: env.boolean("MAXY_REQUIRE_EMBEDDINGS", true)?,
             llm: LlmSettings::from_source(env)?,
             chat: ChatSettings::from_source(env)?,

@@ -1,6 +1,7 @@
 //! Embeddings: the provider trait, the OpenAI-compatible client, the
 //! dimension canary, and the health probe of start-up and `/readyz`.
 pub mod canary;
+pub mod documents;
 pub mod health;
 pub mod openai;
 pub mod pipelines;

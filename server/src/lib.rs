@@ -4,6 +4,7 @@ pub mod agent;
 pub mod approvals;
 pub mod audit;
 pub mod auth;
+pub mod backfill_support;
 pub mod bench;
 pub mod catalogue_builder;
 pub mod cli;
@@ -51,6 +52,12 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
         Command::Link(command) => admin_commands::link(&config, command).await,
         Command::Embed(cli::EmbedCommand::Venues(args)) => {
             venue_embeddings::backfill::command(&config, &args).await
+        }
+        Command::Embed(cli::EmbedCommand::Memory(args)) => {
+            memory::backfill::command(&config, &args).await
+        }
+        Command::Calibrate(cli::CalibrateCommand::Memory(args)) => {
+            memory::calibration::command(&config, &args).await
         }
         Command::Bench(cli::BenchCommand::Search { rounds }) => {
             let db = db::connect(&config.database).await?;

@@ -6,6 +6,8 @@
 //! [`MemoryStore`] is the one entry point: the memory page, the assistant's
 //! tools and executors, and the conversation summariser all write and search
 //! through it.
+pub mod backfill;
+pub mod calibration;
 pub mod embed;
 pub mod floor;
 pub mod fused;

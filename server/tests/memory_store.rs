@@ -370,7 +370,7 @@ async fn the_vector_helper_is_exact_and_ignores_other_models_and_sizes(db: PgPoo
 
 #[sqlx::test(migrations = "../migrations")]
 async fn rows_saved_without_vector_are_filled_once_and_then_found_by_meaning(db: PgPool) {
-    use server::db::memory_backfill::{fill, pending, pending_count, Table};
+    use server::memory::backfill::{backfill, BackfillOptions, Providers};
     let me = user(&db, "Camille").await;
     // Written while the embedding server is down…
     let down = outage::down_store(&db).await;
@@ -378,50 +378,39 @@ async fn rows_saved_without_vector_are_filled_once_and_then_found_by_meaning(db:
         .save_memory(me, memory("Santé", "paracétamol matin et soir"))
         .await
         .unwrap();
-    let edited = down
-        .save_memory(me, memory("Lieu", "rooftop du Perchoir"))
+    down.save_memory(me, memory("Lieu", "rooftop du Perchoir"))
         .await
         .unwrap();
-    let t = down.create_task(me, task("Relancer Kaspia")).await.unwrap();
-    assert_eq!(pending_count(&db, Table::Memories).await.unwrap(), 2);
-    // …the backfill reads a batch, the user edits one row meanwhile…
-    let rows = pending(&db, Table::Memories, 0, 50).await.unwrap();
+    down.create_task(me, task("Relancer Kaspia")).await.unwrap();
+    let before = down.search(me, "paracétamol", 5).await.unwrap();
+    assert_eq!(before.source, SearchSource::Fts);
+    // …the server is back and the backfill runs (`maxy embed memory`).
+    let bow = Bow::shared();
+    let stop = tokio::sync::watch::channel(false).1;
+    let (summary, result) = backfill(
+        &db,
+        Providers {
+            memory: bow.as_ref(),
+            training: bow.as_ref(),
+        },
+        &BackfillOptions::default(),
+        &stop,
+    )
+    .await;
+    result.unwrap();
     assert_eq!(
-        rows.iter().map(|r| r.id).collect::<Vec<_>>(),
-        [m.id, edited.id]
+        bow.calls(),
+        2,
+        "memories then tasks, one batch each: {summary:?}"
     );
-    sqlx::query("UPDATE ai_memories SET content = 'rooftop du Perchoir, 200 debout' WHERE id = $1")
-        .bind(edited.id)
-        .execute(&db)
-        .await
-        .unwrap();
-    let vectors: Vec<Vec<f32>> = rows
-        .iter()
-        .map(|r| Bow::vector(&server::memory::embed::memory_text(&r.title, &r.body)))
-        .collect();
-    let dims = fakes::BOW_DIMS as i32;
-    assert_eq!(
-        fill(&db, Table::Memories, &rows, &vectors, "fake-bow", dims)
-            .await
-            .unwrap(),
-        1
-    );
-    // …a rerun of the same batch writes nothing twice.
-    assert_eq!(
-        fill(&db, Table::Memories, &rows, &vectors, "fake-bow", dims)
-            .await
-            .unwrap(),
-        0
-    );
-    let rest = pending(&db, Table::Memories, 0, 50).await.unwrap();
-    assert_eq!(
-        rest.iter().map(|r| r.id).collect::<Vec<_>>(),
-        [edited.id],
-        "the edited row waits"
-    );
-    let tasks = pending(&db, Table::Tasks, 0, 50).await.unwrap();
-    assert_eq!(tasks.len(), 1);
-    assert_eq!(tasks[0].id, t.id);
+    let missing: i64 = sqlx::query_scalar(
+        "SELECT (SELECT count(*) FROM ai_memories WHERE embedding IS NULL)
+              + (SELECT count(*) FROM tasks WHERE embedding IS NULL)",
+    )
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    assert_eq!(missing, 0);
     // Back up: the same search now answers through the vector path.
     let up = store(&db, Bow::shared(), 0.3);
     let answer = up.search(me, "paracétamol", 5).await.unwrap();

@@ -9,11 +9,11 @@
 //! are left to it.
 use super::embed::{embed_members, job_outcome, BatchError};
 use super::job::{dedupe_key, BATCH_SIZE};
+use crate::backfill_support::{progress_bar, stop_on_ctrl_c};
 use crate::db::member_embeddings;
 use crate::embeddings::{EmbeddingError, EmbeddingProvider};
 use crate::jobs::{record, worker_id};
 use anyhow::Context as _;
-use indicatif::{ProgressBar, ProgressStyle};
 use sqlx::PgPool;
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
@@ -107,7 +107,7 @@ async fn walk(
     let total = member_embeddings::member_count(db)
         .await
         .context("cannot count venues")?;
-    let bar = progress_bar(total, options.progress)?;
+    let bar = progress_bar(total, options.progress, "venues")?;
     let worker = worker_id(0);
     let mut after = 0;
     loop {
@@ -183,20 +183,6 @@ async fn walk(
     Ok(())
 }
 
-fn progress_bar(total: i64, visible: bool) -> anyhow::Result<ProgressBar> {
-    if !visible {
-        return Ok(ProgressBar::hidden());
-    }
-    let bar = ProgressBar::new(u64::try_from(total).unwrap_or_default());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} venues  {msg} (eta {eta})",
-        )
-        .context("progress bar template")?,
-    );
-    Ok(bar)
-}
-
 /// `maxy embed venues`: connects, migrates, builds the venues provider, runs
 /// the backfill until done or Ctrl-C (a second Ctrl-C quits at once), and
 /// prints the summary.
@@ -207,16 +193,7 @@ pub async fn command(
     let db = crate::db::connect(&config.database).await?;
     crate::db::migrate(&db).await?;
     let provider = crate::embeddings::Embedders::from_settings(&config.embeddings)?.venues;
-    let (stop_tx, stop) = watch::channel(false);
-    tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            eprintln!("stopping after the current batch (Ctrl-C again to quit now)");
-            let _ = stop_tx.send(true);
-            if tokio::signal::ctrl_c().await.is_ok() {
-                std::process::exit(130);
-            }
-        }
-    });
+    let stop = stop_on_ctrl_c();
     let options = BackfillOptions {
         batch: usize::try_from(args.batch).context("--batch is too large")?,
         progress: !args.quiet,

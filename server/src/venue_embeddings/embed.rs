@@ -8,7 +8,8 @@
 //! and one text the server refuses does not sink the other 47.
 use super::embedding_text::{venue_texts, VenueText};
 use crate::db::member_embeddings::{self, NewEmbedding};
-use crate::embeddings::{EmbeddingError, EmbeddingProvider, InputType};
+use crate::embeddings::documents::embed_documents;
+use crate::embeddings::{EmbeddingError, EmbeddingProvider};
 use crate::jobs::{FailMode, Outcome};
 use sqlx::PgPool;
 use std::time::{Duration, Instant};
@@ -90,42 +91,21 @@ pub async fn embed_members(
     Ok(report)
 }
 
-/// One vector per venue (`None` for a text the server refused). A refused
-/// batch is retried one text at a time to find the culprit; any other error
-/// ends the batch.
+/// One vector per venue (`None` for a text the server refused).
 async fn embed_texts(
     provider: &dyn EmbeddingProvider,
     venues: &[VenueText],
     rejected: &mut Vec<(i64, String)>,
 ) -> Result<Vec<Option<Vec<f32>>>, EmbeddingError> {
     let texts: Vec<String> = venues.iter().map(|v| v.text.clone()).collect();
-    match provider.embed(&texts, InputType::Document).await {
-        Ok(vectors) if vectors.len() == texts.len() => {
-            return Ok(vectors.into_iter().map(Some).collect())
-        }
-        Ok(vectors) => {
-            return Err(EmbeddingError::Rejected(format!(
-                "{} vectors for {} texts",
-                vectors.len(),
-                texts.len()
-            )))
-        }
-        Err(EmbeddingError::Rejected(_)) if texts.len() > 1 => {}
-        Err(e) => return Err(e),
-    }
-    let mut vectors = Vec::with_capacity(texts.len());
-    for (venue, text) in venues.iter().zip(texts) {
-        match provider.embed(&[text], InputType::Document).await {
-            Ok(mut one) if one.len() == 1 => vectors.push(one.pop()),
-            Ok(_) => return Err(EmbeddingError::Rejected("no vector for one text".into())),
-            Err(EmbeddingError::Rejected(reason)) => {
-                rejected.push((venue.member_id, reason));
-                vectors.push(None);
-            }
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(vectors)
+    let documents = embed_documents(provider, &texts).await?;
+    rejected.extend(
+        documents
+            .rejected
+            .into_iter()
+            .filter_map(|(i, reason)| Some((venues.get(i)?.member_id, reason))),
+    );
+    Ok(documents.vectors)
 }
 
 /// What a batch result means for the job of `member_id`.

@@ -1,7 +1,6 @@
 //! The covering per-user index (ADR 0017): built once, rebuilt when
 //! invalid, and the vector path reads it without a heap page.
 use super::{store, user};
-use server::embeddings::EmbeddingProvider as _;
 use server::memory::{vector_index, MemoryOrigin, NewMemory};
 use sqlx::PgPool;
 
