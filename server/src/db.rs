@@ -24,6 +24,7 @@ pub mod member_signals;
 pub mod members;
 pub mod request_emails;
 pub mod requests;
+pub mod search_preferences;
 pub mod search_runs;
 pub mod sessions;
 pub mod training_sessions;

@@ -42,6 +42,9 @@ pub fn search_form(r: &RequestInfo) -> SearchForm {
         radius_km: r.radius_km,
         // The team's lessons for this kind of event apply to the fill.
         event_type: r.event_type.clone(),
+        // The request's search preferences (and the caller's) apply as defaults.
+        request_id: Some(r.id),
+        skip_defaults: Vec::new(),
     }
 }
 
