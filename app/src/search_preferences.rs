@@ -232,9 +232,7 @@ pub async fn save_my_search_preferences(
 
 /// A request's preferences (team only, like the request's page).
 #[server(endpoint = "search-preferences/request")]
-pub async fn request_search_preferences(
-    request_id: i64,
-) -> Result<RequestPreferences, AppError> {
+pub async fn request_search_preferences(request_id: i64) -> Result<RequestPreferences, AppError> {
     let user = crate::auth::access::require_team()?;
     crate::services::service::<dyn SearchPreferencesDesk>()?
         .of_request(user.id, request_id)

@@ -6,8 +6,8 @@
 pub mod validate;
 
 use crate::audit::{self, Actor, Event};
-use crate::db::search_preferences::{self as db, Owner};
 use crate::db::app_error;
+use crate::db::search_preferences::{self as db, Owner};
 use app::errors::AppError;
 use app::search_preferences::{
     PreferencesInput, RequestPreferences, SearchPreferences, SearchPreferencesDesk,
@@ -41,7 +41,10 @@ pub async fn check(
         let known = db::known_tags(db, &s.tags).await.map_err(app_error)?;
         let mut spelled = Vec::with_capacity(s.tags.len());
         for tag in &s.tags {
-            match known.iter().find(|k| k.to_lowercase() == tag.to_lowercase()) {
+            match known
+                .iter()
+                .find(|k| k.to_lowercase() == tag.to_lowercase())
+            {
                 Some(k) => spelled.push(k.clone()),
                 None => {
                     return Err(AppError::Invalid(format!(

@@ -30,12 +30,13 @@ struct Plant {
 /// Eight alike venues with a cocktail room: #9001–#9004 in the 11th,
 /// #9005–#9008 in the 8th; #9007 carries the tag « rooftop ».
 async fn plant(db: &PgPool) -> Plant {
-    let pool: i64 =
-        sqlx::query_scalar("INSERT INTO pools (slug, name) VALUES ($1, 'Test préférences') RETURNING id")
-            .bind(POOL)
-            .fetch_one(db)
-            .await
-            .unwrap();
+    let pool: i64 = sqlx::query_scalar(
+        "INSERT INTO pools (slug, name) VALUES ($1, 'Test préférences') RETURNING id",
+    )
+    .bind(POOL)
+    .fetch_one(db)
+    .await
+    .unwrap();
     sqlx::query(
         "INSERT INTO members (code, name, pool_id, status, postal_code, city, lat, lng, description)
          SELECT '#' || (9000 + i), 'Salle ' || i, $1, 'active',
@@ -170,7 +171,10 @@ async fn no_preference_is_todays_search(db: PgPool) {
 #[sqlx::test(migrations = "../migrations")]
 async fn a_user_zone_narrows_and_an_explicit_filter_wins(db: PgPool) {
     let p = plant(&db).await;
-    desk(&db).save_mine(p.lea, zone("Paris 11e", "75011")).await.unwrap();
+    desk(&db)
+        .save_mine(p.lea, zone("Paris 11e", "75011"))
+        .await
+        .unwrap();
 
     let r = search(&db, p.lea, &form(|_| {})).await;
     assert_eq!(postal_codes(&r), vec!["75011"]);
@@ -184,7 +188,12 @@ async fn a_user_zone_narrows_and_an_explicit_filter_wins(db: PgPool) {
     assert!(r.applied_defaults.is_empty());
 
     // So does an area the text names.
-    let r = search(&db, p.lea, &form(|f| f.text = "soirée festive dans le 8e".into())).await;
+    let r = search(
+        &db,
+        p.lea,
+        &form(|f| f.text = "soirée festive dans le 8e".into()),
+    )
+    .await;
     assert_eq!(postal_codes(&r), vec!["75008"]);
     assert!(r.applied_defaults.is_empty(), "{:?}", r.applied_defaults);
 
@@ -236,7 +245,10 @@ async fn the_request_beats_the_user(db: PgPool) {
     let r = search(&db, p.lea, &form(|f| f.request_id = Some(p.request))).await;
     assert_eq!(postal_codes(&r), vec!["75008"]);
     assert_eq!(keys(&r), vec![(ZONE.to_string(), FROM_REQUEST.to_string())]);
-    assert_eq!(r.applied_defaults[0].source_label(), "préférence de la demande");
+    assert_eq!(
+        r.applied_defaults[0].source_label(),
+        "préférence de la demande"
+    );
     // Without the request, the user's own apply.
     let r = search(&db, p.lea, &form(|_| {})).await;
     assert_eq!(postal_codes(&r), vec!["75011"]);
@@ -252,14 +264,25 @@ async fn the_request_beats_the_user(db: PgPool) {
     let view = d.of_request(p.lea, p.request).await.unwrap();
     assert_eq!(view.preferences.zone.unwrap().label, "Paris 8e");
     assert_eq!(view.mine.zone.unwrap().label, "Paris 11e");
-    assert!(view.search_url.contains(&format!("demande={}", p.request)), "{}", view.search_url);
-    assert!(view.search_url.starts_with("/lieux?pool=prefs-test"), "{}", view.search_url);
+    assert!(
+        view.search_url.contains(&format!("demande={}", p.request)),
+        "{}",
+        view.search_url
+    );
+    assert!(
+        view.search_url.starts_with("/lieux?pool=prefs-test"),
+        "{}",
+        view.search_url
+    );
 }
 
 #[sqlx::test(migrations = "../migrations")]
 async fn another_users_preferences_never_apply(db: PgPool) {
     let p = plant(&db).await;
-    desk(&db).save_mine(p.max, zone("Paris 8e", "75008")).await.unwrap();
+    desk(&db)
+        .save_mine(p.max, zone("Paris 8e", "75008"))
+        .await
+        .unwrap();
     let r = search(&db, p.lea, &form(|_| {})).await;
     assert!(r.applied_defaults.is_empty());
     assert_eq!(postal_codes(&r), vec!["75008", "75011"]);
@@ -267,7 +290,10 @@ async fn another_users_preferences_never_apply(db: PgPool) {
     let r = search(&db, p.max, &form(|_| {})).await;
     assert_eq!(postal_codes(&r), vec!["75008"]);
     // An anonymous run of the service (benchmarks) reads nobody's.
-    let r = search_service(&db).search(None, &form(|_| {})).await.unwrap();
+    let r = search_service(&db)
+        .search(None, &form(|_| {}))
+        .await
+        .unwrap();
     assert!(r.applied_defaults.is_empty());
 }
 
@@ -297,7 +323,11 @@ async fn favourites_first_reorders_within_the_tier(db: PgPool) {
     let tier = if rec.contains(&code) { 0 } else { 1 };
     let base_tier = [&rec, &com][tier];
     assert!(base_tier.contains(&code), "{rec:?} {com:?}");
-    assert_ne!(base_tier.first(), Some(&code), "the favourite is already first: {base_tier:?}");
+    assert_ne!(
+        base_tier.first(),
+        Some(&code),
+        "the favourite is already first: {base_tier:?}"
+    );
 
     desk(&db)
         .save_mine(
@@ -315,9 +345,17 @@ async fn favourites_first_reorders_within_the_tier(db: PgPool) {
     assert_eq!(sorted(rec.clone()), sorted(rec2.clone()));
     assert_eq!(sorted(com.clone()), sorted(com2.clone()));
     assert_eq!([&rec2, &com2][tier].first(), Some(&code));
-    assert_eq!(keys(&after), vec![(FAVORITES_FIRST.to_string(), FROM_USER.to_string())]);
+    assert_eq!(
+        keys(&after),
+        vec![(FAVORITES_FIRST.to_string(), FROM_USER.to_string())]
+    );
     // The others keep the ranking's order.
-    let others = |t: &Vec<String>| t.iter().filter(|c| **c != code).cloned().collect::<Vec<_>>();
+    let others = |t: &Vec<String>| {
+        t.iter()
+            .filter(|c| **c != code)
+            .cloned()
+            .collect::<Vec<_>>()
+    };
     assert_eq!(others(base_tier), others([&rec2, &com2][tier]));
 
     // The explicit « non » of a request turns it off for its search.
@@ -341,7 +379,11 @@ async fn pool_specialities_come_first_in_their_tier(db: PgPool) {
     let p = plant(&db).await;
     let before = search(&db, p.lea, &form(|_| {})).await;
     let (rec, com) = tier_codes(&before);
-    let tier = if rec.contains(&"#9007".to_string()) { 0 } else { 1 };
+    let tier = if rec.contains(&"#9007".to_string()) {
+        0
+    } else {
+        1
+    };
     desk(&db)
         .save_for_request(
             p.lea,
@@ -357,10 +399,19 @@ async fn pool_specialities_come_first_in_their_tier(db: PgPool) {
     let (rec2, com2) = tier_codes(&after);
     assert_eq!(sorted(rec), sorted(rec2.clone()));
     assert_eq!(sorted(com), sorted(com2.clone()));
-    assert_eq!([&rec2, &com2][tier].first().map(String::as_str), Some("#9007"));
-    assert_eq!(keys(&after), vec![(SPECIALITIES.to_string(), FROM_REQUEST.to_string())]);
+    assert_eq!(
+        [&rec2, &com2][tier].first().map(String::as_str),
+        Some("#9007")
+    );
+    assert_eq!(
+        keys(&after),
+        vec![(SPECIALITIES.to_string(), FROM_REQUEST.to_string())]
+    );
     // Stored as the catalogue spells the tag.
-    assert_eq!(after.applied_defaults[0].label, "Spécialités du pool : rooftop");
+    assert_eq!(
+        after.applied_defaults[0].label,
+        "Spécialités du pool : rooftop"
+    );
 }
 
 async fn rows(db: &PgPool) -> i64 {
@@ -374,7 +425,9 @@ async fn rows(db: &PgPool) -> i64 {
 async fn bad_input_is_refused_and_nothing_saved(db: PgPool) {
     let p = plant(&db).await;
     let d = desk(&db);
-    d.save_mine(p.lea, zone("Paris 11e", "75011")).await.unwrap();
+    d.save_mine(p.lea, zone("Paris 11e", "75011"))
+        .await
+        .unwrap();
     let cases: Vec<(PreferencesInput, &str)> = vec![
         (zone("", "75011"), "nom à la zone"),
         (zone("Paris", "7501"), "Code postal invalide"),
@@ -417,7 +470,10 @@ async fn bad_input_is_refused_and_nothing_saved(db: PgPool) {
     }
     // The earlier preferences are intact.
     assert_eq!(rows(&db).await, 1);
-    assert_eq!(d.mine(p.lea).await.unwrap().zone.unwrap().label, "Paris 11e");
+    assert_eq!(
+        d.mine(p.lea).await.unwrap().zone.unwrap().label,
+        "Paris 11e"
+    );
 
     // A request's specialities are for its pool: no « pool : » lines.
     let err = d
@@ -432,9 +488,14 @@ async fn bad_input_is_refused_and_nothing_saved(db: PgPool) {
         .await;
     assert!(matches!(err, Err(AppError::Invalid(_))), "{err:?}");
     // A request that does not exist.
-    let err = d.save_for_request(p.lea, 424_242, zone("Paris 8e", "75008")).await;
+    let err = d
+        .save_for_request(p.lea, 424_242, zone("Paris 8e", "75008"))
+        .await;
     assert!(matches!(err, Err(AppError::NotFound)), "{err:?}");
-    assert!(matches!(d.of_request(p.lea, 424_242).await, Err(AppError::NotFound)));
+    assert!(matches!(
+        d.of_request(p.lea, 424_242).await,
+        Err(AppError::NotFound)
+    ));
     assert_eq!(rows(&db).await, 1);
     // A search for a request that does not exist is refused, not run bare.
     let err = search_service(&db)
@@ -482,18 +543,38 @@ async fn the_tools_return_and_apply_them(db: PgPool) {
     let v: Value = serde_json::from_str(&out.for_model).unwrap();
     let prefs = &v["preferences"];
     assert_eq!(prefs["stored"]["request"]["zone"]["label"], "Paris 8e");
-    assert_eq!(prefs["stored"]["user"]["zone"]["postal_codes"], json!(["75011"]));
-    assert_eq!(prefs["stored"]["user"]["specialities"][0]["tags"], json!(["rooftop"]));
+    assert_eq!(
+        prefs["stored"]["user"]["zone"]["postal_codes"],
+        json!(["75011"])
+    );
+    assert_eq!(
+        prefs["stored"]["user"]["specialities"][0]["tags"],
+        json!(["rooftop"])
+    );
     let defaults = &prefs["defaults_applied_by_search_members"];
-    assert_eq!(defaults["zone"], json!({"label": "Paris 8e", "source": "demande"}));
-    assert_eq!(defaults["favorites_first"], json!({"value": true, "source": "utilisateur"}));
+    assert_eq!(
+        defaults["zone"],
+        json!({"label": "Paris 8e", "source": "demande"})
+    );
+    assert_eq!(
+        defaults["favorites_first"],
+        json!({"value": true, "source": "utilisateur"})
+    );
     assert_eq!(defaults["specialities"]["source"], "utilisateur");
-    assert!(out.summary.contains("préférences enregistrées"), "{}", out.summary);
+    assert!(
+        out.summary.contains("préférences enregistrées"),
+        "{}",
+        out.summary
+    );
 
     // search_members goes through the same defaults.
-    let out = Toolbox::run_read(&ctx, "search_members", &json!({"text": "soirée festive", "pool": POOL}))
-        .await
-        .unwrap();
+    let out = Toolbox::run_read(
+        &ctx,
+        "search_members",
+        &json!({"text": "soirée festive", "pool": POOL}),
+    )
+    .await
+    .unwrap();
     let v: Value = serde_json::from_str(&out.for_model).unwrap();
     let applied = v["applied_defaults"].as_array().unwrap();
     assert_eq!(applied[0]["key"], "zone");
@@ -505,7 +586,10 @@ async fn the_tools_return_and_apply_them(db: PgPool) {
         .chain(v["compatible"].as_array().unwrap())
         .map(|p| p["postal_code"].as_str().unwrap())
         .collect();
-    assert!(!codes.is_empty() && codes.iter().all(|c| *c == "75008"), "{codes:?}");
+    assert!(
+        !codes.is_empty() && codes.iter().all(|c| *c == "75008"),
+        "{codes:?}"
+    );
     // An explicit filter in the call wins.
     let out = Toolbox::run_read(
         &ctx,

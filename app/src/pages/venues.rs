@@ -165,7 +165,10 @@ fn ResultsView(results: SearchResults) -> impl IntoView {
         } else {
             format!("?{search}")
         };
-        format!("{}{search}{sep}sans={key}", location.pathname.get_untracked())
+        format!(
+            "{}{search}{sep}sans={key}",
+            location.pathname.get_untracked()
+        )
     };
     view! {
         <div class="mt-6 space-y-4" data-testid="venue-results">

@@ -9,8 +9,8 @@
 //!   *within* each tier: among picks the ranking judged of equal quality
 //!   (the same tier), team favourites and venues with a speciality tag come
 //!   first; no venue ever changes tier, none is added or removed.
-use crate::db::search_preferences::{self as db, Owner};
 use super::criteria::Criteria;
+use crate::db::search_preferences::{self as db, Owner};
 use app::search_preferences::{
     AppliedDefault, SearchPreferences, Zone, FAVORITES_FIRST, FROM_REQUEST, FROM_USER,
     SPECIALITIES, ZONE,
@@ -130,7 +130,11 @@ impl Defaults {
             .chain(&results.compatible)
             .map(|p| p.member_id)
             .collect();
-        let tags = self.tags.as_ref().map(|(t, _)| t.clone()).unwrap_or_default();
+        let tags = self
+            .tags
+            .as_ref()
+            .map(|(t, _)| t.clone())
+            .unwrap_or_default();
         let marks = if ids.is_empty() {
             Vec::new()
         } else {
@@ -213,7 +217,10 @@ mod tests {
             ..SearchPreferences::default()
         };
         let d = Defaults::resolve(&user, &request, "hotels", &[]);
-        assert_eq!(d.zone.as_ref().map(|(z, s)| (z.label.as_str(), *s)), Some(("Bastille", FROM_REQUEST)));
+        assert_eq!(
+            d.zone.as_ref().map(|(z, s)| (z.label.as_str(), *s)),
+            Some(("Bastille", FROM_REQUEST))
+        );
         assert_eq!(d.favorites_first, Some((true, FROM_USER)));
         assert_eq!(d.tags, Some((vec!["rooftop".to_string()], FROM_USER)));
         // Another pool: the user's hotel specialities do not apply.
@@ -228,13 +235,21 @@ mod tests {
             Some((false, FROM_REQUEST))
         );
         let none = SearchPreferences::default();
-        assert_eq!(Defaults::resolve(&none, &none, "hotels", &[]), Defaults::default());
+        assert_eq!(
+            Defaults::resolve(&none, &none, "hotels", &[]),
+            Defaults::default()
+        );
     }
 
     #[test]
     fn a_cleared_key_is_not_applied() {
         let user = prefs("Paris 11e", Some(true), "hotels", "rooftop");
-        let d = Defaults::resolve(&user, &SearchPreferences::default(), "hotels", &["zone".into()]);
+        let d = Defaults::resolve(
+            &user,
+            &SearchPreferences::default(),
+            "hotels",
+            &["zone".into()],
+        );
         assert!(d.zone.is_none());
         assert!(d.favorites_first.is_some());
     }

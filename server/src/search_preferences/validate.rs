@@ -4,7 +4,9 @@
 //! caller (`search_preferences::check_catalogue`); this part needs no
 //! database.
 use crate::search::request::MAX_RADIUS_KM;
-use app::search_preferences::{Centre, PoolSpecialities, PreferencesInput, SearchPreferences, Zone};
+use app::search_preferences::{
+    Centre, PoolSpecialities, PreferencesInput, SearchPreferences, Zone,
+};
 
 pub const MAX_LABEL_CHARS: usize = 80;
 pub const MAX_POSTAL_CODES: usize = 20;
@@ -74,7 +76,9 @@ fn zone(input: &PreferencesInput) -> Result<Option<Zone>, String> {
         return Ok(None);
     }
     if label.is_empty() {
-        return Err("Donnez un nom à la zone (ex. « Paris 11e ») : il s'affiche sur la recherche.".into());
+        return Err(
+            "Donnez un nom à la zone (ex. « Paris 11e ») : il s'affiche sur la recherche.".into(),
+        );
     }
     if label.chars().count() > MAX_LABEL_CHARS {
         return Err(format!(
@@ -94,7 +98,8 @@ fn zone(input: &PreferencesInput) -> Result<Option<Zone>, String> {
     }
     if !codes.is_empty() && centre.is_some() {
         return Err(
-            "Une zone est faite de codes postaux ou d'un centre avec un rayon, pas des deux.".into(),
+            "Une zone est faite de codes postaux ou d'un centre avec un rayon, pas des deux."
+                .into(),
         );
     }
     if codes.len() > MAX_POSTAL_CODES {
@@ -131,12 +136,10 @@ fn centre(centre: &str, radius: &str) -> Result<Centre, String> {
     let coords: Option<Vec<f64>> = parts.iter().map(|p| p.parse::<f64>().ok()).collect();
     let (lat, lng) = match coords.as_deref() {
         Some([lat, lng]) if lat.is_finite() && lng.is_finite() => (*lat, *lng),
-        _ => {
-            return Err(
-                "Centre : « latitude, longitude » en degrés décimaux attendus (ex. 48.8566, 2.3522)."
-                    .into(),
-            )
-        }
+        _ => return Err(
+            "Centre : « latitude, longitude » en degrés décimaux attendus (ex. 48.8566, 2.3522)."
+                .into(),
+        ),
     };
     if !(-90.0..=90.0).contains(&lat) || !(-180.0..=180.0).contains(&lng) {
         return Err("Coordonnées du centre hors limites.".into());
@@ -284,8 +287,16 @@ mod tests {
     #[test]
     fn bad_input_is_refused_with_a_reason() {
         let cases: Vec<(PreferencesInput, Scope<'_>, &str)> = vec![
-            (input(|i| i.postal_codes = "75011".into()), Scope::User, "nom à la zone"),
-            (input(|i| i.zone_label = "Paris".into()), Scope::User, "ni codes postaux ni centre"),
+            (
+                input(|i| i.postal_codes = "75011".into()),
+                Scope::User,
+                "nom à la zone",
+            ),
+            (
+                input(|i| i.zone_label = "Paris".into()),
+                Scope::User,
+                "ni codes postaux ni centre",
+            ),
             (
                 input(|i| (i.zone_label, i.postal_codes) = ("P".into(), "7501".into())),
                 Scope::User,
@@ -336,8 +347,16 @@ mod tests {
                 Scope::User,
                 "Rayon invalide",
             ),
-            (input(|i| i.favorites_first = "peut-être".into()), Scope::User, "n'est pas une réponse"),
-            (input(|i| i.specialities = "rooftop".into()), Scope::User, "précisez le pool"),
+            (
+                input(|i| i.favorites_first = "peut-être".into()),
+                Scope::User,
+                "n'est pas une réponse",
+            ),
+            (
+                input(|i| i.specialities = "rooftop".into()),
+                Scope::User,
+                "précisez le pool",
+            ),
             (
                 input(|i| i.specialities = "hotels: a\nhotels: b".into()),
                 Scope::User,
@@ -355,13 +374,24 @@ mod tests {
             ),
             (
                 input(|i| {
-                    i.specialities = (0..11).map(|n| format!("t{n}")).collect::<Vec<_>>().join(",")
+                    i.specialities = (0..11)
+                        .map(|n| format!("t{n}"))
+                        .collect::<Vec<_>>()
+                        .join(",")
                 }),
                 Scope::Request { pool: "hotels" },
                 "Trop de spécialités",
             ),
-            (input(|i| i.zone_label = "x".repeat(3000)), Scope::User, "dépasse"),
-            (input(|i| i.zone_label = "a\0".into()), Scope::User, "caractère invalide"),
+            (
+                input(|i| i.zone_label = "x".repeat(3000)),
+                Scope::User,
+                "dépasse",
+            ),
+            (
+                input(|i| i.zone_label = "a\0".into()),
+                Scope::User,
+                "caractère invalide",
+            ),
         ];
         for (input, scope, needle) in cases {
             let err = parse(&input, scope).err().unwrap_or_default();

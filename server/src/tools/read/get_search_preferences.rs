@@ -12,11 +12,11 @@ use super::{answer, request};
 use crate::db::member_signals;
 use crate::db::search_preferences::{self as prefs, Owner};
 use crate::search::defaults::Defaults;
-use app::search_preferences::SearchPreferences;
 use crate::tools::args::GetSearchPreferences;
 use crate::tools::input;
 use crate::tools::output::{External, Kind};
 use crate::tools::{ToolContext, ToolError, ToolOutcome};
+use app::search_preferences::SearchPreferences;
 use serde_json::json;
 
 pub async fn run(ctx: &ToolContext, args: GetSearchPreferences) -> Result<ToolOutcome, ToolError> {
@@ -37,7 +37,11 @@ pub async fn run(ctx: &ToolContext, args: GetSearchPreferences) -> Result<ToolOu
     let summary = format!(
         "Préférences de recherche de {}{}{}",
         r.reference,
-        if stored { " (préférences enregistrées)" } else { "" },
+        if stored {
+            " (préférences enregistrées)"
+        } else {
+            ""
+        },
         if r.search_hints
             .as_deref()
             .is_some_and(|h| !h.trim().is_empty())
