@@ -32,7 +32,7 @@ async function fillPreferences(form, { label = '', codes = '', favorites = '' })
 
 /** The postal code of every pick (the card's second line starts with it). */
 async function pickPostalCodes(page) {
-  const lines = await page.getByTestId('venue-pick').locator('p.text-sm.text-slate-500').allInnerTexts();
+  const lines = await page.getByTestId('pick-place').allInnerTexts();
   return lines.map((l) => l.trim().slice(0, 5));
 }
 
@@ -94,9 +94,8 @@ test('a request preference saved without JavaScript labels its search as the req
     await form.waitFor();
     await fillPreferences(form, { favorites: 'oui' });
     await page.getByTestId('save-request-preferences').click();
-    await page.waitForLoadState('load');
-    // Back on the request's page, the form shows the stored value.
-    await page.getByTestId('request-preferences-form').waitFor();
+    // Back on the request's page (the post redirects), the stored value shows.
+    await page.getByTestId('request-preferences-summary').filter({ hasText: /Favoris de l'équipe d'abord/ }).waitFor();
     assert.equal(await page.getByTestId('pref-favorites-first').inputValue(), 'oui');
 
     await page.getByTestId('request-search-link').click();
@@ -115,8 +114,7 @@ test('a request preference saved without JavaScript labels its search as the req
     await page.goto(`${BASE_URL}/demandes/${id}`);
     await fillPreferences(page.getByTestId('request-preferences-form'), {});
     await page.getByTestId('save-request-preferences').click();
-    await page.waitForLoadState('load');
-    await page.getByTestId('request-preferences-form').waitFor();
+    await page.getByTestId('request-preferences-summary').filter({ hasText: /Aucune préférence/ }).waitFor();
     assert.equal(await page.getByTestId('pref-favorites-first').inputValue(), '');
   });
 });

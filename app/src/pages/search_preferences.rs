@@ -62,7 +62,8 @@ fn summary(p: &SearchPreferences) -> Vec<String> {
 pub fn MyPreferencesPanel() -> impl IntoView {
     let save = ServerAction::<SaveMySearchPreferences>::new();
     let prefs = Resource::new(move || save.version().get(), |_| my_search_preferences());
-    let open = move || save.value().with(|v| matches!(v, Some(Err(_))));
+    // Stays open once posted (its outcome is inside); closed on arrival.
+    let open = move || save.value().with(Option::is_some);
     view! {
         <details class="mt-4 rounded-xl border border-slate-200 bg-white p-4 text-sm" data-testid="my-preferences" open=open>
             <summary class="cursor-pointer font-medium text-slate-700">
@@ -130,7 +131,15 @@ fn RequestPreferencesForm(
     save: ServerAction<SaveRequestSearchPreferences>,
 ) -> impl IntoView {
     let inherited = summary(&prefs.mine);
+    let stored = summary(&prefs.preferences);
     view! {
+        <p class="mb-3 text-slate-700" data-testid="request-preferences-summary">
+            {if stored.is_empty() {
+                "Aucune préférence pour cette demande.".to_string()
+            } else {
+                format!("Enregistrées : {}", stored.join(" · "))
+            }}
+        </p>
         <ActionForm action=save attr:class="space-y-3" attr:data-testid="request-preferences-form">
             <input type="hidden" name="request_id" value=prefs.request_id.to_string() />
             <PreferencesFields values=PreferencesInput::from_preferences(&prefs.preferences, false) per_pool=false />

@@ -239,7 +239,7 @@ fn PickCard(pick: VenuePick) -> impl IntoView {
                 <p class="font-medium text-slate-900">{pick.name}</p>
                 <span class="text-xs text-slate-500">{pick.code}</span>
             </div>
-            <p class="text-sm text-slate-500">{pick.postal_code} " " {pick.city} {distance.map(|d| view! { <span>" · " {d}</span> })}</p>
+            <p class="text-sm text-slate-500" data-testid="pick-place">{pick.postal_code} " " {pick.city} {distance.map(|d| view! { <span>" · " {d}</span> })}</p>
             {room.map(|r| view! { <p class="mt-1 text-sm text-slate-700" data-testid="matched-room">{r}</p> })}
             <p class="mt-2 text-sm text-slate-700">{pick.reason}</p>
             <p class="mt-2 text-xs text-slate-400">"score " {format!("{:.2}", pick.score)}
