@@ -605,3 +605,48 @@ async fn the_tools_return_and_apply_them(db: PgPool) {
         .iter()
         .all(|d| d["key"] != "zone"));
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_builders_fill_applies_the_requests_preferences_and_says_so(db: PgPool) {
+    use app::catalogue_builder::CatalogueBuilder;
+    let p = plant(&db).await;
+    desk(&db)
+        .save_for_request(p.lea, p.request, zone("Paris 8e", "75008"))
+        .await
+        .unwrap();
+    // The request's own criteria: what the venues suit, but no area.
+    sqlx::query(
+        "UPDATE requests SET participants = 80, configurations = '{cocktail}',
+                description = 'Soirée festive' WHERE id = $1",
+    )
+    .bind(p.request)
+    .execute(&db)
+    .await
+    .unwrap();
+    let builder = server::catalogue_builder::CatalogueBuilderService {
+        db: db.clone(),
+        search: search_service(&db),
+    };
+    let opened = builder.open(p.lea, p.request, false).await.unwrap();
+    let filled = builder
+        .fill_from_search(p.lea, opened.catalogue_id, opened.version)
+        .await
+        .unwrap();
+    assert!(
+        filled
+            .notices
+            .iter()
+            .any(|n| n == "Défaut appliqué — Zone : Paris 8e (préférence de la demande)"),
+        "{:?}",
+        filled.notices
+    );
+    let codes: Vec<String> = sqlx::query_scalar(
+        "SELECT DISTINCT m.postal_code FROM catalogue_picks p JOIN members m ON m.id = p.member_id
+          WHERE p.catalogue_id = $1",
+    )
+    .bind(opened.catalogue_id)
+    .fetch_all(&db)
+    .await
+    .unwrap();
+    assert_eq!(codes, vec!["75008".to_string()], "{:?}", filled.notices);
+}

@@ -80,6 +80,13 @@ pub async fn fill(
     let (mut remembered, mut remembered_tiers) = (Vec::new(), Vec::new());
     let mut left_out = 0;
     let mut notices = results.notices.clone();
+    // The search preferences it applied, said as on the Lieux page.
+    notices.extend(
+        results
+            .applied_defaults
+            .iter()
+            .map(|d| format!("Défaut appliqué — {} ({})", d.label, d.source_label())),
+    );
     for tier in Tier::BOTH {
         let found: &[VenuePick] = match tier {
             Tier::Recommended => &results.recommended,
