@@ -5,6 +5,7 @@
 //! member's preferences never apply; bad input is refused with a clear
 //! message and nothing saved; the assistant's tools read and apply them.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+mod support;
 
 use app::errors::AppError;
 use app::search_preferences::{
@@ -649,4 +650,98 @@ async fn the_builders_fill_applies_the_requests_preferences_and_says_so(db: PgPo
     .await
     .unwrap();
     assert_eq!(codes, vec!["75008".to_string()], "{:?}", filled.notices);
+}
+
+async fn session(db: &PgPool, user_id: i64) -> String {
+    let env = server::config::Env::from_pairs([("MAXY_SECRET_KEY", support::SECRET_KEY)]);
+    let settings = server::config::AuthSettings::from_source(&env).unwrap();
+    server::auth::sessions::start(db, user_id, &settings, None)
+        .await
+        .unwrap()
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn over_http_only_the_team_edits_and_the_pages_show_them(db: PgPool) {
+    use reqwest::StatusCode;
+    let p = plant(&db).await;
+    let app = support::app::TestApp::start(db.clone()).await;
+    let id = p.request.to_string();
+    for (path, fields) in [
+        (
+            "/api/search-preferences/save-mine",
+            vec![("zone_label", "Pirate"), ("postal_codes", "75011")],
+        ),
+        (
+            "/api/search-preferences/save-request",
+            vec![
+                ("request_id", id.as_str()),
+                ("zone_label", "Pirate"),
+                ("postal_codes", "75011"),
+            ],
+        ),
+        ("/api/search-preferences/mine", vec![]),
+        (
+            "/api/search-preferences/request",
+            vec![("request_id", id.as_str())],
+        ),
+    ] {
+        let reply = app.post_form(path, &fields, None).await;
+        assert_eq!(reply.status, StatusCode::UNAUTHORIZED, "{path}");
+    }
+    assert_eq!(rows(&db).await, 0);
+
+    let token = session(&db, p.lea).await;
+    let reply = app
+        .post_form(
+            "/api/search-preferences/save-request",
+            &[
+                ("request_id", id.as_str()),
+                ("zone_label", "Paris 8e"),
+                ("postal_codes", "75008"),
+                ("centre", ""),
+                ("radius_km", ""),
+                ("favorites_first", ""),
+                ("specialities", ""),
+            ],
+            Some(&token),
+        )
+        .await;
+    assert!(
+        reply.status.is_success() || reply.status.is_redirection(),
+        "{}",
+        reply.status
+    );
+    assert_eq!(rows(&db).await, 1);
+    // A bad value: refused, said, nothing changed.
+    let reply = app
+        .post_form(
+            "/api/search-preferences/save-request",
+            &[
+                ("request_id", id.as_str()),
+                ("zone_label", "Paris 8e"),
+                ("postal_codes", "750"),
+            ],
+            Some(&token),
+        )
+        .await;
+    assert!(!reply.status.is_server_error(), "{}", reply.status);
+    let stored = desk(&db).of_request(p.lea, p.request).await.unwrap();
+    assert_eq!(stored.preferences.zone.unwrap().postal_codes, vec!["75008"]);
+
+    let page = app.get(&format!("/demandes/{id}"), Some(&token)).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page
+        .body
+        .contains("data-testid=\"request-preferences-form\""));
+    assert!(page.body.contains("Paris 8e"));
+    let page = app
+        .get(
+            &format!("/lieux?pool={POOL}&q=soir%C3%A9e%20festive&demande={id}"),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains("Zone : Paris 8e"), "{}", page.body.len());
+    assert!(page.body.contains("préférence de la demande"));
+    assert!(page.body.contains("data-testid=\"my-preferences\""));
 }
