@@ -100,6 +100,8 @@ impl SearchService {
                 "postal_codes": req.postal_codes,
                 "near": req.near.as_ref().map(|n| serde_json::json!({"label": n.label, "lat": n.lat, "lng": n.lng, "radius_km": n.radius_km})),
                 "member_codes": req.member_codes,
+                // The search preferences applied as defaults, and whose.
+                "defaults": r.applied_defaults.iter().map(|d| serde_json::json!({"key": d.key, "source": d.source})).collect::<Vec<_>>(),
             }),
             semantic_query: &req.semantic_query,
             sql_candidates: Some(stats.sql_candidates as i32),

@@ -182,6 +182,14 @@ async fn a_user_zone_narrows_and_an_explicit_filter_wins(db: PgPool) {
     assert_eq!(keys(&r), vec![(ZONE.to_string(), FROM_USER.to_string())]);
     assert_eq!(r.applied_defaults[0].label, "Zone : Paris 11e");
     assert_eq!(r.applied_defaults[0].source_label(), "votre préférence");
+    // The search's metrics row says which defaults applied.
+    let recorded: Value = sqlx::query_scalar(
+        "SELECT criteria -> 'defaults' FROM search_runs ORDER BY id DESC LIMIT 1",
+    )
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    assert_eq!(recorded, json!([{"key": "zone", "source": "utilisateur"}]));
 
     // The form's postal codes win.
     let r = search(&db, p.lea, &form(|f| f.postal_codes = vec!["75008".into()])).await;
