@@ -17,6 +17,7 @@ pub mod pages;
 pub mod requests;
 pub mod room_configurations;
 pub mod routes;
+pub mod search_preferences;
 #[cfg(feature = "ssr")]
 pub mod services;
 pub mod training;

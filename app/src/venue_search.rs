@@ -26,6 +26,12 @@ pub struct SearchForm {
     /// team's training for that kind applies. When absent, the event types
     /// the training knows are looked for in the text.
     pub event_type: Option<String>,
+    /// The request this search serves: its search preferences apply
+    /// (over the caller's own), as defaults.
+    pub request_id: Option<i64>,
+    /// Preference keys not to apply to this search (`zone`, `favoris`,
+    /// `specialites`): « retirer » on the Lieux page.
+    pub skip_defaults: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -59,6 +65,8 @@ pub struct SearchResults {
     /// search costs model calls and writes metrics. The form is filled in;
     /// the user runs it with one click.
     pub held: bool,
+    /// The search preferences applied as defaults, and whose they are.
+    pub applied_defaults: Vec<crate::search_preferences::AppliedDefault>,
 }
 
 impl SearchResults {

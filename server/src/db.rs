@@ -27,6 +27,7 @@ pub mod memory_searches;
 pub mod memory_vectors;
 pub mod request_emails;
 pub mod requests;
+pub mod search_preferences;
 pub mod search_runs;
 pub mod sessions;
 pub mod tasks;

@@ -23,6 +23,7 @@ pub mod outbound;
 pub mod outreach;
 pub mod requests_desk;
 pub mod search;
+pub mod search_preferences;
 pub mod serve;
 pub mod services;
 pub mod shutdown;

@@ -2,6 +2,7 @@
 //! filters, exact vector ranking among the candidates, then a ranking into
 //! 4 recommended + 4 compatible with one-sentence reasons.
 pub mod criteria;
+pub mod defaults;
 pub mod finalist;
 pub mod lessons;
 pub mod llm_rank;
@@ -48,10 +49,34 @@ impl SearchService {
         // task), the rules otherwise; the form's fields win either way.
         let reading = reading::read(&llm, &form.text).await;
         let notes = reading.reader_notes();
-        let req = request::build_from(form, reading.criteria, notes)
+        // The caller's and the request's preferences, as defaults: the
+        // zone fills an area nobody gave (search::defaults).
+        let defaults = match defaults::Defaults::load(&self.db, user_id, form).await {
+            Ok(d) => d,
+            Err(defaults::LoadError::UnknownRequest) => return Err(AppError::NotFound),
+            Err(defaults::LoadError::Database(e)) => return Err(crate::db::app_error(e)),
+        };
+        let mut form = form.clone();
+        let zone = defaults.apply_zone(&mut form, &reading.criteria);
+        let req = request::build_from(&form, reading.criteria, notes)
             .map_err(|e| AppError::Invalid(e.0))?;
         let outcome = match pipeline::run(&self.db, self.embedder.as_deref(), &llm, &req).await {
-            Ok(outcome) => outcome,
+            Ok(mut outcome) => {
+                let applied = defaults
+                    .reorder(&self.db, &mut outcome.results)
+                    .await
+                    .map_err(crate::db::app_error)?;
+                outcome.results.applied_defaults = zone.into_iter().chain(applied).collect();
+                // The metrics keep the order shown.
+                outcome.result_ids = outcome
+                    .results
+                    .recommended
+                    .iter()
+                    .chain(&outcome.results.compatible)
+                    .map(|p| p.member_id)
+                    .collect();
+                outcome
+            }
             Err(pipeline::Failure::UnknownPool(slug)) => {
                 return Err(AppError::Invalid(format!("Pool inconnu : « {slug} ».")));
             }
@@ -75,6 +100,8 @@ impl SearchService {
                 "postal_codes": req.postal_codes,
                 "near": req.near.as_ref().map(|n| serde_json::json!({"label": n.label, "lat": n.lat, "lng": n.lng, "radius_km": n.radius_km})),
                 "member_codes": req.member_codes,
+                // The search preferences applied as defaults, and whose.
+                "defaults": r.applied_defaults.iter().map(|d| serde_json::json!({"key": d.key, "source": d.source})).collect::<Vec<_>>(),
             }),
             semantic_query: &req.semantic_query,
             sql_candidates: Some(stats.sql_candidates as i32),

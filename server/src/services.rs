@@ -20,6 +20,7 @@ use app::links::LinkViews;
 use app::llm_budget::LlmBudget;
 use app::outreach::Outreach;
 use app::requests::RequestsDesk;
+use app::search_preferences::SearchPreferencesDesk;
 use app::training::Training;
 use app::venue_search::VenueSearch;
 use leptos::prelude::provide_context;
@@ -65,6 +66,8 @@ services! {
     training: dyn Training,
     /// Catalogues sent to organizers, availability checks sent to venues.
     outreach: dyn Outreach,
+    /// Search preferences per team member and per request (zone, favourites first, specialities).
+    search_preferences: dyn SearchPreferencesDesk,
 }
 
 /// What the services are built from.
@@ -134,6 +137,9 @@ impl Services {
             outreach: Arc::new(crate::outreach::OutreachService {
                 db: db.clone(),
                 key: signing_key.clone(),
+            }),
+            search_preferences: Arc::new(crate::search_preferences::SearchPreferencesService {
+                db: db.clone(),
             }),
             llm_budget: Arc::new(crate::llm::budget::BudgetService {
                 db,

@@ -110,6 +110,8 @@ async fn results_never_violate_a_hard_criterion(db: PgPool) {
             near_lng: near.map(|n| n.1),
             radius_km: near.map(|n| n.2),
             event_type: None,
+            request_id: None,
+            skip_defaults: Vec::new(),
         };
         let results = search
             .search(None, &form)

@@ -9,7 +9,7 @@ use crate::venue_search::{
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_query_map};
 
-use super::PageHeader;
+use super::{AppliedDefaults, MyPreferencesPanel, PageHeader};
 
 #[component]
 pub fn VenuesPage() -> impl IntoView {
@@ -30,6 +30,11 @@ pub fn VenuesPage() -> impl IntoView {
                         .collect()
                 })
                 .unwrap_or_default(),
+            // The request this search serves (« Chercher des lieux pour
+            // cette demande »): its search preferences apply.
+            request_id: q.get("demande").and_then(|d| d.trim().parse().ok()),
+            // Defaults cleared for this search (« retirer »).
+            skip_defaults: q.get_all("sans").unwrap_or_default(),
             ..SearchForm::default()
         }
     });
@@ -47,6 +52,7 @@ pub fn VenuesPage() -> impl IntoView {
     view! {
         <PageHeader title="Lieux" subtitle="Cherchez parmi les lieux par pool, zone, configuration et jauge, puis par ambiance." />
         <SearchFormView form=form pools=pools />
+        <MyPreferencesPanel />
         <Suspense fallback=|| view! { <p class="mt-6 text-sm text-slate-500">"Recherche…"</p> }>
             {move || results.get().flatten().map(|r| match r {
                 Ok(r) if r.held => view! { <HeldSearch on_run=move || results.refetch() /> }.into_any(),
@@ -118,6 +124,9 @@ fn SearchFormView(
                     </div>
                 </fieldset>
             </div>
+            // A new search keeps the request it serves and the defaults cleared.
+            {f.request_id.map(|id| view! { <input type="hidden" name="demande" value=id.to_string() /> })}
+            {f.skip_defaults.iter().map(|k| view! { <input type="hidden" name="sans" value=k.clone() /> }).collect_view()}
             <button type="submit" class="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700">"Rechercher"</button>
         </form>
     }
@@ -146,8 +155,24 @@ fn HeldSearch(on_run: impl Fn() + Send + Sync + 'static) -> impl IntoView {
 #[component]
 fn ResultsView(results: SearchResults) -> impl IntoView {
     let stats = results.stats.clone();
+    let location = use_location();
+    // The same search without one default: the URL plus `sans=<key>`.
+    let clear_href = move |key: &str| {
+        let search = location.search.get_untracked();
+        let sep = if search.is_empty() { "?" } else { "&" };
+        let search = if search.is_empty() || search.starts_with('?') {
+            search
+        } else {
+            format!("?{search}")
+        };
+        format!(
+            "{}{search}{sep}sans={key}",
+            location.pathname.get_untracked()
+        )
+    };
     view! {
         <div class="mt-6 space-y-4" data-testid="venue-results">
+            <AppliedDefaults defaults=results.applied_defaults.clone() clear_href />
             {(!results.understood.is_empty()).then(|| view! {
                 <p class="text-sm text-slate-600">"Compris : " {results.understood.join(" · ")}
                     {(!results.semantic_query.is_empty()).then(|| view! { <span>" · ambiance « " {results.semantic_query.clone()} " »"</span> })}
@@ -214,7 +239,7 @@ fn PickCard(pick: VenuePick) -> impl IntoView {
                 <p class="font-medium text-slate-900">{pick.name}</p>
                 <span class="text-xs text-slate-500">{pick.code}</span>
             </div>
-            <p class="text-sm text-slate-500">{pick.postal_code} " " {pick.city} {distance.map(|d| view! { <span>" · " {d}</span> })}</p>
+            <p class="text-sm text-slate-500" data-testid="pick-place">{pick.postal_code} " " {pick.city} {distance.map(|d| view! { <span>" · " {d}</span> })}</p>
             {room.map(|r| view! { <p class="mt-1 text-sm text-slate-700" data-testid="matched-room">{r}</p> })}
             <p class="mt-2 text-sm text-slate-700">{pick.reason}</p>
             <p class="mt-2 text-xs text-slate-400">"score " {format!("{:.2}", pick.score)}

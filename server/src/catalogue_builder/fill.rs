@@ -42,6 +42,9 @@ pub fn search_form(r: &RequestInfo) -> SearchForm {
         radius_km: r.radius_km,
         // The team's lessons for this kind of event apply to the fill.
         event_type: r.event_type.clone(),
+        // The request's search preferences (and the caller's) apply as defaults.
+        request_id: Some(r.id),
+        skip_defaults: Vec::new(),
     }
 }
 
@@ -77,6 +80,13 @@ pub async fn fill(
     let (mut remembered, mut remembered_tiers) = (Vec::new(), Vec::new());
     let mut left_out = 0;
     let mut notices = results.notices.clone();
+    // The search preferences it applied, said as on the Lieux page.
+    notices.extend(
+        results
+            .applied_defaults
+            .iter()
+            .map(|d| format!("Défaut appliqué — {} ({})", d.label, d.source_label())),
+    );
     for tier in Tier::BOTH {
         let found: &[VenuePick] = match tier {
             Tier::Recommended => &results.recommended,

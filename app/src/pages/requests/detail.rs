@@ -7,7 +7,7 @@ use super::similar::SimilarRequests;
 use super::status_badge::StatusBadge;
 use super::PageError;
 use crate::errors::AppError;
-use crate::pages::{AcceptanceRate, GuidelineForm};
+use crate::pages::{AcceptanceRate, GuidelineForm, RequestPreferencesPanel};
 use crate::requests::{load_request, EditRequest, RequestDetail};
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -89,6 +89,7 @@ fn RequestView(detail: RequestDetail, edit: ServerAction<EditRequest>) -> impl I
             <div class="space-y-6">
                 <StatusForm request_id=id status=detail.status.clone() edit />
                 <NotesForm request_id=id memo=detail.team_memo.clone() hints=detail.search_hints.clone() edit />
+                <RequestPreferencesPanel request_id=id />
                 <SimilarRequests similar=detail.similar.clone() source=detail.similar_source.clone() />
             </div>
         </div>

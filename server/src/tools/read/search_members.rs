@@ -52,6 +52,9 @@ pub async fn run(ctx: &ToolContext, args: SearchMembers) -> Result<ToolOutcome, 
             "narrow_area": results.narrow_area,
             "notices": results.notices,
             "understood": results.understood,
+            "applied_defaults": results.applied_defaults.iter().map(|d| json!({
+                "key": d.key, "label": d.label, "source": d.source,
+            })).collect::<Vec<_>>(),
         }),
         summary,
     ))
@@ -110,6 +113,10 @@ async fn form(ctx: &ToolContext, args: &SearchMembers) -> Result<SearchForm, Too
         radius_km: args.near.as_ref().map(|n| n.radius_km),
         // The conversation's request's kind of event: its training applies.
         event_type: request_event_type(ctx).await?,
+        // The conversation's request's search preferences (and the
+        // user's) apply as defaults, as on the Lieux page.
+        request_id: ctx.request_id,
+        skip_defaults: Vec::new(),
     })
 }
 

@@ -1,0 +1,185 @@
+//! Search preferences in the pages: [`MyPreferencesPanel`] (the Lieux
+//! page: my own defaults), [`RequestPreferencesPanel`] (a request's page:
+//! the request's defaults, over mine) and [`AppliedDefaults`] (under a
+//! search: which defaults applied, whose they are, and a link that clears
+//! one for this search). The forms post to server functions (ActionForm)
+//! and the clear links are plain links, so all of it works with JavaScript
+//! off.
+mod fields;
+
+use crate::errors::AppError;
+use crate::search_preferences::{
+    my_search_preferences, request_search_preferences, AppliedDefault, PreferencesInput,
+    RequestPreferences, SaveMySearchPreferences, SaveRequestSearchPreferences, SearchPreferences,
+};
+use fields::PreferencesFields;
+use leptos::prelude::*;
+
+/// The outcome of the form's last post.
+#[component]
+fn Outcome(
+    result: impl Fn() -> Option<Result<SearchPreferences, AppError>> + Send + Sync + 'static,
+    testid: &'static str,
+) -> impl IntoView {
+    move || {
+        result().map(|result| match result {
+            Ok(_) => view! {
+                <p role="status" data-testid=format!("{testid}-saved") class="text-sm text-emerald-700">
+                    "Préférences enregistrées : elles s'appliquent aux prochaines recherches."
+                </p>
+            }
+            .into_any(),
+            Err(e) => view! {
+                <p role="alert" data-testid=format!("{testid}-error") class="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+                    {e.to_string()}
+                </p>
+            }
+            .into_any(),
+        })
+    }
+}
+
+/// One line per stored preference, for a summary.
+fn summary(p: &SearchPreferences) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(z) = &p.zone {
+        out.push(format!("Zone : {}", z.label));
+    }
+    match p.favorites_first {
+        Some(true) => out.push("Favoris de l'équipe d'abord".into()),
+        Some(false) => out.push("Pas de favoris d'abord".into()),
+        None => {}
+    }
+    for s in &p.specialities {
+        out.push(format!("Spécialités ({}) : {}", s.pool, s.tags.join(", ")));
+    }
+    out
+}
+
+/// « Mes préférences de recherche » on the Lieux page: a disclosure with
+/// the form (open after a refused post).
+#[component]
+pub fn MyPreferencesPanel() -> impl IntoView {
+    let save = ServerAction::<SaveMySearchPreferences>::new();
+    let prefs = Resource::new(move || save.version().get(), |_| my_search_preferences());
+    // Stays open once posted (its outcome is inside); closed on arrival.
+    let open = move || save.value().with(Option::is_some);
+    view! {
+        <details class="mt-4 rounded-xl border border-slate-200 bg-white p-4 text-sm" data-testid="my-preferences" open=open>
+            <summary class="cursor-pointer font-medium text-slate-700">
+                "Mes préférences de recherche"
+                <Suspense fallback=|| ()>
+                    {move || prefs.get().and_then(Result::ok).map(|p| {
+                        let lines = summary(&p);
+                        view! {
+                            <span class="ml-2 font-normal text-slate-500" data-testid="my-preferences-summary">
+                                {if lines.is_empty() { "aucune".to_string() } else { lines.join(" · ") }}
+                            </span>
+                        }
+                    })}
+                </Suspense>
+            </summary>
+            <p class="mt-2 text-xs text-slate-500">
+                "Appliquées à vos recherches quand le formulaire ne dit rien : un filtre saisi l'emporte, une demande peut avoir les siennes."
+            </p>
+            <Suspense fallback=|| view! { <p class="mt-2 text-slate-500">"Chargement…"</p> }>
+                {move || prefs.get().map(|r| match r {
+                    Ok(p) => view! {
+                        <ActionForm action=save attr:class="mt-3 space-y-3" attr:data-testid="my-preferences-form">
+                            <PreferencesFields values=PreferencesInput::from_preferences(&p, true) per_pool=true />
+                            <button type="submit" data-testid="save-my-preferences"
+                                class="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700">"Enregistrer mes préférences"</button>
+                        </ActionForm>
+                    }.into_any(),
+                    Err(e) => view! { <p role="alert" class="mt-2 text-red-700">{e.to_string()}</p> }.into_any(),
+                })}
+            </Suspense>
+            <Outcome result=move || save.value().get() testid="my-preferences" />
+        </details>
+    }
+}
+
+/// « Préférences de recherche » on a request's page: the request's own
+/// (they win over each team member's), what it inherits, and the search.
+#[component]
+pub fn RequestPreferencesPanel(request_id: i64) -> impl IntoView {
+    let save = ServerAction::<SaveRequestSearchPreferences>::new();
+    let prefs = Resource::new(
+        move || save.version().get(),
+        move |_| request_search_preferences(request_id),
+    );
+    view! {
+        <section class="rounded-xl border border-slate-200 bg-white p-5 text-sm" data-testid="request-preferences">
+            <h2 class="mb-1 text-lg font-medium">"Préférences de recherche"</h2>
+            <p class="mb-3 text-xs text-slate-500">
+                "Défauts de la recherche pour cette demande ; ils l'emportent sur ceux de chacun. Un champ vide n'impose rien."
+            </p>
+            <Suspense fallback=|| view! { <p class="text-slate-500">"Chargement…"</p> }>
+                {move || prefs.get().map(|r| match r {
+                    Ok(r) => view! { <RequestPreferencesForm prefs=r save /> }.into_any(),
+                    Err(e) => view! { <p role="alert" class="text-red-700">{e.to_string()}</p> }.into_any(),
+                })}
+            </Suspense>
+            <Outcome result=move || save.value().get() testid="request-preferences" />
+        </section>
+    }
+}
+
+#[component]
+fn RequestPreferencesForm(
+    prefs: RequestPreferences,
+    save: ServerAction<SaveRequestSearchPreferences>,
+) -> impl IntoView {
+    let inherited = summary(&prefs.mine);
+    let stored = summary(&prefs.preferences);
+    view! {
+        <p class="mb-3 text-slate-700" data-testid="request-preferences-summary">
+            {if stored.is_empty() {
+                "Aucune préférence pour cette demande.".to_string()
+            } else {
+                format!("Enregistrées : {}", stored.join(" · "))
+            }}
+        </p>
+        <ActionForm action=save attr:class="space-y-3" attr:data-testid="request-preferences-form">
+            <input type="hidden" name="request_id" value=prefs.request_id.to_string() />
+            <PreferencesFields values=PreferencesInput::from_preferences(&prefs.preferences, false) per_pool=false />
+            <p class="text-xs text-slate-500">"Spécialités : étiquettes du pool « " {prefs.pool.clone()} " »."</p>
+            <button type="submit" data-testid="save-request-preferences"
+                class="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700">"Enregistrer"</button>
+        </ActionForm>
+        {(!inherited.is_empty()).then(|| view! {
+            <p class="mt-3 text-xs text-slate-500" data-testid="inherited-preferences">
+                "Vos préférences, appliquées là où la demande n'en a pas : " {inherited.join(" · ")}
+            </p>
+        })}
+        <a href=prefs.search_url.clone() data-testid="request-search-link"
+            class="mt-3 inline-block font-medium text-indigo-700 hover:underline">"Chercher des lieux pour cette demande →"</a>
+    }
+}
+
+/// Under a search: the defaults it applied, each with its source and a
+/// link that runs the same search without it (`clear_href(key)`).
+#[component]
+pub fn AppliedDefaults(
+    defaults: Vec<AppliedDefault>,
+    clear_href: impl Fn(&str) -> String + 'static,
+) -> impl IntoView {
+    (!defaults.is_empty()).then(|| {
+        view! {
+            <ul class="flex flex-wrap gap-2 text-sm" data-testid="applied-defaults">
+                {defaults.into_iter().map(|d| {
+                    let href = clear_href(&d.key);
+                    view! {
+                        <li class="flex items-center gap-2 rounded-full bg-sky-50 px-3 py-1 text-sky-900"
+                            data-testid="applied-default" data-key=d.key.clone() data-source=d.source.clone()>
+                            <span>{d.label.clone()} " — " {d.source_label()}</span>
+                            <a href=href data-testid=format!("clear-default-{}", d.key)
+                                class="text-xs font-medium text-sky-700 underline hover:text-sky-900"
+                                title="Relancer cette recherche sans ce défaut">"retirer"</a>
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+        }
+    })
+}

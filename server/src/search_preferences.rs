@@ -1,0 +1,198 @@
+//! Search preferences per team member and per request
+//! (`app::search_preferences::SearchPreferencesDesk`): read, validated,
+//! replaced and audited here; applied by the venue search as defaults
+//! (`search::defaults`), which the Lieux page, the catalogue builder's fill
+//! and the assistant's `search_members` all go through.
+pub mod validate;
+
+use crate::audit::{self, Actor, Event};
+use crate::db::app_error;
+use crate::db::search_preferences::{self as db, Owner};
+use app::errors::AppError;
+use app::search_preferences::{
+    PreferencesInput, RequestPreferences, SearchPreferences, SearchPreferencesDesk,
+};
+use sqlx::PgPool;
+use validate::Scope;
+
+pub struct SearchPreferencesService {
+    pub db: PgPool,
+}
+
+/// Validates `input` for `scope`, then checks its pools and tags against
+/// the catalogue: a typo is refused, not saved as a preference that never
+/// matches.
+pub async fn check(
+    db: &PgPool,
+    input: &PreferencesInput,
+    scope: Scope<'_>,
+) -> Result<SearchPreferences, AppError> {
+    let mut prefs = validate::parse(input, scope).map_err(AppError::Invalid)?;
+    let pools: Vec<String> = prefs.specialities.iter().map(|s| s.pool.clone()).collect();
+    if !pools.is_empty() {
+        let known = db::known_pools(db, &pools).await.map_err(app_error)?;
+        if let Some(unknown) = pools.iter().find(|p| !known.contains(p)) {
+            return Err(AppError::Invalid(format!(
+                "Spécialités : pool inconnu « {unknown} »."
+            )));
+        }
+    }
+    for s in &mut prefs.specialities {
+        let known = db::known_tags(db, &s.tags).await.map_err(app_error)?;
+        let mut spelled = Vec::with_capacity(s.tags.len());
+        for tag in &s.tags {
+            match known
+                .iter()
+                .find(|k| k.to_lowercase() == tag.to_lowercase())
+            {
+                Some(k) => spelled.push(k.clone()),
+                None => {
+                    return Err(AppError::Invalid(format!(
+                        "Spécialité inconnue : « {tag} » (aucun lieu n'a cette étiquette)."
+                    )))
+                }
+            }
+        }
+        s.tags = spelled;
+    }
+    Ok(prefs)
+}
+
+impl SearchPreferencesService {
+    async fn save(
+        &self,
+        user_id: i64,
+        owner: Owner,
+        prefs: &SearchPreferences,
+    ) -> Result<(), AppError> {
+        let mut tx = self.db.begin().await.map_err(app_error)?;
+        db::save(&mut *tx, owner, prefs, user_id)
+            .await
+            .map_err(app_error)?;
+        let (kind, id) = match owner {
+            Owner::User(id) => ("user", id),
+            Owner::Request(id) => ("request", id),
+        };
+        let event = Event::new(Actor::User(user_id), "search_preferences.updated")
+            .on(kind, id)
+            .details(serde_json::json!({
+                "zone": prefs.zone.as_ref().map(|z| &z.label),
+                "favorites_first": prefs.favorites_first,
+                "specialities": prefs.specialities.iter().map(|s| &s.pool).collect::<Vec<_>>(),
+            }));
+        audit::record(&mut *tx, event).await;
+        tx.commit().await.map_err(app_error)
+    }
+}
+
+#[async_trait::async_trait]
+impl SearchPreferencesDesk for SearchPreferencesService {
+    async fn mine(&self, user_id: i64) -> Result<SearchPreferences, AppError> {
+        db::of(&self.db, Owner::User(user_id))
+            .await
+            .map_err(app_error)
+    }
+
+    async fn save_mine(
+        &self,
+        user_id: i64,
+        input: PreferencesInput,
+    ) -> Result<SearchPreferences, AppError> {
+        let prefs = check(&self.db, &input, Scope::User).await?;
+        self.save(user_id, Owner::User(user_id), &prefs).await?;
+        Ok(prefs)
+    }
+
+    async fn of_request(
+        &self,
+        user_id: i64,
+        request_id: i64,
+    ) -> Result<RequestPreferences, AppError> {
+        let (reference, pool) = db::request_pool(&self.db, request_id)
+            .await
+            .map_err(app_error)?
+            .ok_or(AppError::NotFound)?;
+        let preferences = db::of(&self.db, Owner::Request(request_id))
+            .await
+            .map_err(app_error)?;
+        let mine = self.mine(user_id).await?;
+        let search_url = search_url(&self.db, request_id).await?;
+        Ok(RequestPreferences {
+            request_id,
+            reference,
+            pool,
+            preferences,
+            mine,
+            search_url,
+        })
+    }
+
+    async fn save_for_request(
+        &self,
+        user_id: i64,
+        request_id: i64,
+        input: PreferencesInput,
+    ) -> Result<SearchPreferences, AppError> {
+        let (_, pool) = db::request_pool(&self.db, request_id)
+            .await
+            .map_err(app_error)?
+            .ok_or(AppError::NotFound)?;
+        let prefs = check(&self.db, &input, Scope::Request { pool: &pool }).await?;
+        self.save(user_id, Owner::Request(request_id), &prefs)
+            .await?;
+        Ok(prefs)
+    }
+}
+
+/// The Lieux page on the request's own criteria (the text the builder's
+/// fill searches: event type, description, search hints), with the
+/// request's preferences (`demande=`).
+async fn search_url(db: &PgPool, request_id: i64) -> Result<String, AppError> {
+    let r = crate::db::catalogues::request(db, request_id)
+        .await
+        .map_err(app_error)?
+        .ok_or(AppError::NotFound)?;
+    let text: Vec<&str> = [
+        r.event_type.as_deref(),
+        Some(r.description.as_str()),
+        r.search_hints.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .map(str::trim)
+    .filter(|t| !t.is_empty())
+    .collect();
+    // A URL, not the whole brief: the Lieux page shows it in its form.
+    let text: String = text.join(". ").chars().take(300).collect();
+    let mut query = vec![
+        ("pool", r.pool_slug),
+        ("q", text),
+        ("demande", request_id.to_string()),
+    ];
+    if let Some(p) = r.participants {
+        query.push(("participants", p.to_string()));
+    }
+    for c in r.configurations {
+        query.push(("config", c));
+    }
+    if !r.postal_codes.is_empty() {
+        query.push(("cp", r.postal_codes.join(",")));
+    }
+    let encoded: Vec<String> = query
+        .into_iter()
+        .map(|(k, v)| format!("{k}={}", encode(&v)))
+        .collect();
+    Ok(format!("/lieux?{}", encoded.join("&")))
+}
+
+/// Percent-encodes a query value (unreserved characters kept).
+fn encode(v: &str) -> String {
+    v.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
