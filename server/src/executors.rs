@@ -29,6 +29,9 @@ pub struct ExecContext<'a> {
     pub mode: Mode,
     /// Signs the magic links an executor issues (availability checks).
     pub links: &'a SigningKey,
+    /// Writes memories and reminders (`save_memory`, `create_reminder`);
+    /// `None`: those executors refuse.
+    pub memory: Option<&'a crate::memory::MemoryStore>,
 }
 
 /// What an executor wrote.

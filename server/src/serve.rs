@@ -81,6 +81,13 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             }
         });
     }
+    // The memory store: its floor per model until the integrator wires the
+    // configured one (`MAXY_MEMORY_SIMILARITY_FLOOR`).
+    let memory = std::sync::Arc::new(crate::memory::MemoryStore::new(
+        db.clone(),
+        embedders.memory.clone(),
+        crate::memory::floor::for_model(embedders.memory.model(), None),
+    ));
     let state = AppState::new(
         leptos_options,
         db.clone(),
@@ -89,6 +96,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         signing_key,
         Some(embedders.venues.clone()),
         llm,
+        memory.clone(),
     );
     tokio::spawn(crate::agent::expiry::sweep_forever(
         db.clone(),

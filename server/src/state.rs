@@ -39,6 +39,7 @@ impl AppState {
         signing_key: SigningKey,
         venue_embedder: Option<Arc<dyn EmbeddingProvider>>,
         llm: Arc<dyn LlmProvider>,
+        memory: Arc<crate::memory::MemoryStore>,
     ) -> Self {
         let audit_throttle = Arc::new(AuditThrottle::default());
         let chat_live = Arc::new(Live::default());
@@ -56,6 +57,7 @@ impl AppState {
                 ..AgentSettings::default()
             },
             llm_budget: (&config.llm).into(),
+            memory,
         });
         AppState {
             leptos_options,

@@ -129,6 +129,7 @@ fn context(db: &PgPool, planted: &Planted, request_id: Option<i64>) -> ToolConte
             llm: Arc::new(server::llm::OfflineLlm),
         }),
         embedder: None,
+        memory: None,
     }
 }
 

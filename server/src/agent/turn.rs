@@ -80,6 +80,9 @@ pub struct Agent {
     pub similar: SimilarCache,
     /// The model's summaries of long conversations' cut history.
     pub summaries: super::cut_summary::CutSummaries,
+    /// The team's memories: the memory tools and the conversation
+    /// summariser (`None`: neither runs).
+    pub memory: Option<Arc<crate::memory::MemoryStore>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -218,6 +221,7 @@ impl Agent {
             request_id: conversation.request_id,
             search: self.search.clone(),
             embedder: self.embedder.clone(),
+            memory: self.memory.clone(),
         };
         let specs = Toolbox::specs(mode);
         // Offline (by configuration or since a fallback), the cut history is
