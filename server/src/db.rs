@@ -18,6 +18,7 @@ pub mod knowledge_entries;
 pub mod links_view;
 pub mod llm_calls;
 pub mod magic_links;
+pub mod memory_summaries;
 pub mod member_embeddings;
 pub mod member_search;
 pub mod member_signals;

@@ -95,12 +95,20 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         embedding_health,
         signing_key,
         Some(embedders.venues.clone()),
-        llm,
+        llm.clone(),
         memory.clone(),
     );
     tokio::spawn(crate::agent::expiry::sweep_forever(
         db.clone(),
         state.chat_live.clone(),
+    ));
+    tokio::spawn(crate::agent::memory_summary::sweep_forever(
+        std::sync::Arc::new(crate::agent::memory_summary::Summariser::new(
+            db.clone(),
+            memory,
+            llm,
+            Default::default(),
+        )),
     ));
     let app = crate::http::router(state);
     tracing::info!(%addr, "Maxy is listening on http://{addr}");

@@ -49,6 +49,8 @@ pub struct AgentSettings {
     pub tool_limit: Duration,
     /// Euros per US dollar, for the costs shown.
     pub usd_to_eur: f64,
+    /// When conversations are summarised into memory.
+    pub memory_summary: super::memory_summary::SummarySettings,
 }
 
 impl Default for AgentSettings {
@@ -61,6 +63,7 @@ impl Default for AgentSettings {
             start_limit: Duration::from_secs(30),
             tool_limit: Duration::from_secs(20),
             usd_to_eur: 0.92,
+            memory_summary: Default::default(),
         }
     }
 }
@@ -175,6 +178,22 @@ impl Agent {
             }
         }
         self.live.notify(conversation.id);
+        self.summarise_into_memory(conversation.id).await;
+    }
+
+    /// Every N user messages, the conversation's durable facts become
+    /// memories (after the turn is closed: nobody waits for it).
+    async fn summarise_into_memory(&self, conversation_id: i64) {
+        let Some(store) = &self.memory else { return };
+        let summariser = super::memory_summary::Summariser::new(
+            self.db.clone(),
+            store.clone(),
+            self.provider.clone(),
+            self.settings.memory_summary.clone(),
+        );
+        if let Err(e) = summariser.after_turn(conversation_id).await {
+            tracing::warn!(conversation_id, error = %e, "memory summary after a turn failed");
+        }
     }
 
     /// Resolves when the stop button was pressed (in this process: at once;
