@@ -141,8 +141,7 @@ pub trait MemoryDesk: Send + Sync {
     /// « Fait »: the id of the next occurrence of a recurring reminder.
     async fn complete_reminder(&self, user_id: i64, id: i64) -> Result<Option<i64>, AppError>;
     /// « Reporter »: `until` is one of [`SNOOZES`]' values.
-    async fn snooze_reminder(&self, user_id: i64, id: i64, until: String)
-        -> Result<(), AppError>;
+    async fn snooze_reminder(&self, user_id: i64, id: i64, until: String) -> Result<(), AppError>;
 }
 
 fn desk() -> Result<std::sync::Arc<dyn MemoryDesk>, AppError> {

@@ -213,12 +213,7 @@ impl MemoryDesk for MemoryDeskService {
         Ok(next.map(|t| t.id))
     }
 
-    async fn snooze_reminder(
-        &self,
-        user_id: i64,
-        id: i64,
-        until: String,
-    ) -> Result<(), AppError> {
+    async fn snooze_reminder(&self, user_id: i64, id: i64, until: String) -> Result<(), AppError> {
         // The due date is read from the caller's own open reminders: an id
         // that is not among them is « introuvable » before anything moves.
         let now = Utc::now();

@@ -31,6 +31,9 @@ pub struct AppState {
 
 impl AppState {
     /// Wires the services on top of a database pool and a configuration.
+    // Each argument is built once per process by `serve` (and by the tests'
+    // support): a builder would only rename them.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         leptos_options: LeptosOptions,
         db: PgPool,

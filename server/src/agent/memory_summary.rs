@@ -203,7 +203,13 @@ impl Summariser {
         )
         .await;
         if memories + reminders > 0 {
-            tracing::info!(conversation_id, memories, reminders, by, "conversation summarised into memory");
+            tracing::info!(
+                conversation_id,
+                memories,
+                reminders,
+                by,
+                "conversation summarised into memory"
+            );
         }
         Ok(Some(pass))
     }
@@ -264,7 +270,10 @@ impl Summariser {
                         origin: MemoryOrigin::Summary,
                         conversation_id: Some(conversation_id),
                     };
-                    self.store.save_memory(user_id, new).await.map(|_| &mut memories)
+                    self.store
+                        .save_memory(user_id, new)
+                        .await
+                        .map(|_| &mut memories)
                 }
                 Fact::Reminder { title, due } => {
                     if rows::reminder_exists(&self.db, user_id, &title, Some(due)).await? {
@@ -277,7 +286,10 @@ impl Summariser {
                         recurrence: None,
                         request_id: None,
                     };
-                    self.store.create_task(user_id, new).await.map(|_| &mut reminders)
+                    self.store
+                        .create_task(user_id, new)
+                        .await
+                        .map(|_| &mut reminders)
                 }
             };
             match written {
@@ -327,7 +339,10 @@ pub async fn sweep_forever(summariser: Arc<Summariser>) {
         every.tick().await;
         match summariser.sweep().await {
             Ok(0) => {}
-            Ok(n) => tracing::info!(conversations = n, "idle conversations summarised into memory"),
+            Ok(n) => tracing::info!(
+                conversations = n,
+                "idle conversations summarised into memory"
+            ),
             Err(e) => tracing::warn!(error = %e, "cannot sweep idle conversations for memory"),
         }
     }

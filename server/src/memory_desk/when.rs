@@ -141,20 +141,27 @@ pub fn format(at: DateTime<Utc>) -> String {
     at.format("%d/%m/%Y %H:%M").to_string()
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn at(s: &str) -> DateTime<Utc> {
-        DateTime::parse_from_rfc3339(s).map(|d| d.with_timezone(&Utc)).unwrap()
+        DateTime::parse_from_rfc3339(s)
+            .map(|d| d.with_timezone(&Utc))
+            .unwrap()
     }
 
     #[test]
     fn due_dates() {
         assert_eq!(parse_due("", ""), Ok(None));
-        assert_eq!(parse_due("2026-12-03", ""), Ok(Some(at("2026-12-03T08:00:00Z"))));
-        assert_eq!(parse_due("2026-12-03", "14:30"), Ok(Some(at("2026-12-03T14:30:00Z"))));
+        assert_eq!(
+            parse_due("2026-12-03", ""),
+            Ok(Some(at("2026-12-03T08:00:00Z")))
+        );
+        assert_eq!(
+            parse_due("2026-12-03", "14:30"),
+            Ok(Some(at("2026-12-03T14:30:00Z")))
+        );
         assert_eq!(
             parse_due("2026-12-03T10:00:00+01:00", ""),
             Ok(Some(at("2026-12-03T09:00:00Z")))
@@ -182,16 +189,34 @@ mod tests {
         // Tuesday 1 December 2026.
         let now = at("2026-12-01T10:00:00Z");
         let overdue = Some(at("2026-11-28T09:00:00Z"));
-        assert_eq!(snooze_until(now, overdue, "tomorrow"), Ok(at("2026-12-02T10:00:00Z")));
+        assert_eq!(
+            snooze_until(now, overdue, "tomorrow"),
+            Ok(at("2026-12-02T10:00:00Z"))
+        );
         let later = Some(at("2026-12-04T09:00:00Z"));
-        assert_eq!(snooze_until(now, later, "tomorrow"), Ok(at("2026-12-05T09:00:00Z")));
-        assert_eq!(snooze_until(now, overdue, "monday"), Ok(at("2026-12-07T09:00:00Z")));
-        assert_eq!(snooze_until(now, None, "monday"), Ok(at("2026-12-07T08:00:00Z")));
+        assert_eq!(
+            snooze_until(now, later, "tomorrow"),
+            Ok(at("2026-12-05T09:00:00Z"))
+        );
+        assert_eq!(
+            snooze_until(now, overdue, "monday"),
+            Ok(at("2026-12-07T09:00:00Z"))
+        );
+        assert_eq!(
+            snooze_until(now, None, "monday"),
+            Ok(at("2026-12-07T08:00:00Z"))
+        );
         // On a Monday, « lundi prochain » is a week later.
         let monday = at("2026-12-07T07:00:00Z");
-        assert_eq!(snooze_until(monday, None, "monday"), Ok(at("2026-12-14T08:00:00Z")));
+        assert_eq!(
+            snooze_until(monday, None, "monday"),
+            Ok(at("2026-12-14T08:00:00Z"))
+        );
         assert!(snooze_until(now, None, "never").is_err());
         assert_eq!(end_of_week(now), at("2026-12-07T00:00:00Z"));
-        assert_eq!(end_of_week(at("2026-12-06T23:59:00Z")), at("2026-12-07T00:00:00Z"));
+        assert_eq!(
+            end_of_week(at("2026-12-06T23:59:00Z")),
+            at("2026-12-07T00:00:00Z")
+        );
     }
 }

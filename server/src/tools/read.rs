@@ -51,9 +51,7 @@ pub async fn run(
         "search_training" => search_training::run(ctx, parse(input)?).await,
         "search_knowledge" => search_knowledge::run(ctx, parse(input)?).await,
         "get_search_preferences" => get_search_preferences::run(ctx, parse(input)?).await,
-        "user_data_semantic_search" => {
-            user_data_semantic_search::run(ctx, parse(input)?).await
-        }
+        "user_data_semantic_search" => user_data_semantic_search::run(ctx, parse(input)?).await,
         other => Err(ToolError::UnknownTool(super::output::truncate(other, 64))),
     }
 }

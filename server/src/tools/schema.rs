@@ -100,7 +100,11 @@ pub fn for_tool(name: &str, mode: Mode) -> Option<Value> {
         "save_memory" => {
             let mut s = of::<args::SaveMemory>();
             constrain(&mut s, "title", json!({"maxLength": 200}));
-            constrain(&mut s, "content", json!({"minLength": 1, "maxLength": 4000}));
+            constrain(
+                &mut s,
+                "content",
+                json!({"minLength": 1, "maxLength": 4000}),
+            );
             s
         }
         "create_reminder" => {

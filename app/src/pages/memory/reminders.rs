@@ -88,7 +88,7 @@ fn ReminderItem(reminder: ReminderView, actions: Actions) -> impl IntoView {
                     </button>
                 </ActionForm>
                 {SNOOZES.iter().map(|(value, label)| {
-                    
+
                     view! {
                         <ActionForm action=actions.snooze>
                             <input type="hidden" name="id" value=id.to_string() />

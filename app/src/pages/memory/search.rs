@@ -16,12 +16,15 @@ pub fn SearchBox() -> impl IntoView {
             .map(|q| q.trim().to_string())
             .filter(|q| !q.is_empty())
     });
-    let results = Resource::new(move || q.get(), |q| async move {
-        match q {
-            Some(q) => Some(search_memory(q).await),
-            None => None,
-        }
-    });
+    let results = Resource::new(
+        move || q.get(),
+        |q| async move {
+            match q {
+                Some(q) => Some(search_memory(q).await),
+                None => None,
+            }
+        },
+    );
     view! {
         <section aria-label="Recherche dans la mémoire">
             <form method="get" action="/memoire" class="flex items-end gap-2 text-sm" data-testid="memory-search">

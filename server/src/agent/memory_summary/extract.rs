@@ -182,7 +182,9 @@ pub fn due_date(text: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
                     "semaine" | "semaines" | "week" | "weeks" => 7,
                     _ => return None,
                 };
-                (1..=365).contains(&(n * per)).then(|| today + Duration::days(n * per))
+                (1..=365)
+                    .contains(&(n * per))
+                    .then(|| today + Duration::days(n * per))
             }
             w => WEEKDAYS
                 .iter()
@@ -258,7 +260,10 @@ mod tests {
             vec![memory("The client is vegan")]
         );
         assert_eq!(
-            extract("souviens-toi : paracétamol 1g matin et soir pour migraine", now()),
+            extract(
+                "souviens-toi : paracétamol 1g matin et soir pour migraine",
+                now()
+            ),
             vec![memory("Paracétamol 1g matin et soir pour migraine")]
         );
     }

@@ -46,7 +46,10 @@ pub fn describe(args: &SaveMemoryArgs) -> (String, CardBody) {
         label: "À retenir".into(),
         value: args.content.clone(),
     });
-    ("Retenir dans votre mémoire".into(), CardBody::Fields { rows })
+    (
+        "Retenir dans votre mémoire".into(),
+        CardBody::Fields { rows },
+    )
 }
 
 #[cfg(test)]
