@@ -144,6 +144,7 @@ pub trait MemoryDesk: Send + Sync {
     async fn snooze_reminder(&self, user_id: i64, id: i64, until: String) -> Result<(), AppError>;
 }
 
+#[cfg(feature = "ssr")]
 fn desk() -> Result<std::sync::Arc<dyn MemoryDesk>, AppError> {
     crate::services::service::<dyn MemoryDesk>()
 }
