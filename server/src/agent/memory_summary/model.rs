@@ -142,6 +142,67 @@ pub fn parse(text: &str) -> Result<Vec<Fact>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::llm::{Completion, LlmError, StopReason, Usage};
+    use std::sync::Mutex;
+
+    /// Answers its replies in order, keeping what it was asked.
+    struct Scripted {
+        replies: Mutex<Vec<&'static str>>,
+        asked: Mutex<Vec<CompletionRequest>>,
+    }
+
+    #[async_trait::async_trait]
+    impl LlmProvider for Scripted {
+        fn name(&self) -> &'static str {
+            "scripted"
+        }
+        fn model(&self) -> &str {
+            "scripted"
+        }
+        async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError> {
+            self.asked.lock().unwrap().push(request.clone());
+            let mut replies = self.replies.lock().unwrap();
+            if replies.is_empty() {
+                return Err(LlmError::Unavailable("script spent".into()));
+            }
+            Ok(Completion {
+                text: replies.remove(0).into(),
+                model: "scripted".into(),
+                usage: Usage::default(),
+                latency: Duration::from_millis(1),
+                stop_reason: StopReason::EndTurn,
+            })
+        }
+    }
+
+    fn scripted(replies: Vec<&'static str>) -> Scripted {
+        Scripted {
+            replies: Mutex::new(replies),
+            asked: Mutex::new(Vec::new()),
+        }
+    }
+
+    #[tokio::test]
+    async fn one_retry_then_none() {
+        let now = Utc::now();
+        let texts = vec!["retiens que le Pavillon ferme le dimanche".to_string()];
+        let model = scripted(vec![
+            "Bien sûr ! Voici :",
+            r#"{"memories":[{"content":"Le Pavillon ferme le dimanche"}],"reminders":[]}"#,
+        ]);
+        let facts = extract(&model, &texts, now).await.unwrap();
+        assert_eq!(facts.len(), 1);
+        let asked = model.asked.lock().unwrap();
+        assert_eq!(asked.len(), 2, "one retry");
+        assert_eq!(asked[0].task, Task::Summarize);
+        let input = format!("{:?}", asked[0].messages);
+        assert!(input.contains("external_content"), "{input}");
+        assert!(input.contains("Pavillon ferme le dimanche"), "{input}");
+        let failing = scripted(vec!["non", "toujours pas"]);
+        assert_eq!(extract(&failing, &texts, now).await, None);
+        let down = scripted(vec![]);
+        assert_eq!(extract(&down, &texts, now).await, None);
+    }
 
     #[test]
     fn strict_contract() {
