@@ -192,12 +192,14 @@ mod tests {
         ]);
         let facts = extract(&model, &texts, now).await.unwrap();
         assert_eq!(facts.len(), 1);
-        let asked = model.asked.lock().unwrap();
-        assert_eq!(asked.len(), 2, "one retry");
-        assert_eq!(asked[0].task, Task::Summarize);
-        let input = format!("{:?}", asked[0].messages);
-        assert!(input.contains("external_content"), "{input}");
-        assert!(input.contains("Pavillon ferme le dimanche"), "{input}");
+        {
+            let asked = model.asked.lock().unwrap();
+            assert_eq!(asked.len(), 2, "one retry");
+            assert_eq!(asked[0].task, Task::Summarize);
+            let input = format!("{:?}", asked[0].messages);
+            assert!(input.contains("external_content"), "{input}");
+            assert!(input.contains("Pavillon ferme le dimanche"), "{input}");
+        }
         let failing = scripted(vec!["non", "toujours pas"]);
         assert_eq!(extract(&failing, &texts, now).await, None);
         let down = scripted(vec![]);
