@@ -33,13 +33,11 @@ pub struct MemoryDeskService {
 /// generic failure otherwise (the cause is logged once, server side).
 pub fn app_error(e: MemoryError) -> AppError {
     match e {
-        MemoryError::EmptyQuery
-        | MemoryError::Empty(_)
-        | MemoryError::TooLong { .. }
-        | MemoryError::InvalidRecurrence(_) => AppError::Invalid(sentence(&e.to_string())),
         MemoryError::NotFound => AppError::NotFound,
         MemoryError::Database(e) => crate::db::app_error(e),
-        MemoryError::Pending => AppError::internal(e),
+        // Every other refusal says what to fix, in the store's words (the
+        // store may add refusals: they are the caller's to read too).
+        other => AppError::Invalid(sentence(&other.to_string())),
     }
 }
 
@@ -253,7 +251,8 @@ mod tests {
         });
         assert!(e.to_string().contains("4000"), "{e}");
         assert_eq!(app_error(MemoryError::NotFound).status_code(), 404);
-        assert_eq!(app_error(MemoryError::Pending).status_code(), 500);
+        let down = app_error(MemoryError::Database(sqlx::Error::PoolTimedOut));
+        assert_eq!(down.status_code(), 503);
     }
 
     #[test]

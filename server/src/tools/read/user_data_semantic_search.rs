@@ -64,15 +64,9 @@ pub async fn run(
 /// The store's refusal as a tool error the model can act on.
 pub fn tool_error(e: MemoryError) -> ToolError {
     match e {
-        MemoryError::EmptyQuery
-        | MemoryError::Empty(_)
-        | MemoryError::TooLong { .. }
-        | MemoryError::InvalidRecurrence(_) => ToolError::InvalidArguments(e.to_string()),
         MemoryError::NotFound => ToolError::NotFound("mémoire ou rappel".into()),
         MemoryError::Database(e) => input::unavailable("memory", e),
-        MemoryError::Pending => {
-            tracing::error!("the memory store is not implemented in this build");
-            ToolError::Unavailable
-        }
+        // Every other refusal says what to fix, in the store's words.
+        other => ToolError::InvalidArguments(other.to_string()),
     }
 }
