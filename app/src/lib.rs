@@ -12,6 +12,7 @@ pub mod errors;
 pub mod layout;
 pub mod links;
 pub mod llm_budget;
+pub mod memory;
 pub mod outreach;
 pub mod pages;
 pub mod requests;

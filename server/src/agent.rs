@@ -13,6 +13,7 @@ pub mod expiry;
 pub mod history;
 mod labels;
 pub mod live;
+pub mod memory_summary;
 pub mod prompt;
 pub mod service;
 pub mod sink;

@@ -134,9 +134,22 @@ pub async fn decide(
     approval_id: i64,
     decision: Decision,
 ) -> Result<DecisionOutcome, ApprovalError> {
+    decide_with_memory(db, links, None, user_id, approval_id, decision).await
+}
+
+/// [`decide`], with the memory store the memory executors write through
+/// (`save_memory`, `create_reminder`; without it they refuse).
+pub async fn decide_with_memory(
+    db: &PgPool,
+    links: &SigningKey,
+    memory: Option<&crate::memory::MemoryStore>,
+    user_id: i64,
+    approval_id: i64,
+    decision: Decision,
+) -> Result<DecisionOutcome, ApprovalError> {
     match decision {
         Decision::Approve { arguments_hash } => {
-            decide::approve(db, links, user_id, approval_id, &arguments_hash).await
+            decide::approve(db, links, memory, user_id, approval_id, &arguments_hash).await
         }
         Decision::Reject { reason } => decide::reject(db, user_id, approval_id, &reason).await,
     }

@@ -24,6 +24,7 @@ pub mod member_search;
 pub mod member_signals;
 pub mod members;
 pub mod memory_searches;
+pub mod memory_summaries;
 pub mod memory_vectors;
 pub mod request_emails;
 pub mod requests;

@@ -15,8 +15,10 @@ use sqlx::PgConnection;
 
 mod add_knowledge_entry;
 mod add_members_to_catalog;
+mod create_reminder;
 mod create_training_session;
 mod request_availability_check;
+mod save_memory;
 mod update_request;
 
 /// Who approved, in which conversation.
@@ -29,6 +31,9 @@ pub struct ExecContext<'a> {
     pub mode: Mode,
     /// Signs the magic links an executor issues (availability checks).
     pub links: &'a SigningKey,
+    /// Writes memories and reminders (`save_memory`, `create_reminder`);
+    /// `None`: those executors refuse.
+    pub memory: Option<&'a crate::memory::MemoryStore>,
 }
 
 /// What an executor wrote.
@@ -68,6 +73,8 @@ static REGISTRY: &[&dyn Executor] = &[
     &request_availability_check::RequestAvailabilityCheck,
     &create_training_session::CreateTrainingSession,
     &add_knowledge_entry::AddKnowledgeEntry,
+    &save_memory::SaveMemory,
+    &create_reminder::CreateReminder,
 ];
 
 /// The names of the registry, in its order.
@@ -77,6 +84,8 @@ pub const NAMES: &[&str] = &[
     "request_availability_check",
     "create_training_session",
     "add_knowledge_entry",
+    "save_memory",
+    "create_reminder",
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Executor> {

@@ -19,6 +19,7 @@ pub mod jobs;
 pub mod link_views;
 pub mod llm;
 pub mod memory;
+pub mod memory_desk;
 pub mod outbound;
 pub mod outreach;
 pub mod requests_desk;

@@ -91,6 +91,13 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             }
         });
     }
+    // The memory store, with the floor calibrated for its model unless
+    // `MAXY_MEMORY_SIMILARITY_FLOOR` sets one.
+    let memory = std::sync::Arc::new(crate::memory::MemoryStore::new(
+        db.clone(),
+        embedders.memory.clone(),
+        crate::memory::floor::for_model(embedders.memory.model(), config.memory.similarity_floor),
+    ));
     let state = AppState::new(
         leptos_options,
         db.clone(),
@@ -98,11 +105,20 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         embedding_health,
         signing_key,
         Some(embedders.venues.clone()),
-        llm,
+        llm.clone(),
+        memory.clone(),
     );
     tokio::spawn(crate::agent::expiry::sweep_forever(
         db.clone(),
         state.chat_live.clone(),
+    ));
+    tokio::spawn(crate::agent::memory_summary::sweep_forever(
+        std::sync::Arc::new(crate::agent::memory_summary::Summariser::new(
+            db.clone(),
+            memory,
+            llm,
+            Default::default(),
+        )),
     ));
     let app = crate::http::router(state);
     tracing::info!(%addr, "Maxy is listening on http://{addr}");

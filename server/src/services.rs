@@ -18,6 +18,7 @@ use app::catalogue_builder::CatalogueBuilder;
 use app::chat::Assistant;
 use app::links::LinkViews;
 use app::llm_budget::LlmBudget;
+use app::memory::MemoryDesk;
 use app::outreach::Outreach;
 use app::requests::RequestsDesk;
 use app::search_preferences::SearchPreferencesDesk;
@@ -68,6 +69,8 @@ services! {
     outreach: dyn Outreach,
     /// Search preferences per team member and per request (zone, favourites first, specialities).
     search_preferences: dyn SearchPreferencesDesk,
+    /// The « Mémoire » page: memories, reminders, search by meaning.
+    memory_desk: dyn MemoryDesk,
 }
 
 /// What the services are built from.
@@ -85,6 +88,8 @@ pub struct Dependencies {
     pub agent_settings: AgentSettings,
     /// The monthly cap and exchange rate of the language-model budget.
     pub llm_budget: crate::llm::budget::BudgetSettings,
+    /// The team's memories and reminders (the memory pipeline's embedder).
+    pub memory: Arc<crate::memory::MemoryStore>,
 }
 
 impl Services {
@@ -98,6 +103,7 @@ impl Services {
             chat_live,
             agent_settings,
             llm_budget,
+            memory,
         } = deps;
         let search = Arc::new(SearchService {
             db: db.clone(),
@@ -114,6 +120,7 @@ impl Services {
             settings: agent_settings,
             similar: Default::default(),
             summaries: Default::default(),
+            memory: Some(memory.clone()),
         });
         Services {
             link_views: Arc::new(LinkViewsService {
@@ -134,6 +141,7 @@ impl Services {
             }),
             requests_desk: Arc::new(RequestsDeskService { db: db.clone() }),
             training: Arc::new(crate::training::TrainingService { db: db.clone() }),
+            memory_desk: Arc::new(crate::memory_desk::MemoryDeskService { store: memory }),
             outreach: Arc::new(crate::outreach::OutreachService {
                 db: db.clone(),
                 key: signing_key.clone(),

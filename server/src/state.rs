@@ -31,6 +31,9 @@ pub struct AppState {
 
 impl AppState {
     /// Wires the services on top of a database pool and a configuration.
+    // Each argument is built once per process by `serve` (and by the tests'
+    // support): a builder would only rename them.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         leptos_options: LeptosOptions,
         db: PgPool,
@@ -39,6 +42,7 @@ impl AppState {
         signing_key: SigningKey,
         venue_embedder: Option<Arc<dyn EmbeddingProvider>>,
         llm: Arc<dyn LlmProvider>,
+        memory: Arc<crate::memory::MemoryStore>,
     ) -> Self {
         let audit_throttle = Arc::new(AuditThrottle::default());
         let chat_live = Arc::new(Live::default());
@@ -56,6 +60,7 @@ impl AppState {
                 ..AgentSettings::default()
             },
             llm_budget: (&config.llm).into(),
+            memory,
         });
         AppState {
             leptos_options,

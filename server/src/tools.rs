@@ -43,6 +43,9 @@ pub struct ToolContext {
     pub search: Arc<SearchService>,
     /// For searches by meaning (knowledge, training); `None`: full text.
     pub embedder: Option<Arc<dyn EmbeddingProvider>>,
+    /// The caller's memories and reminders (`user_data_semantic_search`);
+    /// `None`: that tool answers that memory is not available.
+    pub memory: Option<Arc<crate::memory::MemoryStore>>,
 }
 
 /// What a read tool answers.

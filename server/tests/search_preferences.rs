@@ -521,6 +521,7 @@ fn tool_context(db: &PgPool, p: &Plant, request: Option<i64>) -> ToolContext {
         request_id: request,
         search: search_service(db),
         embedder: None,
+        memory: None,
     }
 }
 

@@ -129,6 +129,7 @@ fn context(db: &PgPool, planted: &Planted, request_id: Option<i64>) -> ToolConte
             llm: Arc::new(server::llm::OfflineLlm),
         }),
         embedder: None,
+        memory: None,
     }
 }
 
@@ -1109,11 +1110,11 @@ fn property_names(schema: &Value, out: &mut Vec<String>) {
 fn the_tool_list_the_model_sees() {
     for mode in [Mode::Chat, Mode::Training] {
         let specs = Toolbox::specs(mode);
-        assert_eq!(specs.len(), 16);
+        assert_eq!(specs.len(), 19);
         let mut names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), 16, "names are unique");
+        assert_eq!(names.len(), 19, "names are unique");
         let reads = specs
             .iter()
             .filter(|s| Toolbox::access(&s.name) == Some(Access::Read))
@@ -1122,7 +1123,7 @@ fn the_tool_list_the_model_sees() {
             .iter()
             .filter(|s| Toolbox::access(&s.name) == Some(Access::Write))
             .count();
-        assert_eq!((reads, writes), (11, 5));
+        assert_eq!((reads, writes), (12, 7));
         for spec in &specs {
             let schema = &spec.input_schema;
             assert_eq!(schema["type"], "object", "{}", spec.name);

@@ -590,6 +590,7 @@ async fn the_tool_and_the_service_give_the_same_sessions(db: PgPool) {
             llm: Arc::new(server::llm::OfflineLlm),
         }),
         embedder: None,
+        memory: None,
     };
     for args in [
         json!({"event_type": "SEMINAIRE"}),

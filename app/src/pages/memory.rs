@@ -1,12 +1,101 @@
-//! The « Mémoire » page (an empty shell until its feature lands).
+//! `/memoire`: what Maxy remembers for the signed-in team member. A search
+//! box (a GET form, `?q=`) whose results carry the step that found them
+//! (vecteur / plein texte / récence) and their score; the memories, which
+//! can be added, edited and deleted; the reminders due this week (overdue
+//! first) with « Fait » and « Reporter », and a form to create one; a small
+//! chart of how the searches of the last 30 days were answered. Every form
+//! posts to a server function, so the page works without JavaScript.
+mod chart;
+mod memories;
+mod reminders;
+mod search;
+
+use super::PageHeader;
+use crate::errors::AppError;
+use crate::memory::{
+    memory_overview, CompleteReminder, CreateReminder, DeleteMemory, SaveMemory, SnoozeReminder,
+    UpdateMemory,
+};
 use leptos::prelude::*;
 
-use super::{ComingSoon, PageHeader};
+/// The actions of the page, shared by its parts (the overview follows them).
+#[derive(Clone, Copy)]
+struct Actions {
+    save: ServerAction<SaveMemory>,
+    update: ServerAction<UpdateMemory>,
+    delete: ServerAction<DeleteMemory>,
+    remind: ServerAction<CreateReminder>,
+    done: ServerAction<CompleteReminder>,
+    snooze: ServerAction<SnoozeReminder>,
+}
 
 #[component]
 pub fn MemoryPage() -> impl IntoView {
+    let actions = Actions {
+        save: ServerAction::new(),
+        update: ServerAction::new(),
+        delete: ServerAction::new(),
+        remind: ServerAction::new(),
+        done: ServerAction::new(),
+        snooze: ServerAction::new(),
+    };
+    let a = actions;
+    let overview = Resource::new(
+        move || {
+            (
+                a.save.version().get(),
+                a.update.version().get(),
+                a.delete.version().get(),
+                a.remind.version().get(),
+                a.done.version().get(),
+                a.snooze.version().get(),
+            )
+        },
+        |_| memory_overview(),
+    );
     view! {
-        <PageHeader title="Mémoire" subtitle="Ce que Maxy retient d'une conversation à l'autre." />
-        <ComingSoon what="La recherche dans la mémoire arrive bientôt ici." />
+        <PageHeader title="Mémoire" subtitle="Ce que Maxy retient pour vous d'une conversation à l'autre, et vos rappels." />
+        <search::SearchBox />
+        <Suspense fallback=|| view! { <p class="text-sm text-slate-500">"Chargement…"</p> }>
+            {move || overview.get().map(|result| match result {
+                Ok(o) => view! {
+                    <div class="mt-8 grid gap-8 lg:grid-cols-[1fr_24rem]">
+                        <memories::Memories memories=o.memories actions />
+                        <aside class="space-y-8">
+                            <reminders::Reminders reminders=o.reminders actions />
+                            <chart::SourceChart split=o.split />
+                        </aside>
+                    </div>
+                }.into_any(),
+                Err(e) => view! {
+                    <p role="alert" class="mt-8 text-sm text-red-700" data-testid="memory-error">{e.to_string()}</p>
+                }.into_any(),
+            })}
+        </Suspense>
+    }
+}
+
+/// The outcome of a form's last post: the server's message, or `ok`.
+#[component]
+fn Outcome<T: Clone + Send + Sync + 'static>(
+    result: Signal<Option<Result<T, AppError>>>,
+    ok: &'static str,
+    testid: &'static str,
+) -> impl IntoView {
+    move || {
+        result.get().map(|result| match result {
+            Ok(_) => view! {
+                <p role="status" class="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800" data-testid=format!("{testid}-saved")>
+                    {ok}
+                </p>
+            }
+            .into_any(),
+            Err(e) => view! {
+                <p role="alert" class="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700" data-testid=format!("{testid}-error")>
+                    {e.to_string()}
+                </p>
+            }
+            .into_any(),
+        })
     }
 }

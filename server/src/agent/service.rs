@@ -279,8 +279,15 @@ impl Assistant for AssistantService {
         approval_id: i64,
         decision: Decision,
     ) -> Result<ChatEvent, AppError> {
-        let outcome =
-            approvals::decide(&self.agent.db, &self.links, user_id, approval_id, decision).await?;
+        let outcome = approvals::decide_with_memory(
+            &self.agent.db,
+            &self.links,
+            self.agent.memory.as_deref(),
+            user_id,
+            approval_id,
+            decision,
+        )
+        .await?;
         let event = ChatEvent::ApprovalDecided {
             approval_id: outcome.approval_id,
             status: outcome.status.clone(),

@@ -50,6 +50,8 @@ pub struct AgentSettings {
     pub tool_limit: Duration,
     /// Euros per US dollar, for the costs shown.
     pub usd_to_eur: f64,
+    /// When conversations are summarised into memory.
+    pub memory_summary: super::memory_summary::SummarySettings,
 }
 
 impl Default for AgentSettings {
@@ -62,6 +64,7 @@ impl Default for AgentSettings {
             start_limit: Duration::from_secs(30),
             tool_limit: Duration::from_secs(20),
             usd_to_eur: 0.92,
+            memory_summary: Default::default(),
         }
     }
 }
@@ -81,6 +84,9 @@ pub struct Agent {
     pub similar: SimilarCache,
     /// The model's summaries of long conversations' cut history.
     pub summaries: super::cut_summary::CutSummaries,
+    /// The team's memories: the memory tools and the conversation
+    /// summariser (`None`: neither runs).
+    pub memory: Option<Arc<crate::memory::MemoryStore>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -192,6 +198,22 @@ impl Agent {
             }
         }
         self.live.notify(conversation.id);
+        self.summarise_into_memory(conversation.id).await;
+    }
+
+    /// Every N user messages, the conversation's durable facts become
+    /// memories (after the turn is closed: nobody waits for it).
+    async fn summarise_into_memory(&self, conversation_id: i64) {
+        let Some(store) = &self.memory else { return };
+        let summariser = super::memory_summary::Summariser::new(
+            self.db.clone(),
+            store.clone(),
+            self.provider.clone(),
+            self.settings.memory_summary.clone(),
+        );
+        if let Err(e) = summariser.after_turn(conversation_id).await {
+            tracing::warn!(conversation_id, error = %e, "memory summary after a turn failed");
+        }
     }
 
     /// Resolves when the stop button was pressed (in this process: at once;
@@ -238,6 +260,7 @@ impl Agent {
             request_id: conversation.request_id,
             search: self.search.clone(),
             embedder: self.embedder.clone(),
+            memory: self.memory.clone(),
         };
         let specs = Toolbox::specs(mode);
         // Offline (by configuration or since a fallback), the cut history is

@@ -38,6 +38,7 @@ async fn why_not(db: &PgPool, id: i64) -> Result<ApprovalError, ApprovalError> {
 pub async fn approve(
     db: &PgPool,
     links: &SigningKey,
+    memory: Option<&crate::memory::MemoryStore>,
     user_id: i64,
     id: i64,
     shown_hash: &str,
@@ -63,6 +64,7 @@ pub async fn approve(
         conversation_id: row.conversation_id,
         mode: mode_of(&row),
         links,
+        memory,
     };
     // A savepoint: a failed write is undone, the `failed` status is kept.
     let ran = match executors::find(&row.tool_name) {

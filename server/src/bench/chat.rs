@@ -217,6 +217,7 @@ async fn service(
         settings: AgentSettings::default(),
         similar: Default::default(),
         summaries: Default::default(),
+        memory: None,
     };
     Ok(Arc::new(AssistantService {
         agent: Arc::new(agent),

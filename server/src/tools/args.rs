@@ -116,6 +116,17 @@ pub struct GetSearchPreferences {
     pub request_id: Option<i64>,
 }
 
+/// The caller's own memories and reminders, by meaning (vector → full
+/// text → recency).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UserDataSemanticSearch {
+    /// What to remember, in the team's words (« médicaments cette semaine »).
+    pub query: String,
+    /// 1-10, default 5.
+    pub limit: Option<u32>,
+}
+
 // --------------------------------------------------------------- write tools
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -203,4 +214,26 @@ pub struct AddKnowledgeEntry {
     pub member_code: String,
     pub title: String,
     pub content: String,
+}
+
+/// A durable fact for the caller's memory (« le Pavillon ne prend plus de
+/// groupes le dimanche »).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SaveMemory {
+    pub title: Option<String>,
+    pub content: String,
+}
+
+/// A reminder for the caller, optionally about a request.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateReminder {
+    pub title: String,
+    pub description: Option<String>,
+    /// RFC 3339 (`2026-12-03T09:00:00+01:00`) or a date (`2026-12-03`, 08:00 UTC).
+    pub due_at: String,
+    /// none, daily, weekly, monthly (default none).
+    pub recurrence: Option<String>,
+    pub request_id: Option<i64>,
 }

@@ -18,6 +18,9 @@ pub enum Kind {
     Knowledge,
     TrainingReason,
     VenueText,
+    /// A team member's memory or reminder: written by a person or distilled
+    /// from a conversation, so data, never an instruction.
+    Memory,
 }
 
 impl Kind {
@@ -31,6 +34,7 @@ impl Kind {
             Kind::Knowledge => "knowledge",
             Kind::TrainingReason => "training_reason",
             Kind::VenueText => "venue_text",
+            Kind::Memory => "memory",
         }
     }
 }

@@ -14,6 +14,7 @@ pub mod list_request_emails;
 pub mod search_knowledge;
 pub mod search_members;
 pub mod search_training;
+pub mod user_data_semantic_search;
 
 /// The read tools, by name, in the order the model sees them.
 pub const NAMES: &[&str] = &[
@@ -28,6 +29,7 @@ pub const NAMES: &[&str] = &[
     "search_training",
     "search_knowledge",
     "get_search_preferences",
+    "user_data_semantic_search",
 ];
 
 /// Runs the read tool `name` on the model's `input`.
@@ -49,6 +51,7 @@ pub async fn run(
         "search_training" => search_training::run(ctx, parse(input)?).await,
         "search_knowledge" => search_knowledge::run(ctx, parse(input)?).await,
         "get_search_preferences" => get_search_preferences::run(ctx, parse(input)?).await,
+        "user_data_semantic_search" => user_data_semantic_search::run(ctx, parse(input)?).await,
         other => Err(ToolError::UnknownTool(super::output::truncate(other, 64))),
     }
 }

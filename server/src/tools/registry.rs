@@ -20,11 +20,14 @@ fn description(name: &str) -> Option<&'static str> {
         "search_training" => "Cherche les leçons de l'équipe (sessions d'entraînement : verdicts, raisons, directives) par type d'événement ou par texte, les plus récentes d'abord.",
         "search_knowledge" => "Cherche dans la base de connaissances sur les lieux (titre et contenu), éventuellement pour un seul lieu, les plus récentes d'abord.",
         "get_search_preferences" => "Préférences de recherche connues : consignes de recherche, pool et zone de la demande, nombre de favoris de l'utilisateur. À lire avant search_members.",
+        "user_data_semantic_search" => "Cherche dans la mémoire de l'utilisateur (ses mémoires et ses rappels) par le sens, puis par les mots, puis les plus récentes : renvoie la source de la réponse (vector, fts, recency) et, pour chaque résultat, son score, son type (memory ou task), son id et son échéance. À utiliser quand l'utilisateur fait référence à ce qu'il a dit ou demandé de retenir.",
         "add_members_to_catalog" => "Propose d'ajouter des lieux au catalogue brouillon d'une demande (au plus 4 recommandés et 4 compatibles, salle épinglée si connue) ; une personne l'approuve sur une carte avant que quoi que ce soit soit écrit.",
         "update_request" => "Propose de modifier des champs d'une demande (statut, memo, consignes, participants, type, configurations, codes postaux) ; une personne l'approuve sur une carte avant que quoi que ce soit soit écrit.",
         "request_availability_check" => "Propose de demander à un lieu s'il est disponible aux dates de la demande (lien envoyé au lieu) ; une personne l'approuve sur une carte avant que quoi que ce soit soit écrit.",
         "create_training_session" => "Propose d'enregistrer une leçon de l'équipe (verdict sur un lieu ou consigne générale avec directives) ; une personne l'approuve sur une carte avant que quoi que ce soit soit écrit.",
         "add_knowledge_entry" => "Propose d'ajouter un fait sur un lieu à la base de connaissances ; une personne l'approuve sur une carte avant que quoi que ce soit soit écrit.",
+        "save_memory" => "Propose de retenir un fait durable dans la mémoire de l'utilisateur (préférence, contrainte d'un lieu ou d'un organisateur) ; une personne l'approuve sur une carte avant que quoi que ce soit soit écrit.",
+        "create_reminder" => "Propose de créer un rappel pour l'utilisateur (titre, échéance AAAA-MM-JJ ou RFC 3339, récurrence none/daily/weekly/monthly, demande liée) ; une personne l'approuve sur une carte avant que quoi que ce soit soit écrit.",
         _ => return None,
     })
 }

@@ -91,6 +91,33 @@ pub fn for_tool(name: &str, mode: Mode) -> Option<Value> {
             s
         }
         "get_search_preferences" => of::<args::GetSearchPreferences>(),
+        "user_data_semantic_search" => {
+            let mut s = of::<args::UserDataSemanticSearch>();
+            constrain(&mut s, "limit", json!({"minimum": 1, "maximum": 10}));
+            constrain(&mut s, "query", json!({"minLength": 1, "maxLength": 500}));
+            s
+        }
+        "save_memory" => {
+            let mut s = of::<args::SaveMemory>();
+            constrain(&mut s, "title", json!({"maxLength": 200}));
+            constrain(
+                &mut s,
+                "content",
+                json!({"minLength": 1, "maxLength": 4000}),
+            );
+            s
+        }
+        "create_reminder" => {
+            let mut s = of::<args::CreateReminder>();
+            constrain(&mut s, "title", json!({"minLength": 1, "maxLength": 200}));
+            constrain(&mut s, "description", json!({"maxLength": 4000}));
+            constrain(
+                &mut s,
+                "recurrence",
+                json!({"enum": ["none", "daily", "weekly", "monthly", null]}),
+            );
+            s
+        }
         "add_members_to_catalog" => {
             let mut s = of::<args::AddMembersToCatalog>();
             let max = match mode {

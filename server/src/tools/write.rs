@@ -18,9 +18,11 @@ use sqlx::PgConnection;
 
 pub mod add_knowledge_entry;
 pub mod add_members_to_catalog;
+pub mod create_reminder;
 pub mod create_training_session;
 mod parse;
 pub mod request_availability_check;
+pub mod save_memory;
 pub mod text;
 pub mod update_request;
 
@@ -33,6 +35,8 @@ pub const NAMES: &[&str] = &[
     "request_availability_check",
     "create_training_session",
     "add_knowledge_entry",
+    "save_memory",
+    "create_reminder",
 ];
 
 /// Validates a write tool call and describes it for the approval card.
@@ -83,6 +87,11 @@ pub async fn resolve(
             let args = add_knowledge_entry::resolve(conn, &parse(input)?).await?;
             serde_json::to_value(args)
         }
+        "save_memory" => serde_json::to_value(save_memory::resolve(&parse(input)?)?),
+        "create_reminder" => {
+            let args = create_reminder::resolve(conn, &parse(input)?).await?;
+            serde_json::to_value(args)
+        }
         _ => return Err(ToolError::UnknownTool(name.to_string())),
     };
     value.map_err(|e| {
@@ -113,6 +122,8 @@ pub async fn describe(
             create_training_session::describe(conn, &stored(arguments)?).await
         }
         "add_knowledge_entry" => add_knowledge_entry::describe(conn, &stored(arguments)?).await,
+        "save_memory" => Ok(save_memory::describe(&stored(arguments)?)),
+        "create_reminder" => Ok(create_reminder::describe(&stored(arguments)?)),
         _ => Err(ToolError::UnknownTool(name.to_string())),
     }
 }

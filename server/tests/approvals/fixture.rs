@@ -161,6 +161,7 @@ pub fn ctx(db: &PgPool, w: &World) -> ToolContext {
             llm: Arc::new(OfflineLlm),
         }),
         embedder: None,
+        memory: None,
     }
 }
 

@@ -82,6 +82,11 @@ pub fn app_state_with(
     let embedding_health = EmbeddingHealth::new(&embedders);
     let venues = Some(embedders.venues.clone());
     let llm = server::llm::for_server(&config.llm, db.clone()).expect("llm");
+    let memory = std::sync::Arc::new(server::memory::MemoryStore::new(
+        db.clone(),
+        embedders.memory.clone(),
+        server::memory::floor::for_model(embedders.memory.model(), None),
+    ));
     AppState::new(
         leptos_options,
         db,
@@ -90,6 +95,7 @@ pub fn app_state_with(
         key,
         venues,
         llm,
+        memory,
     )
 }
 

@@ -1,0 +1,93 @@
+//! The member's memories: a form to add one, and each memory with its
+//! edit form and its deletion (behind a disclosure: no JavaScript needed).
+use super::{Actions, Outcome};
+use crate::memory::MemoryView;
+use leptos::prelude::*;
+
+#[component]
+pub fn Memories(memories: Vec<MemoryView>, actions: Actions) -> impl IntoView {
+    let save = actions.save;
+    view! {
+        <section>
+            <h2 class="mb-3 text-lg font-medium">"Mémoires"</h2>
+            <ActionForm action=save attr:class="mb-6 space-y-2 rounded-xl border border-slate-200 bg-white p-4 text-sm" attr:data-testid="memory-add-form">
+                <label class="block">
+                    "Titre (facultatif)"
+                    <input type="text" name="title" maxlength="200" data-testid="memory-add-title"
+                        class="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1" />
+                </label>
+                <label class="block">
+                    "À retenir"
+                    <textarea name="content" rows="2" maxlength="4000" required data-testid="memory-add-content"
+                        placeholder="Le Pavillon Royal ne prend plus de groupes le dimanche"
+                        class="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1"></textarea>
+                </label>
+                <button type="submit" class="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700" data-testid="memory-add-submit">
+                    "Retenir"
+                </button>
+                <Outcome result=Signal::derive(move || save.value().get()) ok="Mémoire enregistrée." testid="memory-add" />
+            </ActionForm>
+            <Outcome result=Signal::derive(move || actions.update.value().get()) ok="Mémoire modifiée." testid="memory-edit" />
+            <Outcome result=Signal::derive(move || actions.delete.value().get()) ok="Mémoire supprimée." testid="memory-delete" />
+            {if memories.is_empty() {
+                view! { <p class="text-sm text-slate-500" data-testid="memory-empty">"Aucune mémoire pour l'instant."</p> }.into_any()
+            } else {
+                view! {
+                    <ul class="space-y-3" data-testid="memory-list">
+                        {memories.into_iter().map(|m| view! { <MemoryItem memory=m actions /> }).collect_view()}
+                    </ul>
+                }.into_any()
+            }}
+        </section>
+    }
+}
+
+#[component]
+fn MemoryItem(memory: MemoryView, actions: Actions) -> impl IntoView {
+    let m = memory;
+    let meta = format!(
+        "{} · {} · {}",
+        m.origin_label,
+        m.created_on,
+        if m.embedded {
+            "indexée par le sens"
+        } else {
+            "en attente d'indexation (trouvée par ses mots)"
+        }
+    );
+    let id = m.id;
+    view! {
+        <li class="rounded-xl border border-slate-200 bg-white p-4 text-sm" data-testid="memory-item" data-id=id.to_string()>
+            {(!m.title.is_empty()).then(|| view! { <p class="font-medium" data-testid="memory-title">{m.title.clone()}</p> })}
+            <p class="whitespace-pre-line text-slate-700" data-testid="memory-content">{m.content.clone()}</p>
+            <p class="mt-2 text-xs text-slate-400">{meta}</p>
+            <div class="mt-2 flex gap-4 text-xs">
+                <details>
+                    <summary class="cursor-pointer text-indigo-700" data-testid="memory-edit">"Modifier"</summary>
+                    <ActionForm action=actions.update attr:class="mt-2 space-y-2">
+                        <input type="hidden" name="id" value=id.to_string() />
+                        <input type="text" name="title" value=m.title.clone() maxlength="200" aria-label="Titre"
+                            data-testid="memory-edit-title" class="block w-full rounded-md border border-slate-300 px-2 py-1" />
+                        <textarea name="content" rows="3" maxlength="4000" required aria-label="Contenu"
+                            data-testid="memory-edit-content" class="block w-full rounded-md border border-slate-300 px-2 py-1">
+                            {m.content.clone()}
+                        </textarea>
+                        <button type="submit" class="rounded-md bg-indigo-600 px-2 py-1 font-medium text-white hover:bg-indigo-700" data-testid="memory-edit-submit">
+                            "Enregistrer"
+                        </button>
+                    </ActionForm>
+                </details>
+                <details>
+                    <summary class="cursor-pointer text-red-700" data-testid="memory-delete">"Supprimer"</summary>
+                    <ActionForm action=actions.delete attr:class="mt-1 flex items-center gap-2">
+                        <input type="hidden" name="id" value=id.to_string() />
+                        <span>"Oublier définitivement cette mémoire ?"</span>
+                        <button type="submit" class="rounded-md bg-red-600 px-2 py-1 font-medium text-white hover:bg-red-700" data-testid="memory-delete-confirm">
+                            "Confirmer"
+                        </button>
+                    </ActionForm>
+                </details>
+            </div>
+        </li>
+    }
+}

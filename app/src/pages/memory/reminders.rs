@@ -1,0 +1,105 @@
+//! The reminders due this week, overdue first, each with « Fait » and
+//! « Reporter » (+1 day, next Monday); and the form to create one.
+use super::{Actions, Outcome};
+use crate::memory::{ReminderView, RECURRENCES, SNOOZES};
+use leptos::prelude::*;
+
+#[component]
+pub fn Reminders(reminders: Vec<ReminderView>, actions: Actions) -> impl IntoView {
+    let remind = actions.remind;
+    view! {
+        <section>
+            <h2 class="mb-3 text-lg font-medium">"Rappels de la semaine"</h2>
+            <Outcome result=Signal::derive(move || actions.done.value().get()) ok="Rappel fait." testid="reminder-done" />
+            <Outcome result=Signal::derive(move || actions.snooze.value().get()) ok="Rappel reporté." testid="reminder-snooze" />
+            {if reminders.is_empty() {
+                view! { <p class="text-sm text-slate-500" data-testid="reminder-empty">"Rien à faire cette semaine."</p> }.into_any()
+            } else {
+                view! {
+                    <ul class="space-y-2" data-testid="reminder-list">
+                        {reminders.into_iter().map(|r| view! { <ReminderItem reminder=r actions /> }).collect_view()}
+                    </ul>
+                }.into_any()
+            }}
+            <details class="mt-4 text-sm" open=move || remind.value().with(|v| matches!(v, Some(Err(_))))>
+                <summary class="cursor-pointer font-medium text-indigo-700" data-testid="reminder-new">"Nouveau rappel"</summary>
+                <ActionForm action=remind attr:class="mt-2 space-y-2 rounded-xl border border-slate-200 bg-white p-4" attr:data-testid="reminder-form">
+                    <label class="block">
+                        "Titre"
+                        <input type="text" name="title" maxlength="200" required data-testid="reminder-title"
+                            class="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1" />
+                    </label>
+                    <label class="block">
+                        "Description (facultative)"
+                        <textarea name="description" rows="2" maxlength="4000" data-testid="reminder-description"
+                            class="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1"></textarea>
+                    </label>
+                    <div class="grid grid-cols-2 gap-2">
+                        <label class="block">
+                            "Échéance"
+                            <input type="date" name="due_on" required data-testid="reminder-due"
+                                class="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1" />
+                        </label>
+                        <label class="block">
+                            "Heure (UTC)"
+                            <input type="time" name="due_time" data-testid="reminder-time"
+                                class="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1" />
+                        </label>
+                    </div>
+                    <label class="block">
+                        "Récurrence"
+                        <select name="recurrence" data-testid="reminder-recurrence" class="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1">
+                            {RECURRENCES.iter().map(|(value, label)| view! { <option value=*value>{*label}</option> }).collect_view()}
+                        </select>
+                    </label>
+                    <button type="submit" class="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700" data-testid="reminder-submit">
+                        "Créer le rappel"
+                    </button>
+                    <Outcome result=Signal::derive(move || remind.value().get()) ok="Rappel créé." testid="reminder" />
+                </ActionForm>
+            </details>
+        </section>
+    }
+}
+
+#[component]
+fn ReminderItem(reminder: ReminderView, actions: Actions) -> impl IntoView {
+    let r = reminder;
+    let id = r.id;
+    let due_class = if r.overdue {
+        "text-xs font-medium text-red-700"
+    } else {
+        "text-xs text-slate-500"
+    };
+    view! {
+        <li class="rounded-lg border border-slate-200 bg-white p-3 text-sm" data-testid="reminder-item" data-id=id.to_string() data-overdue=r.overdue.to_string()>
+            <p class="font-medium" data-testid="reminder-item-title">{r.title.clone()}</p>
+            {(!r.description.is_empty()).then(|| view! { <p class="text-slate-700">{r.description.clone()}</p> })}
+            <p class=due_class>
+                {if r.overdue { "En retard · " } else { "" }}
+                {r.due_on.clone().unwrap_or_else(|| "sans échéance".into())}
+                {r.recurrence_label.clone().map(|l| format!(" · {l}"))}
+            </p>
+            <div class="mt-2 flex flex-wrap items-center gap-2 text-xs">
+                <ActionForm action=actions.done>
+                    <input type="hidden" name="id" value=id.to_string() />
+                    <button type="submit" class="rounded-md bg-emerald-600 px-2 py-1 font-medium text-white hover:bg-emerald-700" data-testid="reminder-done">
+                        "Fait"
+                    </button>
+                </ActionForm>
+                {SNOOZES.iter().map(|(value, label)| {
+
+                    view! {
+                        <ActionForm action=actions.snooze>
+                            <input type="hidden" name="id" value=id.to_string() />
+                            <input type="hidden" name="until" value=*value />
+                            <button type="submit" class="rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-50" data-testid=format!("reminder-snooze-{value}")>
+                                "Reporter " {*label}
+                            </button>
+                        </ActionForm>
+                    }
+                }).collect_view()}
+            </div>
+        </li>
+    }
+}
