@@ -5,8 +5,10 @@
 //! tools, PostgreSQL.
 //!
 //! 1. **Overhead per turn**: turns one after the other, the model answering
-//!    at once; overhead = the turn's wall time (message stored → turn
-//!    closed) minus the model calls' recorded latency. Two kinds of turn:
+//!    at once; overhead = the turn's wall time (`send` called → the turn
+//!    seen closed) minus the time the fake model spent answering, measured
+//!    inside it to the microsecond (the request's transfer and the client's
+//!    parsing of the answer count as overhead). Two kinds of turn:
 //!    text only, and one read tool round (`get_request`, then text).
 //! 2. **Concurrency**: `--concurrent` conversations sending at the same
 //!    moment, the model streaming deltas at `--pace-ms`; counts turns that
@@ -70,7 +72,7 @@ pub async fn run(db: &PgPool, opts: &Options) -> anyhow::Result<()> {
         ("text only", text_only.clone()),
         ("one read tool", one_tool),
     ] {
-        let service = service(db, script, Duration::ZERO).await?;
+        let (service, fake) = service(db, script, Duration::ZERO).await?;
         let mut overheads = Vec::with_capacity(opts.turns);
         let mut totals = Vec::with_capacity(opts.turns);
         let mut conversation = None;
@@ -79,10 +81,7 @@ pub async fn run(db: &PgPool, opts: &Options) -> anyhow::Result<()> {
             if i % 10 == 0 {
                 conversation = None;
             }
-            let calls_before: i64 =
-                sqlx::query_scalar("SELECT coalesce(max(id), 0) FROM llm_calls")
-                    .fetch_one(db)
-                    .await?;
+            let model_before = fake.served();
             let started = Instant::now();
             let sent = service
                 .send(
@@ -96,14 +95,9 @@ pub async fn run(db: &PgPool, opts: &Options) -> anyhow::Result<()> {
             conversation = Some(sent.conversation_id);
             wait_for_turn(&service, sent.conversation_id).await?;
             let total = ms(started);
-            let model_ms: f64 = sqlx::query_scalar(
-                "SELECT coalesce(sum(latency_ms), 0)::float8 FROM llm_calls
-                  WHERE conversation_id = $1 AND id > $2",
-            )
-            .bind(sent.conversation_id)
-            .bind(calls_before)
-            .fetch_one(db)
-            .await?;
+            // The model's time as the fake measured it (to the microsecond;
+            // `llm_calls.latency_ms` is whole milliseconds).
+            let model_ms = (fake.served() - model_before).as_secs_f64() * 1000.0;
             totals.push(total);
             overheads.push((total - model_ms).max(0.0));
         }
@@ -122,7 +116,7 @@ pub async fn run(db: &PgPool, opts: &Options) -> anyhow::Result<()> {
         opts.concurrent,
         opts.pace.as_millis()
     );
-    let service = service(db, text_only, opts.pace).await?;
+    let (service, _fake) = service(db, text_only, opts.pace).await?;
     let rss_before = rss_kib("VmRSS");
     let started = Instant::now();
     let mut sends = Vec::with_capacity(opts.concurrent);
@@ -192,7 +186,7 @@ async fn service(
     db: &PgPool,
     script: Script,
     pace: Duration,
-) -> anyhow::Result<Arc<AssistantService>> {
+) -> anyhow::Result<(Arc<AssistantService>, FakeModel)> {
     let fake = FakeModel::start(script, pace, 24).await?;
     let client = AnthropicClient::new(
         &AnthropicSettings {
@@ -219,11 +213,12 @@ async fn service(
         summaries: Default::default(),
         memory: None,
     };
-    Ok(Arc::new(AssistantService {
+    let service = Arc::new(AssistantService {
         agent: Arc::new(agent),
         links: crate::auth::tokens::SigningKey::new(b"bench-only-signing-key-0123456789".to_vec()),
         authors: Default::default(),
-    }))
+    });
+    Ok((service, fake))
 }
 
 /// Returns once the conversation has no running turn.

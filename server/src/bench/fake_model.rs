@@ -39,6 +39,7 @@ pub type Script = Arc<dyn Fn(&Value) -> Answer + Send + Sync>;
 pub struct FakeModel {
     pub addr: SocketAddr,
     seen: Arc<Mutex<Vec<Value>>>,
+    served: Arc<std::sync::atomic::AtomicU64>,
 }
 
 #[derive(Clone)]
@@ -48,18 +49,22 @@ struct Shared {
     chunk: usize,
     seen: Arc<Mutex<Vec<Value>>>,
     calls: Arc<std::sync::atomic::AtomicU64>,
+    /// Microseconds spent answering, summed over calls.
+    served: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl FakeModel {
     /// Serves on a loopback port; each delta waits `pace`.
     pub async fn start(script: Script, pace: Duration, chunk: usize) -> std::io::Result<FakeModel> {
         let seen: Arc<Mutex<Vec<Value>>> = Arc::default();
+        let served: Arc<std::sync::atomic::AtomicU64> = Arc::default();
         let shared = Shared {
             script,
             pace,
             chunk: chunk.max(1),
             seen: seen.clone(),
             calls: Arc::default(),
+            served: served.clone(),
         };
         let app = Router::new()
             .route("/v1/messages", post(answer))
@@ -67,11 +72,18 @@ impl FakeModel {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
         tokio::spawn(async move { axum::serve(listener, app).await });
-        Ok(FakeModel { addr, seen })
+        Ok(FakeModel { addr, seen, served })
     }
 
     pub fn base_url(&self) -> String {
         format!("http://{}", self.addr)
+    }
+
+    /// The time spent answering so far, summed over calls (from the parsed
+    /// request to the last frame handed to the connection), to the
+    /// microsecond: the model's share of a benchmarked turn.
+    pub fn served(&self) -> Duration {
+        Duration::from_micros(self.served.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     /// The request bodies received, in order (the first 10,000).
@@ -84,6 +96,7 @@ impl FakeModel {
 }
 
 async fn answer(State(shared): State<Shared>, Json(body): Json<Value>) -> Response {
+    let started = std::time::Instant::now();
     let n = shared
         .calls
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -96,10 +109,17 @@ async fn answer(State(shared): State<Shared>, Json(body): Json<Value>) -> Respon
             seen.push(body);
         }
     }
+    let served = shared.served.clone();
+    let done = move || {
+        let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+        served.fetch_add(micros, std::sync::atomic::Ordering::Relaxed);
+    };
     if !streaming {
-        return Json(whole(&answer, n)).into_response();
+        let response = Json(whole(&answer, n)).into_response();
+        done();
+        return response;
     }
-    streamed(frames(&answer, shared.chunk, n), shared.pace).into_response()
+    streamed(frames(&answer, shared.chunk, n), shared.pace, done).into_response()
 }
 
 /// A non-streamed answer (`"stream"` absent or false).
@@ -118,6 +138,7 @@ fn whole(answer: &Answer, n: u64) -> Value {
 fn streamed(
     frames: Vec<(&'static str, Value)>,
     pace: Duration,
+    done: impl FnOnce() + Send + 'static,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     let stream = stream::iter(frames).then(move |(event, data)| async move {
         if !pace.is_zero() && event.ends_with("delta") {
@@ -125,7 +146,12 @@ fn streamed(
         }
         Ok(Event::default().event(event).data(data.to_string()))
     });
-    Sse::new(stream)
+    // Polled once the last frame went out: the answer is complete.
+    let end = stream::once(async move {
+        done();
+    })
+    .filter_map(|()| async { None });
+    Sse::new(stream.chain(end))
 }
 
 /// The SSE frames of one answer: (event name, data).
