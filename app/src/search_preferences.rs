@@ -178,6 +178,9 @@ pub trait SearchPreferencesDesk: Send + Sync {
     ) -> Result<SearchPreferences, AppError>;
 }
 
+/// The form's fields as the service takes them (server side only: the
+/// browser just posts the fields).
+#[cfg(feature = "ssr")]
 fn input(
     zone_label: Option<String>,
     postal_codes: Option<String>,
