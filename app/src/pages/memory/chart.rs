@@ -1,5 +1,6 @@
 //! How the searches of the last 30 days were answered (seed 003, part 7):
-//! one bar per source, as plain HTML widths (no chart library, no script).
+//! one bar per source, drawn in SVG (no chart library, no script; widths
+//! are SVG attributes because the page's CSP refuses inline styles).
 use super::search::source_class;
 use crate::memory::{source_label, SourceSplitView};
 use leptos::prelude::*;
@@ -8,9 +9,9 @@ use leptos::prelude::*;
 pub fn SourceChart(split: SourceSplitView) -> impl IntoView {
     let total = split.total();
     let rows = [
-        ("vector", split.vector, "bg-indigo-500"),
-        ("fts", split.fts, "bg-amber-500"),
-        ("recency", split.recency, "bg-slate-400"),
+        ("vector", split.vector, "fill-indigo-500"),
+        ("fts", split.fts, "fill-amber-500"),
+        ("recency", split.recency, "fill-slate-400"),
     ];
     view! {
         <section class="rounded-xl border border-slate-200 bg-white p-4 text-sm" data-testid="memory-chart">
@@ -31,8 +32,11 @@ pub fn SourceChart(split: SourceSplitView) -> impl IntoView {
                                 <span class=source_class(source)>{source_label(source)}</span>
                                 <span class="text-xs text-slate-600" data-testid="memory-chart-count">{format!("{count} ({share} %)")}</span>
                             </dt>
-                            <dd class="mt-1 h-2 w-full rounded bg-slate-100" aria-hidden="true">
-                                <div class=format!("h-2 rounded {color}") style=format!("width: {share}%")></div>
+                            <dd class="mt-1" aria-hidden="true">
+                                <svg class="block h-2 w-full" viewBox="0 0 100 2" preserveAspectRatio="none">
+                                    <rect width="100" height="2" rx="1" class="fill-slate-100"></rect>
+                                    <rect width=share.to_string() height="2" rx="1" class=color data-testid="memory-chart-bar"></rect>
+                                </svg>
                             </dd>
                         </div>
                     }
