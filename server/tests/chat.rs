@@ -456,3 +456,75 @@ async fn a_live_turn_blocks_a_new_message_and_a_dead_one_does_not(db: PgPool) {
     );
     assert_eq!(app.count(messages).await, 2);
 }
+
+/// A turn's events and cost rows commit without waiting for the disk
+/// (ADR 0020); the setting must end with their own statement, or every
+/// later query on that pooled connection would commit asynchronously too.
+#[sqlx::test(migrations = "../migrations")]
+async fn relaxed_writes_number_events_and_leave_their_connection_durable(db: PgPool) {
+    use server::llm::{CallRecord, Task, Usage};
+    seed_demo(&db).await;
+    // One connection: every statement below runs on the same session.
+    let one = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .connect_with((*db.connect_options()).clone())
+        .await
+        .unwrap();
+    let user: i64 = sqlx::query_scalar("SELECT id FROM users ORDER BY id LIMIT 1")
+        .fetch_one(&one)
+        .await
+        .unwrap();
+    let conversation = server::db::ai_conversations::create(&one, user, None, "x")
+        .await
+        .unwrap()
+        .id;
+    let turn: i64 = sqlx::query_scalar(
+        "INSERT INTO ai_turns (conversation_id, provider) VALUES ($1, 'offline') RETURNING id",
+    )
+    .bind(conversation)
+    .fetch_one(&one)
+    .await
+    .unwrap();
+    let event = |text: &str| app::chat::ChatEvent::Notice { text: text.into() };
+    let durable = server::db::ai_events::append(&one, conversation, Some(turn), &[event("a")])
+        .await
+        .unwrap();
+    let relaxed = server::db::ai_events::append_during_turn(
+        &one,
+        conversation,
+        turn,
+        &[event("b"), event("c")],
+    )
+    .await
+    .unwrap();
+    assert_eq!((durable, relaxed), (1, 3), "one numbering for both writes");
+    let record = CallRecord {
+        task: Task::Chat,
+        provider: "offline",
+        model: "offline-planner".into(),
+        usage: Usage::default(),
+        cost_usd: Some(0.25),
+        latency: std::time::Duration::from_millis(3),
+        error: None,
+    };
+    let call = server::db::llm_calls::insert(&one, &record, Default::default())
+        .await
+        .unwrap();
+    assert!(call > 0);
+    let setting: String = sqlx::query_scalar("SHOW synchronous_commit")
+        .fetch_one(&one)
+        .await
+        .unwrap();
+    assert_eq!(
+        setting, "on",
+        "the relaxed commit stayed with its statement"
+    );
+    let stored: Vec<String> = sqlx::query_scalar(
+        "SELECT event->>'text' FROM ai_events WHERE conversation_id = $1 ORDER BY seq",
+    )
+    .bind(conversation)
+    .fetch_all(&db)
+    .await
+    .unwrap();
+    assert_eq!(stored, ["a", "b", "c"]);
+}

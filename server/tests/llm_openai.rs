@@ -30,7 +30,8 @@ fn chat_request() -> ChatRequest {
             name: "search_members".into(),
             description: "Cherche des lieux.".into(),
             input_schema: json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}),
-        }],
+        }]
+        .into(),
         messages: vec![
             ChatMessage::user_text("Combien de lieux à Lyon ?"),
             ChatMessage {

@@ -45,7 +45,7 @@ fn request(messages: Vec<ChatMessage>) -> ChatRequest {
     ChatRequest {
         task: Task::Chat,
         system: "Tu es Maxy.".into(),
-        tools: tools(),
+        tools: tools().into(),
         messages,
         max_tokens: 1024,
         time_limit: None,

@@ -15,13 +15,13 @@ pub struct EventSink {
     db: PgPool,
     live: Arc<Live>,
     conversation_id: i64,
-    turn_id: Option<i64>,
+    turn_id: i64,
     text: String,
     text_since: Option<Instant>,
 }
 
 impl EventSink {
-    pub fn new(db: PgPool, live: Arc<Live>, conversation_id: i64, turn_id: Option<i64>) -> Self {
+    pub fn new(db: PgPool, live: Arc<Live>, conversation_id: i64, turn_id: i64) -> Self {
         EventSink {
             db,
             live,
@@ -90,7 +90,8 @@ impl EventSink {
     }
 
     async fn write(&mut self, events: &[ChatEvent]) -> sqlx::Result<()> {
-        ai_events::append(&self.db, self.conversation_id, self.turn_id, events).await?;
+        // Relaxed commits: the turn's closing makes them durable.
+        ai_events::append_during_turn(&self.db, self.conversation_id, self.turn_id, events).await?;
         self.live.notify(self.conversation_id);
         Ok(())
     }

@@ -123,12 +123,7 @@ impl Agent {
     /// Runs the turn to its end and closes it. Never panics the caller:
     /// every failure ends the turn as `failed` with a notice.
     pub async fn run_turn(self: Arc<Self>, conversation: Conversation, turn_id: i64) {
-        let mut sink = EventSink::new(
-            self.db.clone(),
-            self.live.clone(),
-            conversation.id,
-            Some(turn_id),
-        );
+        let mut sink = EventSink::new(self.db.clone(), self.live.clone(), conversation.id, turn_id);
         let context = CallContext {
             user_id: Some(conversation.user_id),
             request_id: conversation.request_id,

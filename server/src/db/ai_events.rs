@@ -2,7 +2,7 @@
 //! `app::chat::ChatEvent` per row, numbered by `seq`).
 use app::chat::{ChatEvent, SeqEvent};
 use sqlx::types::Json;
-use sqlx::PgExecutor;
+use sqlx::{PgExecutor, PgPool};
 
 /// The CTEs appending events `$4` (jsonb[], `$3` of them) of turn `$2` to
 /// conversation `$1`, numbered after the conversation's counter (taken
@@ -34,6 +34,34 @@ pub async fn append(
         "WITH ",
         append_ctes!(),
         " SELECT coalesce(max(seq), 0) FROM rows"
+    ))
+    .bind(conversation_id)
+    .bind(turn_id)
+    .bind(count)
+    .bind(payload)
+    .fetch_one(db)
+    .await
+}
+
+/// Appends events of a running turn, committing asynchronously
+/// (`relaxed_commit_cte!`): a turn waits for these writes between the model's
+/// rounds. They reach the disk at the latest with the turn's closing
+/// ([`append_closing_turn`], a durable commit); a database crash before it
+/// loses them together with the turn, which is then closed as interrupted.
+pub async fn append_during_turn(
+    db: &PgPool,
+    conversation_id: i64,
+    turn_id: i64,
+    events: &[ChatEvent],
+) -> sqlx::Result<i64> {
+    let count = i64::try_from(events.len()).unwrap_or(i64::MAX);
+    let payload: Vec<Json<&ChatEvent>> = events.iter().map(Json).collect();
+    sqlx::query_scalar(concat!(
+        "WITH ",
+        relaxed_commit_cte!(),
+        ", ",
+        append_ctes!(),
+        " SELECT coalesce(max(seq), 0) FROM rows, relaxed"
     ))
     .bind(conversation_id)
     .bind(turn_id)

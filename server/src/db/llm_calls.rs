@@ -5,7 +5,7 @@
 //! offline `.sqlx/` data; the tests insert through it on a real database.
 use crate::llm::CallRecord;
 use chrono::{DateTime, Utc};
-use sqlx::PgExecutor;
+use sqlx::{PgExecutor, PgPool};
 
 /// Who the call served, when known.
 #[derive(Clone, Copy, Debug, Default)]
@@ -17,19 +17,23 @@ pub struct CallContext {
     pub search_run_id: Option<i64>,
 }
 
-pub async fn insert(
-    db: impl PgExecutor<'_>,
-    call: &CallRecord,
-    context: CallContext,
-) -> sqlx::Result<i64> {
+/// Records one call. The commit is asynchronous (`relaxed_commit_cte!`): a
+/// chat turn waits for this write between the model's answer and the next
+/// step, and the row reaches the disk with the next durable commit (the
+/// turn's closing at the latest) or within the WAL writer's delay. A
+/// database crash in between can lose the cost of the calls of its last
+/// fraction of a second, never a person's data.
+pub async fn insert(db: &PgPool, call: &CallRecord, context: CallContext) -> sqlx::Result<i64> {
     let tokens = |n: u32| i32::try_from(n).unwrap_or(i32::MAX);
-    sqlx::query_scalar(
-        "INSERT INTO llm_calls (task, provider, model, input_tokens, output_tokens, cache_write_tokens,
+    sqlx::query_scalar(concat!(
+        "WITH ",
+        relaxed_commit_cte!(),
+        " INSERT INTO llm_calls (task, provider, model, input_tokens, output_tokens, cache_write_tokens,
                                 cache_read_tokens, cost_usd, latency_ms, status, error,
                                 conversation_id, user_id, request_id, search_run_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::float8, $9, $10, $11, $12, $13, $14, $15)
-         RETURNING id",
-    )
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8::float8, $9, $10, $11, $12, $13, $14, $15 FROM relaxed
+         RETURNING id"
+    ))
     .bind(call.task.label())
     .bind(call.provider)
     .bind(&call.model)

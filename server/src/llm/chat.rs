@@ -18,7 +18,8 @@ pub struct ChatRequest {
     /// The stable instructions (identity, rules, the current request). With
     /// the tools, the prefix the first cache breakpoint covers.
     pub system: String,
-    pub tools: Vec<ToolSpec>,
+    /// Shared: the tool list is built once per mode, not per call.
+    pub tools: std::sync::Arc<[ToolSpec]>,
     /// Alternating user / assistant, starting with the user; tool results
     /// travel in user messages right after the assistant message that
     /// called them (the history bound never separates the two).

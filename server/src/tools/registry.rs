@@ -5,6 +5,7 @@ use super::{
     read, schema, write, Access, Mode, Proposal, ToolContext, ToolError, ToolOutcome, Toolbox,
 };
 use crate::llm::ToolSpec;
+use std::sync::{Arc, OnceLock};
 
 /// What each tool does, for the model (French, as the team speaks).
 fn description(name: &str) -> Option<&'static str> {
@@ -35,9 +36,9 @@ fn description(name: &str) -> Option<&'static str> {
 impl Toolbox {
     /// Every tool, read then write, with its schema for `mode`. Built once
     /// per mode: generating the schemas cost about a millisecond per turn.
-    pub fn specs(mode: Mode) -> Vec<ToolSpec> {
-        static CHAT: std::sync::OnceLock<Vec<ToolSpec>> = std::sync::OnceLock::new();
-        static TRAINING: std::sync::OnceLock<Vec<ToolSpec>> = std::sync::OnceLock::new();
+    pub fn specs(mode: Mode) -> Arc<[ToolSpec]> {
+        static CHAT: OnceLock<Arc<[ToolSpec]>> = OnceLock::new();
+        static TRAINING: OnceLock<Arc<[ToolSpec]>> = OnceLock::new();
         let cell = match mode {
             Mode::Chat => &CHAT,
             Mode::Training => &TRAINING,
@@ -45,7 +46,7 @@ impl Toolbox {
         cell.get_or_init(|| Self::build_specs(mode)).clone()
     }
 
-    fn build_specs(mode: Mode) -> Vec<ToolSpec> {
+    fn build_specs(mode: Mode) -> Arc<[ToolSpec]> {
         read::NAMES
             .iter()
             .chain(write::NAMES)

@@ -39,7 +39,7 @@ fn request() -> impl Strategy<Value = ChatRequest> {
         ChatRequest {
             task: Task::Chat,
             system,
-            tools: vec![],
+            tools: Vec::new().into(),
             messages,
             max_tokens: 100,
             time_limit: None,

@@ -11,7 +11,7 @@ fn request(system_tokens: usize, messages: Vec<ChatMessage>) -> ChatRequest {
     ChatRequest {
         task: Task::Chat,
         system: text_of(system_tokens),
-        tools: vec![],
+        tools: Vec::new().into(),
         messages,
         max_tokens: 1000,
         time_limit: None,
@@ -80,7 +80,8 @@ fn tools_count_toward_the_system_prefix() {
         name: "search_members".into(),
         description: text_of(1100),
         input_schema: serde_json::json!({"type": "object"}),
-    }];
+    }]
+    .into();
     let with_tools = plan(&short, 1024);
     assert!(with_tools.system);
     assert!(

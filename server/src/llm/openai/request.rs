@@ -218,7 +218,8 @@ mod tests {
                 name: "count_members".into(),
                 description: "Compte les lieux.".into(),
                 input_schema: json!({"type": "object", "properties": {}}),
-            }],
+            }]
+            .into(),
             messages: vec![
                 ChatMessage::user_text("Combien ?"),
                 ChatMessage {

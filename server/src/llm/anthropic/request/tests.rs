@@ -11,7 +11,8 @@ fn request(system: &str, messages: Vec<ChatMessage>) -> ChatRequest {
             name: "get_request".into(),
             description: "Lit une demande.".into(),
             input_schema: json!({"type": "object", "properties": {"id": {"type": "integer"}}}),
-        }],
+        }]
+        .into(),
         messages,
         max_tokens: 800,
         time_limit: None,
