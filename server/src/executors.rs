@@ -36,6 +36,16 @@ pub struct ExecContext<'a> {
     pub memory: Option<&'a crate::memory::MemoryStore>,
 }
 
+impl<'a> ExecContext<'a> {
+    /// The memory store, or the refusal every memory executor gives on a
+    /// server without one.
+    pub fn memory_store(&self) -> Result<&'a crate::memory::MemoryStore, ExecError> {
+        self.memory.ok_or_else(|| {
+            ExecError::Refused("la mémoire n'est pas disponible sur ce serveur".into())
+        })
+    }
+}
+
 /// What an executor wrote.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Executed {
