@@ -134,3 +134,25 @@ async fn recheck(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_server_without_memory_refuses_the_memory_executors_clearly() {
+        let key = SigningKey::new(b"executors-test-key-long-enough-0123456789".to_vec());
+        let ctx = ExecContext {
+            user_id: 1,
+            conversation_id: 1,
+            mode: Mode::Chat,
+            links: &key,
+            memory: None,
+        };
+        match ctx.memory_store() {
+            Err(ExecError::Refused(text)) => assert!(text.contains("mémoire"), "{text}"),
+            Err(other) => panic!("expected a refusal, got {other}"),
+            Ok(_) => panic!("expected a refusal, got a store"),
+        }
+    }
+}
