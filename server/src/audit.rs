@@ -1,10 +1,18 @@
 //! The audit log: who did what, when, on which object; and its reading for
 //! the admin console (`app::admin::AuditLog`).
 //!
-//! Recording never fails the action it describes: a write error is logged
-//! (once, server side) and the action goes on. Rows that an outsider can
-//! cause are capped per key and window ([`throttle`]) and every text in their
-//! details is cut to [`MAX_DETAIL_CHARS`], so the log cannot be flooded.
+//! Two ways to record. [`record`] never fails the action it describes: a
+//! write error is logged (once, server side) and the action goes on; it is
+//! for rows written on their own (sign-ins, link uses). [`write`] returns the
+//! error: it is for a row written in the transaction of the edit it
+//! describes ([`catalogue`]), where a failed row must fail the edit — a
+//! swallowed error would leave the transaction aborted, and its COMMIT would
+//! silently roll the edit back while the caller reports success.
+//!
+//! Rows that an outsider can cause are capped per key and window
+//! ([`throttle`]); every text in the details is cut to [`MAX_DETAIL_CHARS`]
+//! and every list to [`MAX_DETAIL_ITEMS`], so the log cannot be flooded.
+pub mod catalogue;
 pub mod throttle;
 
 pub use throttle::{AuditThrottle, Cap};
@@ -66,7 +74,12 @@ impl<'a> Event<'a> {
 /// The longest text kept in an entry's details (longer ones are cut).
 pub const MAX_DETAIL_CHARS: usize = 256;
 
-/// Cuts every string of `value` to [`MAX_DETAIL_CHARS`] characters.
+/// The longest list kept in an entry's details (the rest is dropped; the
+/// biggest list written today is a training catalogue's 25 picks).
+pub const MAX_DETAIL_ITEMS: usize = 32;
+
+/// Cuts every string of `value` to [`MAX_DETAIL_CHARS`] characters and every
+/// list to [`MAX_DETAIL_ITEMS`] items.
 fn cap_texts(value: &mut Value) {
     match value {
         Value::String(s) => {
@@ -75,7 +88,10 @@ fn cap_texts(value: &mut Value) {
                 s.push('…');
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(cap_texts),
+        Value::Array(items) => {
+            items.truncate(MAX_DETAIL_ITEMS);
+            items.iter_mut().for_each(cap_texts)
+        }
         Value::Object(map) => map.values_mut().for_each(cap_texts),
         _ => {}
     }
@@ -102,7 +118,16 @@ pub async fn record_capped(
 }
 
 /// Appends `event` to the log (its texts capped); a failure is only logged.
-pub async fn record(db: impl sqlx::PgExecutor<'_>, mut event: Event<'_>) {
+pub async fn record(db: impl sqlx::PgExecutor<'_>, event: Event<'_>) {
+    let action = event.action;
+    if let Err(e) = write(db, event).await {
+        tracing::error!(error = %e, action, "cannot write the audit log");
+    }
+}
+
+/// Appends `event` to the log (its texts capped) and says if it failed: the
+/// caller's transaction must then fail too.
+pub async fn write(db: impl sqlx::PgExecutor<'_>, mut event: Event<'_>) -> sqlx::Result<()> {
     cap_texts(&mut event.details);
     let (actor_id, actor_kind) = match event.actor {
         Actor::User(id) => (Some(id), "user"),
@@ -119,9 +144,7 @@ pub async fn record(db: impl sqlx::PgExecutor<'_>, mut event: Event<'_>) {
         ip: event.ip,
         details: event.details,
     };
-    if let Err(e) = audit_log::insert(db, &entry).await {
-        tracing::error!(error = %e, action = event.action, "cannot write the audit log");
-    }
+    audit_log::insert(db, &entry).await
 }
 
 /// The audit log as the admin console reads it.
@@ -175,5 +198,16 @@ mod tests {
             Some(257)
         );
         assert_eq!(details["short"], "ok");
+    }
+
+    #[test]
+    fn long_lists_in_details_are_cut() {
+        let mut details = serde_json::json!({ "picks": (0..100).collect::<Vec<i32>>() });
+        cap_texts(&mut details);
+        assert_eq!(
+            details["picks"].as_array().map(Vec::len),
+            Some(MAX_DETAIL_ITEMS)
+        );
+        assert_eq!(details["picks"][0], 0);
     }
 }

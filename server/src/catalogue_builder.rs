@@ -6,13 +6,16 @@
 //! checks the version the caller saw (a stale one is refused and nothing is
 //! written), applies the operation, checks the catalogue rules
 //! ([`rules`]), recounts the acceptance rate, bumps the version, and
-//! answers with the catalogue as it now is.
+//! answers with the catalogue as it now is. Every write (edit, fill, new
+//! version) leaves its row in the audit log on that same transaction
+//! ([`crate::audit::catalogue`]).
 pub mod edit;
 pub mod fill;
 pub mod rules;
 pub mod view;
 pub mod workspace;
 
+use crate::audit::{self, catalogue::Change};
 use crate::db::catalogues::{self, CatalogueRow};
 use crate::db::{app_error, catalogue_drafts};
 use crate::search::SearchService;
@@ -132,10 +135,10 @@ impl CatalogueBuilder for CatalogueBuilderService {
                 "Ce catalogue est encore un brouillon : modifiez-le directement.".into(),
             ));
         }
-        let id = match catalogues::copy_as_draft(&mut tx, catalogue_id, user_id)
+        let copied = catalogues::copy_as_draft(&mut tx, catalogue_id, user_id)
             .await
-            .map_err(app_error)?
-        {
+            .map_err(app_error)?;
+        let id = match copied {
             Some(id) => id,
             // Someone made the new version first: open theirs.
             None => catalogues::current_of_request(&mut *tx, from.request_id, &from.kind)
@@ -144,6 +147,12 @@ impl CatalogueBuilder for CatalogueBuilderService {
                 .ok_or(AppError::NotFound)?,
         };
         let view = view::load(&mut tx, id).await?;
+        if copied.is_some() {
+            let change = Change::VersionCreated { from: catalogue_id };
+            audit::catalogue::record(&mut tx, user_id, id, Some(view.version), &change)
+                .await
+                .map_err(app_error)?;
+        }
         tx.commit().await.map_err(app_error)?;
         Ok(view)
     }

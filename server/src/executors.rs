@@ -36,6 +36,16 @@ pub struct ExecContext<'a> {
     pub memory: Option<&'a crate::memory::MemoryStore>,
 }
 
+impl<'a> ExecContext<'a> {
+    /// The memory store, or the refusal every memory executor gives on a
+    /// server without one.
+    pub fn memory_store(&self) -> Result<&'a crate::memory::MemoryStore, ExecError> {
+        self.memory.ok_or_else(|| {
+            ExecError::Refused("la mémoire n'est pas disponible sur ce serveur".into())
+        })
+    }
+}
+
 /// What an executor wrote.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Executed {
@@ -123,4 +133,26 @@ async fn recheck(
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_server_without_memory_refuses_the_memory_executors_clearly() {
+        let key = SigningKey::new(b"executors-test-key-long-enough-0123456789".to_vec());
+        let ctx = ExecContext {
+            user_id: 1,
+            conversation_id: 1,
+            mode: Mode::Chat,
+            links: &key,
+            memory: None,
+        };
+        match ctx.memory_store() {
+            Err(ExecError::Refused(text)) => assert!(text.contains("mémoire"), "{text}"),
+            Err(other) => panic!("expected a refusal, got {other}"),
+            Ok(_) => panic!("expected a refusal, got a store"),
+        }
+    }
 }

@@ -2,13 +2,15 @@
 //! through a magic link, that link revoked, availability checks sent to
 //! venues in bulk, and the panel the builder shows of all of it.
 //!
-//! Sends are audited (`catalogue.sent`, `availability.requested`,
-//! `magic_link.revoked`); tokens are returned once and never stored.
+//! Sends are audited in their own transaction (`catalogue.sent` here,
+//! `availability.requested` by [`checks::open_check`], which the assistant's
+//! executor shares) and revocations after theirs (`magic_link.revoked`);
+//! tokens are returned once and never stored.
 pub mod checks;
 pub mod sweep;
 mod view;
 
-use crate::audit::{self, Actor, Event};
+use crate::audit::{self, catalogue::Change, Actor, Event};
 use crate::auth::magic_links::{self, Purpose};
 use crate::auth::tokens::SigningKey;
 use crate::db::{app_error, catalogue_outreach, write_targets};
@@ -74,18 +76,14 @@ impl Outreach for OutreachService {
         )
         .await
         .map_err(|e| AppError::internal(e.to_string()))?;
-        let details = serde_json::json!({
-            "link_id": link.id,
-            "picks": state.picks,
-            "resend": state.status == "sent",
-        });
-        audit::record(
-            &mut *tx,
-            Event::new(Actor::User(user_id), "catalogue.sent")
-                .on("catalogue", catalogue_id)
-                .details(details),
-        )
-        .await;
+        let change = Change::Sent {
+            link_id: link.id,
+            picks: state.picks,
+            resend: state.status == "sent",
+        };
+        audit::catalogue::record(&mut tx, user_id, catalogue_id, None, &change)
+            .await
+            .map_err(app_error)?;
         tx.commit().await.map_err(app_error)?;
         let expires =
             chrono::Utc::now() + chrono::Duration::from_std(CATALOGUE_LINK_TTL).unwrap_or_default();
@@ -175,15 +173,6 @@ impl Outreach for OutreachService {
                 CheckError::Db(db) => app_error(db),
                 other => AppError::internal(other.to_string()),
             })?;
-            let event = Event::new(Actor::User(user_id), "availability.requested")
-                .on("availability_check", check.check_id)
-                .details(serde_json::json!({
-                    "request_id": request_id,
-                    "member_id": member.id,
-                    "link_id": check.link.id,
-                    "reused": check.reused,
-                }));
-            audit::record(&mut *tx, event).await;
             sent.push(SentCheck {
                 member_id: member.id,
                 code: member.code.clone(),

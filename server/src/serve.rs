@@ -74,9 +74,9 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     );
     {
         // Lessons without a vector of the training model get their job.
-        let (db, model) = (db.clone(), embedders.training.model().to_string());
+        let (db, provider) = (db.clone(), embedders.training.clone());
         tokio::spawn(async move {
-            if let Err(e) = crate::training::embed::enqueue_missing(&db, &model).await {
+            if let Err(e) = crate::training::embed::enqueue_missing(&db, &*provider).await {
                 tracing::warn!(error = %e, "cannot queue the training embeddings");
             }
         });

@@ -481,7 +481,7 @@ async fn the_embedding_service_down_never_loses_a_lesson(db: PgPool) {
 
     let down = training_embedder(support::closed_port().await);
     // The start-up sweep finds it, and does not queue it twice.
-    assert_eq!(embed::enqueue_missing(&db, down.model()).await.unwrap(), 1);
+    assert_eq!(embed::enqueue_missing(&db, down.as_ref()).await.unwrap(), 1);
     assert_eq!(
         count(
             &db,
@@ -538,7 +538,18 @@ async fn the_embedding_service_down_never_loses_a_lesson(db: PgPool) {
             .await
             .unwrap();
     assert_eq!(model.as_deref(), Some(up.model()));
-    assert_eq!(embed::enqueue_missing(&db, up.model()).await.unwrap(), 0);
+    assert_eq!(embed::enqueue_missing(&db, up.as_ref()).await.unwrap(), 0);
+    // A vector of the right model but another size (a dimension setting
+    // changed) needs a new one too: the backfill's predicate, shared.
+    sqlx::query(
+        "UPDATE training_sessions SET embedding = array_fill(0.5, ARRAY[vector_dims(embedding) + 1])::real[]::vector
+          WHERE id = $1",
+    )
+    .bind(id)
+    .execute(&db)
+    .await
+    .unwrap();
+    assert_eq!(embed::enqueue_missing(&db, up.as_ref()).await.unwrap(), 1);
 }
 
 /// The training pipeline's embedder, pointed at `addr` (the training

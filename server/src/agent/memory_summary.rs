@@ -15,6 +15,10 @@
 //! under an advisory lock per conversation (two servers never summarise
 //! the same conversation at once), and skips a fact whose content this
 //! conversation already gave (or a reminder the user already has).
+//!
+//! The same sweep prunes the record of memory searches past
+//! [`SummarySettings::keep_searches_days`] (the memory's one periodic task:
+//! no second scheduler for a housekeeping statement).
 pub mod extract;
 pub mod model;
 
@@ -42,6 +46,10 @@ pub struct SummarySettings {
     pub horizon: Duration,
     /// How often the idle sweep looks.
     pub sweep_every: Duration,
+    /// How long the record of memory searches (`memory_searches`: the
+    /// page's 30-day chart, the floor's recalibration) is kept; the sweep
+    /// prunes older rows.
+    pub keep_searches_days: i32,
 }
 
 impl Default for SummarySettings {
@@ -51,6 +59,7 @@ impl Default for SummarySettings {
             idle: Duration::from_secs(30 * 60),
             horizon: Duration::from_secs(7 * 24 * 3600),
             sweep_every: Duration::from_secs(5 * 60),
+            keep_searches_days: 90,
         }
     }
 }
@@ -59,6 +68,10 @@ impl Default for SummarySettings {
 const READ_AT_MOST: i64 = 200;
 /// Conversations one sweep summarises at most.
 const SWEEP_AT_MOST: i64 = 50;
+/// Search records one prune statement looks at, and statements per sweep:
+/// a backlog goes down 50,000 rows per sweep without one long statement.
+const PRUNE_WINDOW: u32 = 5_000;
+const PRUNE_ROUNDS: usize = 10;
 
 /// What one pass did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -135,6 +148,26 @@ impl Summariser {
             }
         }
         Ok(done)
+    }
+
+    /// Deletes the memory-search records older than
+    /// [`SummarySettings::keep_searches_days`]; how many went. Run by the
+    /// same sweep (any number of servers may: a row deleted twice is not).
+    pub async fn prune_searches(&self) -> Result<u64, SummaryError> {
+        let mut pruned = 0;
+        for _ in 0..PRUNE_ROUNDS {
+            let n = crate::db::memory_searches::prune_oldest(
+                &self.db,
+                self.settings.keep_searches_days,
+                i64::from(PRUNE_WINDOW),
+            )
+            .await?;
+            pruned += n;
+            if n < u64::from(PRUNE_WINDOW) {
+                break;
+            }
+        }
+        Ok(pruned)
     }
 
     /// Summarises what came since the last pass; `None` when nothing new
@@ -332,7 +365,8 @@ fn normalised(text: &str) -> String {
         .to_lowercase()
 }
 
-/// [`Summariser::sweep`] every `sweep_every`, for the server's lifetime.
+/// [`Summariser::sweep`] then [`Summariser::prune_searches`] every
+/// `sweep_every`, for the server's lifetime.
 pub async fn sweep_forever(summariser: Arc<Summariser>) {
     let mut every = tokio::time::interval(summariser.settings.sweep_every);
     loop {
@@ -344,6 +378,11 @@ pub async fn sweep_forever(summariser: Arc<Summariser>) {
                 "idle conversations summarised into memory"
             ),
             Err(e) => tracing::warn!(error = %e, "cannot sweep idle conversations for memory"),
+        }
+        match summariser.prune_searches().await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(searches = n, "old memory-search records pruned"),
+            Err(e) => tracing::warn!(error = %e, "cannot prune the memory-search records"),
         }
     }
 }

@@ -1,8 +1,13 @@
 //! One edit of a catalogue, in one transaction: lock, check the version,
-//! apply, check the rules, recount the acceptance rate, bump the version.
-//! Any refusal rolls everything back: nothing is half written.
+//! apply, check the rules, recount the acceptance rate, bump the version,
+//! record the edit in the audit log. Any refusal rolls everything back:
+//! nothing is half written, nothing is audited.
 use super::rules::{self, Kind};
 use super::{guard, view};
+use crate::audit::{
+    self,
+    catalogue::{Change, Venue},
+};
 use crate::db::app_error;
 use crate::db::catalogues::{self, NewPick, PickRow, RequestInfo};
 use crate::db::write_targets;
@@ -38,9 +43,12 @@ pub async fn apply(
         .map_err(app_error)?;
     let kind = Kind::from_key(&catalogue.kind);
     let conn: &mut PgConnection = &mut tx;
-    match edit {
+    // Owned by what the change record borrows (set in one arm each).
+    let added;
+    let reason_text;
+    let change = match edit {
         Edit::Add { member, tier } => {
-            add(
+            added = add(
                 conn,
                 user_id,
                 catalogue_id,
@@ -50,7 +58,14 @@ pub async fn apply(
                 &member,
                 tier,
             )
-            .await?
+            .await?;
+            Change::Added {
+                venue: Venue {
+                    id: added.0,
+                    code: &added.1,
+                },
+                tier: tier.key(),
+            }
         }
         Edit::Remove { member_id } => {
             let pick = find(&picks, member_id)?;
@@ -61,6 +76,10 @@ pub async fn apply(
             catalogues::set_tier_order(conn, catalogue_id, &pick.tier, &rest)
                 .await
                 .map_err(app_error)?;
+            Change::Removed {
+                venue: venue(pick),
+                tier: &pick.tier,
+            }
         }
         Edit::Move { member_id, tier } => {
             let pick = find(&picks, member_id)?;
@@ -75,12 +94,21 @@ pub async fn apply(
                     .await
                     .map_err(app_error)?;
             }
+            Change::Moved {
+                venue: venue(pick),
+                from: &pick.tier,
+                to: tier.key(),
+            }
         }
         Edit::Reorder {
             member_id,
             position,
         } => {
             let pick = find(&picks, member_id)?;
+            let from = order(&picks, &pick.tier, None)
+                .iter()
+                .position(|id| *id == member_id)
+                .unwrap_or_default();
             let mut tier = order(&picks, &pick.tier, Some(member_id));
             if position < 0 {
                 return Err(invalid(format!(
@@ -98,6 +126,12 @@ pub async fn apply(
             catalogues::set_tier_order(conn, catalogue_id, &pick.tier, &tier)
                 .await
                 .map_err(app_error)?;
+            Change::Reordered {
+                venue: venue(pick),
+                tier: &pick.tier,
+                from,
+                to: at,
+            }
         }
         Edit::PinRoom { member_id, room_id } => {
             let pick = find(&picks, member_id)?;
@@ -107,24 +141,43 @@ pub async fn apply(
             catalogues::set_room(conn, catalogue_id, member_id, room_id)
                 .await
                 .map_err(app_error)?;
+            Change::RoomPinned {
+                venue: venue(pick),
+                room_id,
+                before: pick.room_id,
+            }
         }
         Edit::Reason { member_id, reason } => {
-            find(&picks, member_id)?;
-            let reason = rules::reason(&reason).map_err(invalid)?;
-            catalogues::set_reason(conn, catalogue_id, member_id, &reason)
+            let pick = find(&picks, member_id)?;
+            reason_text = rules::reason(&reason).map_err(invalid)?;
+            catalogues::set_reason(conn, catalogue_id, member_id, &reason_text)
                 .await
                 .map_err(app_error)?;
+            Change::ReasonEdited {
+                venue: venue(pick),
+                reason: &reason_text,
+            }
         }
-    }
+    };
     catalogues::refresh_acceptance(conn, catalogue_id)
         .await
         .map_err(app_error)?;
-    catalogues::bump_version(conn, catalogue_id, user_id)
+    let version = catalogues::bump_version(conn, catalogue_id, user_id)
+        .await
+        .map_err(app_error)?;
+    audit::catalogue::record(conn, user_id, catalogue_id, Some(version), &change)
         .await
         .map_err(app_error)?;
     let view = view::load(conn, catalogue_id).await?;
     tx.commit().await.map_err(app_error)?;
     Ok(view)
+}
+
+fn venue(pick: &PickRow) -> Venue<'_> {
+    Venue {
+        id: pick.member_id,
+        code: &pick.code,
+    }
 }
 
 fn find(picks: &[PickRow], member_id: i64) -> Result<&PickRow, AppError> {
@@ -153,7 +206,7 @@ async fn add(
     picks: &[PickRow],
     query: &str,
     tier: Tier,
-) -> Result<(), AppError> {
+) -> Result<(i64, String), AppError> {
     let query = query.trim();
     if query.is_empty() {
         return Err(invalid("Indiquez le code ou le nom du lieu à ajouter."));
@@ -210,7 +263,8 @@ async fn add(
     };
     catalogues::insert_pick(conn, catalogue_id, &pick, user_id)
         .await
-        .map_err(app_error)
+        .map_err(app_error)?;
+    Ok((member.id, member.code.clone()))
 }
 
 /// Only a room of this venue that holds the group in a requested layout.

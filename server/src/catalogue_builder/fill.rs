@@ -6,9 +6,14 @@
 //!
 //! The search runs outside the transaction (it takes model calls); the
 //! version is checked before it and again, under the row lock, after it:
-//! an edit made meanwhile wins and the fill is refused, nothing written.
+//! an edit made meanwhile wins and the fill is refused, nothing written
+//! (nor audited).
 use super::rules::{self, Kind};
 use super::{guard, view};
+use crate::audit::{
+    self,
+    catalogue::{Change, Venue, Written},
+};
 use crate::db::app_error;
 use crate::db::catalogues::{self, NewPick, RequestInfo};
 use crate::search::request::MAX_TEXT_CHARS;
@@ -79,6 +84,8 @@ pub async fn fill(
     let mut total = picks.len();
     let (mut remembered, mut remembered_tiers) = (Vec::new(), Vec::new());
     let mut left_out = 0;
+    // For the audit log: what this fill wrote, what it found already there.
+    let (mut added, mut already) = (Vec::new(), 0);
     let mut notices = results.notices.clone();
     // The search preferences it applied, said as on the Lieux page.
     notices.extend(
@@ -100,6 +107,7 @@ pub async fn fill(
                 // still one of the search's picks, wherever it stands.
                 remembered.push(p.member_id);
                 remembered_tiers.push(tier.key().to_string());
+                already += 1;
                 continue;
             }
             if in_tier >= slots || total >= limits.max_picks {
@@ -118,6 +126,15 @@ pub async fn fill(
             catalogues::insert_pick(&mut tx, catalogue_id, &pick, user_id)
                 .await
                 .map_err(app_error)?;
+            added.push(Written {
+                venue: Venue {
+                    id: p.member_id,
+                    code: &p.code,
+                },
+                tier: tier.key(),
+                position: pick.position,
+                room_id: pick.room_id,
+            });
             in_tier += 1;
             total += 1;
             remembered.push(p.member_id);
@@ -140,7 +157,15 @@ pub async fn fill(
     catalogues::refresh_acceptance(&mut tx, catalogue_id)
         .await
         .map_err(app_error)?;
-    catalogues::bump_version(&mut tx, catalogue_id, user_id)
+    let version = catalogues::bump_version(&mut tx, catalogue_id, user_id)
+        .await
+        .map_err(app_error)?;
+    let change = Change::Filled {
+        added,
+        already,
+        left_out,
+    };
+    audit::catalogue::record(&mut tx, user_id, catalogue_id, Some(version), &change)
         .await
         .map_err(app_error)?;
     let mut view = view::load(&mut tx, catalogue_id).await?;

@@ -105,10 +105,8 @@ pub async fn update_pick(
 
 /// After the assistant's write: the acceptance rate is recounted and the
 /// version bumped, so a builder open on this draft reloads before its next
-/// edit instead of acting on picks it has not seen.
-pub async fn touch(conn: &mut PgConnection, catalogue_id: i64, user_id: i64) -> sqlx::Result<()> {
+/// edit instead of acting on picks it has not seen. Returns the new version.
+pub async fn touch(conn: &mut PgConnection, catalogue_id: i64, user_id: i64) -> sqlx::Result<i32> {
     super::catalogues::refresh_acceptance(&mut *conn, catalogue_id).await?;
-    super::catalogues::bump_version(conn, catalogue_id, user_id)
-        .await
-        .map(|_| ())
+    super::catalogues::bump_version(conn, catalogue_id, user_id).await
 }

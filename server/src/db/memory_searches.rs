@@ -40,3 +40,26 @@ pub async fn split(
     .fetch_all(db)
     .await
 }
+
+/// Deletes the searches older than `keep_days` among the `window` oldest
+/// rows (by id); how many went. Bounded work whatever the table's size: the
+/// table has no index on `created_at` alone (one would cost every search a
+/// write for a sweep's sake), but ids grow with time, so the oldest rows by
+/// the primary key are the oldest searches. A row whose date was set by hand
+/// out of that order waits until the rows before it go.
+pub async fn prune_oldest(
+    db: impl PgExecutor<'_>,
+    keep_days: i32,
+    window: i64,
+) -> sqlx::Result<u64> {
+    sqlx::query(
+        "WITH oldest AS (SELECT id, created_at FROM memory_searches ORDER BY id LIMIT $2)
+         DELETE FROM memory_searches m USING oldest
+          WHERE m.id = oldest.id AND oldest.created_at < now() - make_interval(days => $1)",
+    )
+    .bind(keep_days)
+    .bind(window)
+    .execute(db)
+    .await
+    .map(|r| r.rows_affected())
+}

@@ -79,7 +79,9 @@ pub async fn user_messages_since(
 }
 
 /// Conversations quiet for `idle_secs` (but active within `horizon_secs`)
-/// with messages no pass covered yet, quietest first.
+/// with messages no pass covered yet, quietest first. A range scan of
+/// `ai_conversations_idle_idx` (migration 0020), partial on the
+/// `message_seq > 0` written here.
 pub async fn idle_unsummarised(
     db: impl PgExecutor<'_>,
     idle_secs: f64,

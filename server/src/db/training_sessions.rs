@@ -222,23 +222,6 @@ pub async fn set_embedding(
     Ok(())
 }
 
-/// Sessions still without a vector of `model` (an outage, a model change).
-pub async fn missing_embeddings(
-    db: impl PgExecutor<'_>,
-    model: &str,
-    limit: i64,
-) -> sqlx::Result<Vec<i64>> {
-    sqlx::query_scalar(
-        "SELECT id FROM training_sessions
-          WHERE embedding IS NULL OR embedding_model IS DISTINCT FROM $1
-          ORDER BY id LIMIT $2",
-    )
-    .bind(model)
-    .bind(limit)
-    .fetch_all(db)
-    .await
-}
-
 /// What the venue search applies, in one query: the directives, and the
 /// verdicts on the finalists, of the request's kind of event — its event
 /// type when it has one (`event_key`), else any event type whose words

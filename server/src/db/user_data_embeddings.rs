@@ -1,5 +1,6 @@
 //! The embedding columns of the user-data tables (`ai_memories`, `tasks`)
-//! and of `training_sessions`, as the backfill sees them: which rows still
+//! and of `training_sessions`, as the backfill (and the training pipeline's
+//! start-up sweep) sees them: which rows still
 //! need a vector of the configured model and dimension, claiming a batch of
 //! them, and storing a vector only where it is still needed.
 //!
@@ -50,6 +51,27 @@ pub async fn count_pending(
     .bind(model)
     .bind(dims)
     .fetch_one(db)
+    .await
+}
+
+/// Up to `limit` ids of `table`'s rows that still need a vector, in id
+/// order, without locking them: what the start-up sweep queues as jobs
+/// (`training::embed::enqueue_missing`), by the backfill's own predicate.
+pub async fn pending_ids(
+    db: impl PgExecutor<'_>,
+    table: Table,
+    model: &str,
+    dims: i32,
+    limit: i64,
+) -> sqlx::Result<Vec<i64>> {
+    sqlx::query_scalar(&format!(
+        "SELECT id FROM {} WHERE {NEEDS} ORDER BY id LIMIT $3",
+        table.name()
+    ))
+    .bind(model)
+    .bind(dims)
+    .bind(limit)
+    .fetch_all(db)
     .await
 }
 

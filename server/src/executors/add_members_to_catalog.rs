@@ -2,7 +2,10 @@
 //! or `training` for a training conversation): a venue already in the
 //! draft is updated, not added twice; new ones go after the picks of their
 //! tier. The draft's totals are checked after writing, under its row lock.
+//! The write is audited as the builder's are (`catalogue.proposal_applied`,
+//! same function, same transaction).
 use super::{recheck, stored, ExecContext, ExecError, Executed, Executor};
+use crate::audit::catalogue::{self as audit, Change, Venue, Written};
 use crate::catalogue_builder::rules;
 use crate::db::catalogue_drafts::{self, NewPick};
 use crate::db::write_targets;
@@ -38,7 +41,7 @@ impl Executor for AddMembersToCatalog {
             let n = next.entry(p.tier.clone()).or_insert(0);
             *n = (*n).max(p.position + 1);
         }
-        let (mut added, mut updated) = (0, 0);
+        let (mut added, mut updated) = (Vec::new(), Vec::new());
         let mut written = Vec::new();
         for pick in &args.picks {
             let tier = tier_name(pick.tier);
@@ -58,12 +61,21 @@ impl Executor for AddMembersToCatalog {
                 explanation: &pick.reason,
                 room_id: pick.room_id,
             };
+            let logged = Written {
+                venue: Venue {
+                    id: pick.member_id,
+                    code: &pick.member_code,
+                },
+                tier,
+                position,
+                room_id: pick.room_id,
+            };
             if before.is_some() {
                 catalogue_drafts::update_pick(conn, catalogue_id, &row).await?;
-                updated += 1;
+                updated.push(logged);
             } else {
                 catalogue_drafts::insert_pick(conn, catalogue_id, &row, ctx.user_id).await?;
-                added += 1;
+                added.push(logged);
             }
             written.push(serde_json::json!({
                 "member_code": pick.member_code,
@@ -75,7 +87,15 @@ impl Executor for AddMembersToCatalog {
         check_totals(conn, ctx.mode, catalogue_id).await?;
         // The builder open on this draft sees a new version (and reloads
         // before its next edit); the acceptance rate follows the new picks.
-        catalogue_drafts::touch(conn, catalogue_id, ctx.user_id).await?;
+        let version = catalogue_drafts::touch(conn, catalogue_id, ctx.user_id).await?;
+        let counts = (added.len(), updated.len());
+        let change = Change::ProposalApplied {
+            conversation_id: ctx.conversation_id,
+            added,
+            updated,
+        };
+        audit::record(conn, ctx.user_id, catalogue_id, Some(version), &change).await?;
+        let (added, updated) = counts;
         let reference = write_targets::request(&mut *conn, args.request_id)
             .await?
             .map_or_else(|| format!("n° {}", args.request_id), |r| r.reference);

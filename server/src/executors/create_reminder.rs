@@ -26,9 +26,7 @@ impl Executor for CreateReminder {
     ) -> Result<Executed, ExecError> {
         let args: ReminderArgs = stored(arguments)?;
         recheck(conn, ctx.mode, NAME, arguments, args.input()).await?;
-        let store = ctx.memory.ok_or_else(|| {
-            ExecError::Refused("la mémoire n'est pas disponible sur ce serveur".into())
-        })?;
+        let store = ctx.memory_store()?;
         let refused = |e: crate::tools::ToolError| ExecError::Refused(e.to_string());
         let due = args.due().map_err(refused)?;
         let task = store

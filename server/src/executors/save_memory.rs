@@ -39,9 +39,7 @@ impl Executor for SaveMemory {
     ) -> Result<Executed, ExecError> {
         let args: SaveMemoryArgs = stored(arguments)?;
         recheck(conn, ctx.mode, NAME, arguments, args.input()).await?;
-        let store = ctx.memory.ok_or_else(|| {
-            ExecError::Refused("la mémoire n'est pas disponible sur ce serveur".into())
-        })?;
+        let store = ctx.memory_store()?;
         let memory = store
             .save_memory(
                 ctx.user_id,

@@ -1,7 +1,8 @@
 //! The one write of an availability check and its venue link, shared by the
 //! builder's bulk « Demander les disponibilités » and the assistant's
 //! approved `request_availability_check`: same deadline, same link, same
-//! one-pending-check-per-venue rule.
+//! one-pending-check-per-venue rule, same audit row.
+use crate::audit::{self, Actor, Event};
 use crate::auth::magic_links::{self, IssuedLink, Purpose};
 use crate::auth::tokens::SigningKey;
 use crate::db::availability_checks;
@@ -37,8 +38,9 @@ pub struct CheckLink {
     pub link: IssuedLink,
 }
 
-/// Opens the check of (request, venue) and issues its link, on `conn` (a
-/// transaction: a link is never issued for a check that did not commit).
+/// Opens the check of (request, venue), issues its link and audits it
+/// (`availability.requested`), on `conn` (a transaction: a link is never
+/// issued for a check that did not commit, nor audited).
 pub async fn open_check(
     conn: &mut PgConnection,
     key: &SigningKey,
@@ -70,6 +72,17 @@ pub async fn open_check(
         Ok(db) => CheckError::Db(db),
         Err(other) => CheckError::Link(other.to_string()),
     })?;
+    // Audited here, in the same transaction, whoever opens it (the
+    // builder's bulk send or an approved tool call).
+    let event = Event::new(Actor::User(user_id), "availability.requested")
+        .on("availability_check", check.id)
+        .details(serde_json::json!({
+            "request_id": request_id,
+            "member_id": member_id,
+            "link_id": link.id,
+            "reused": check.reused,
+        }));
+    audit::write(&mut *conn, event).await?;
     Ok(CheckLink {
         check_id: check.id,
         expires_at: check.expires_at,

@@ -4,6 +4,7 @@
 //! the writing transaction; an outage re-queues the job (never `failed`),
 //! and the session meanwhile answers by its words.
 use crate::db::training_sessions;
+use crate::db::user_data_embeddings::{self, Table};
 use crate::embeddings::{EmbeddingError, EmbeddingProvider, InputType};
 use crate::jobs::{FailMode, Job, JobHandler, Outcome};
 use sqlx::{PgExecutor, PgPool};
@@ -33,11 +34,22 @@ pub async fn enqueue(db: impl PgExecutor<'_>, session_id: i64) -> sqlx::Result<(
     Ok(())
 }
 
-/// Queues the sessions still without a vector of `model` (written before
-/// this pipeline existed, or under another model): run at start-up, so a
-/// lesson is never left unembedded for good. Idempotent.
-pub async fn enqueue_missing(db: &PgPool, model: &str) -> sqlx::Result<usize> {
-    let ids = training_sessions::missing_embeddings(db, model, 10_000).await?;
+/// Queues the sessions still without a vector of `provider`'s model and
+/// dimension (written before this pipeline existed, during an outage, or
+/// under another model or size): run at start-up, so a lesson is never left
+/// unembedded for good. Idempotent. Which rows need a vector is the
+/// backfill's predicate (`maxy embed memory` covers these sessions too), so
+/// the two never disagree.
+pub async fn enqueue_missing(db: &PgPool, provider: &dyn EmbeddingProvider) -> sqlx::Result<usize> {
+    let dims = i32::try_from(provider.dimensions()).unwrap_or(i32::MAX);
+    let ids = user_data_embeddings::pending_ids(
+        db,
+        Table::TrainingSessions,
+        provider.model(),
+        dims,
+        10_000,
+    )
+    .await?;
     for id in &ids {
         enqueue(db, *id).await?;
     }
