@@ -1124,7 +1124,7 @@ fn the_tool_list_the_model_sees() {
             .filter(|s| Toolbox::access(&s.name) == Some(Access::Write))
             .count();
         assert_eq!((reads, writes), (12, 7));
-        for spec in &specs {
+        for spec in specs.iter() {
             let schema = &spec.input_schema;
             assert_eq!(schema["type"], "object", "{}", spec.name);
             let text = schema.to_string();
