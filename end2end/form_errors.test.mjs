@@ -1,6 +1,7 @@
 // Forms posted without JavaScript that the server refuses: the browser comes
 // back to the form's page, which shows the server's French message in an
 // alert (pages/form_error.rs), keeps the form, and has written nothing.
+// (The accepted answers are in links.test.mjs and outreach.test.mjs.)
 //
 // The availability part asks a venue of request MAXY_E2E_REQUEST_ID
 // (default 1) through the team's server function, as outreach.test.mjs does.
@@ -49,14 +50,14 @@ test('without JavaScript, a refused availability answer comes back with its mess
         await alert.innerText(),
         'Précisez vos conditions pour répondre « disponible sous conditions ».',
       );
-      // Nothing answered: the form is still there, and answers once it is right.
+      // Nothing answered: the form is still there. (Not answered here: the
+      // check may be the one scripts/e2e.sh opened for links.test.mjs,
+      // whose asking reuses a pending check.)
       assert.equal(await send.count(), 1);
       assert.equal(await venue.getByTestId('availability-status').count(), 0);
-      await venue.getByRole('radio', { name: 'Oui, sous conditions', exact: true }).check();
-      await venue.getByTestId('availability-conditions-input').fill('Pas avant 18 h');
-      await Promise.all([venue.waitForURL((url) => !url.search.includes('__err')), send.click()]);
-      await venue.getByTestId('availability-status').getByText('Vous avez indiqué être disponible sous conditions. Merci !').waitFor();
-      assert.equal(await venue.getByTestId('link-form-error').count(), 0, 'the old message is gone');
+      await venue.reload();
+      await venue.getByTestId('link-form-error').waitFor();
+      assert.equal(await venue.getByTestId('availability-status').count(), 0, 'still pending after a reload');
     });
   });
 });
