@@ -79,7 +79,9 @@ fn assert_shows(body: &str, message: &str, testid: &str) {
 /// The opening tag of the element with `data-testid=testid`.
 fn tag<'a>(body: &'a str, testid: &str) -> &'a str {
     let marker = format!(r#"data-testid="{testid}""#);
-    let at = body.find(&marker).unwrap_or_else(|| panic!("no {marker}: {body}"));
+    let at = body
+        .find(&marker)
+        .unwrap_or_else(|| panic!("no {marker}: {body}"));
     let start = body[..at].rfind('<').unwrap_or(0);
     let end = body[at..].find('>').map_or(body.len(), |e| at + e);
     &body[start..end]
