@@ -9,7 +9,15 @@ import {
   ADMIN,
   BASE_URL,
   TEAM,
+  cardOf,
   TEST_TIMEOUT,
+  emptyCatalogue,
+  fillFromSearch,
+  openBuilder as openBuilderAt,
+  operate,
+  pickCards as cards,
+  pinFirstRoom,
+  savedStatus,
   signIn,
   useBrowser,
   waitForHydration,
@@ -22,57 +30,20 @@ useBrowser();
 const REQUEST_ID = process.env.MAXY_E2E_BUILDER_REQUEST_ID || '5';
 const BUILDER = `/demandes/${REQUEST_ID}/catalogue`;
 
-const cards = (page) => page.getByTestId('pick-card');
-const saved = (page) => page.getByTestId('save-status').filter({ hasText: 'Enregistré' });
-
 // Camille's session from the first test, reused by the second: the server
 // allows few sign-ins a minute per account and the whole suite shares them.
 let camilleSession;
 
-/**
- * Opens the builder, hydrated, on an editable draft: signed in as `user`, or
- * with the session the page's context already holds when `user` is null.
- */
-async function openBuilder(page, problems, user) {
-  if (user) {
-    await signIn(page, user, { suivant: BUILDER });
-  } else {
-    await page.goto(`${BASE_URL}${BUILDER}`);
-  }
-  await page.getByTestId('request-summary').waitFor();
-  await waitForHydration(page, problems);
-  const newVersion = page.getByTestId('new-version');
-  if (await newVersion.count()) {
-    await newVersion.click();
-    await page.getByTestId('fill-from-search').waitFor();
-  }
-}
-
-/** Runs one operation and waits until it is saved (a new version, « Enregistré »). */
-async function operate(page, action) {
-  const status = page.getByTestId('catalogue-status');
-  const before = await status.getAttribute('data-version');
-  await action();
-  await page.waitForFunction(
-    (v) => document.querySelector('[data-testid="catalogue-status"]')?.dataset.version !== v,
-    before,
-  );
-  await saved(page).waitFor();
-}
+/** Opens this file's builder (see support.mjs `openBuilder`). */
+const openBuilder = (page, problems, user) => openBuilderAt(page, problems, BUILDER, user);
 
 test('build a catalogue: fill from the search, move a pick, pin a room, reload', { timeout: TEST_TIMEOUT * 2 }, async () => {
   await withPage({}, async (page, problems) => {
     await openBuilder(page, problems, TEAM);
     camilleSession = await page.context().storageState();
     // Start from an empty draft: remove what an earlier run left.
-    while (await cards(page).count()) {
-      const n = await cards(page).count();
-      await cards(page).first().getByTestId('remove-pick').click();
-      await page.waitForFunction((m) => document.querySelectorAll('[data-testid="pick-card"]').length < m, n);
-    }
-    await page.getByTestId('fill-from-search').click();
-    await cards(page).first().waitFor({ timeout: 30_000 });
-    await saved(page).waitFor();
+    await emptyCatalogue(page);
+    await fillFromSearch(page);
     const recommended = page.getByTestId('tier-recommended').getByTestId('pick-card');
     const compatible = page.getByTestId('tier-compatible').getByTestId('pick-card');
     assert.ok(await recommended.count() <= 4, 'at most 4 recommended');
@@ -90,20 +61,14 @@ test('build a catalogue: fill from the search, move a pick, pin a room, reload',
     await page.locator(`[data-testid="tier-${to}"] [data-testid="pick-card"][data-member-id="${moved}"]`).waitFor();
 
     // Pin a room of that venue: unpin, then pin its first fitting room.
-    const card = () => page.locator(`[data-testid="pick-card"][data-member-id="${moved}"]`);
-    const options = await card().getByTestId('room-select').locator('option').evaluateAll(
-      (os) => os.map((o) => o.value).filter((v) => v !== '0'),
-    );
-    assert.ok(options.length >= 1, 'the search pick has a room that holds the group');
-    await operate(page, () => card().getByTestId('room-select').selectOption('0'));
-    await operate(page, () => card().getByTestId('room-select').selectOption(options[0]));
-    assert.equal(await card().getByTestId('room-select').inputValue(), options[0]);
+    const card = () => cardOf(page, moved);
+    const room = await pinFirstRoom(page, moved);
 
     // Everything was saved: a reload shows it.
     await page.reload();
     await page.getByTestId('request-summary').waitFor();
     await page.locator(`[data-testid="tier-${to}"] [data-testid="pick-card"][data-member-id="${moved}"]`).waitFor();
-    assert.equal(await card().getByTestId('room-select').inputValue(), options[0]);
+    assert.equal(await card().getByTestId('room-select').inputValue(), room);
     assert.match(await page.getByTestId('acceptance-rate').first().innerText(), /1 déplacée/);
     assert.deepEqual(problems, []);
   });
@@ -167,7 +132,7 @@ test('the workspace: invent a request, build its training catalogue', { timeout:
     await page.getByText("Catalogue d'entraînement", { exact: false }).first().waitFor();
     assert.match(await page.getByTestId('request-summary').innerText(), /scénario d'atelier/);
     await page.getByTestId('fill-from-search').click();
-    await saved(page).waitFor({ timeout: 30_000 });
+    await savedStatus(page).waitFor({ timeout: 30_000 });
     // No 4-slot grid in training (up to 25), and never a send button.
     assert.equal(await page.getByTestId('empty-slot').count(), 0);
     assert.match(await page.getByTestId('catalogue-status').innerText(), /sur 25 au plus/);

@@ -9,30 +9,24 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE_URL, TEAM, TEST_TIMEOUT, heading, signIn, useBrowser, waitForHydration, withPage } from './support.mjs';
+import {
+  BASE_URL,
+  TEAM,
+  TEST_TIMEOUT,
+  heading,
+  markAFavourite,
+  saveOrganizerComment as comment,
+  signIn,
+  useBrowser,
+  waitForHydration,
+  withPage,
+} from './support.mjs';
 
 useBrowser();
 
 const CATALOGUE_URL = process.env.MAXY_E2E_CATALOGUE_URL;
 const NO_CATALOGUE = !CATALOGUE_URL && 'MAXY_E2E_CATALOGUE_URL is not set (scripts/e2e.sh issues one)';
 const REQUEST_ID = process.env.MAXY_E2E_REQUEST_ID || '1';
-
-/** Marks the first venue not yet marked, and returns its name. */
-async function markAFavourite(page) {
-  const card = page.locator('[data-testid="catalogue-pick"][data-favorite="false"]').first();
-  const name = await card.locator('p.font-medium').first().innerText();
-  await card.getByTestId('favorite-toggle').click();
-  const marked = page.locator('[data-testid="catalogue-pick"][data-favorite="true"]', { hasText: name });
-  await marked.waitFor();
-  return name;
-}
-
-async function comment(page, text) {
-  await page.getByTestId('organizer-comment').fill(text);
-  await page.getByRole('button', { name: 'Enregistrer le commentaire', exact: true }).click();
-  await page.getByTestId('comment-saved').waitFor();
-  assert.equal(await page.getByTestId('organizer-comment').inputValue(), text);
-}
 
 test('the organizer marks a favourite and comments, JavaScript on', { timeout: TEST_TIMEOUT, skip: NO_CATALOGUE }, async () => {
   await withPage({}, async (page, problems) => {

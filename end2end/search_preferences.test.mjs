@@ -1,8 +1,8 @@
 // Search preferences in Chromium (issue 11): a team member sets a zone on
 // the Lieux page, the next search applies it and says so (« Zone : Paris 9e
-// — votre préférence »), « retirer » runs the same search without it; with
-// JavaScript off, a request's preference is saved from its page and its
-// search link shows it as the request's.
+// — votre préférence »), « retirer » runs the same search without it and
+// « rétablir » with it again; with JavaScript off, a request's preference is
+// saved from its page and its search link shows it as the request's.
 //
 // Signs in as Léa Dubois (a demo team account no other test uses), once per
 // test, and leaves her preferences empty at the end: the other tests'
@@ -65,6 +65,18 @@ test('a zone preference is applied to the next search, labelled, and cleared in 
     await page.getByTestId('venue-pick').first().waitFor();
     assert.equal(await page.locator('[data-testid="applied-default"][data-key="zone"]').count(), 0);
     assert.equal(location(page).searchParams.get('q'), QUERY);
+
+    // « rétablir » brings it back: the same search, without `sans=zone`.
+    const removed = page.locator('[data-testid="removed-default"][data-key="zone"]');
+    assert.match(await removed.innerText(), /Zone : Paris 9e — votre préférence \(retiré pour cette recherche\)/);
+    await page.getByTestId('restore-default-zone').click();
+    await page.waitForURL((url) => !url.searchParams.getAll('sans').includes('zone'));
+    assert.equal(location(page).searchParams.get('q'), QUERY);
+    await applied.waitFor();
+    assert.equal(await removed.count(), 0);
+    await page.getByTestId('venue-pick').first().waitFor();
+    const restored = await pickPostalCodes(page);
+    assert.ok(restored.length > 0 && restored.every((c) => c === '75009'), `the zone applies again: ${restored}`);
 
     // An explicit postal code in the form wins over the preference.
     await page.goto(`${BASE_URL}${SEARCH}&cp=75008`);

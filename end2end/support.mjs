@@ -148,3 +148,109 @@ export async function signIn(page, user, { suivant, js = true } = {}) {
   assert.ok(await hasSession(page), `no ${SESSION_COOKIE} cookie after signing in`);
   return url;
 }
+
+/** A demo team account of `maxy seed` (they share the demo password). */
+export const demoAccount = (email, name) => ({ email, password: DEMO_PASSWORD, name });
+
+// ---------------------------------------------------------------------------
+// The catalogue builder (`/demandes/<id>/catalogue`).
+
+export const pickCards = (page) => page.getByTestId('pick-card');
+export const savedStatus = (page) => page.getByTestId('save-status').filter({ hasText: 'Enregistré' });
+/** The cards of one tier, `recommended` or `compatible`. */
+export const tierCards = (page, tier) => page.getByTestId(`tier-${tier}`).getByTestId('pick-card');
+/** The card of one venue, by member id. */
+export const cardOf = (page, memberId) => page.locator(`[data-testid="pick-card"][data-member-id="${memberId}"]`);
+
+/**
+ * Opens the builder at `path`, hydrated, on an editable draft: signed in as
+ * `user`, or with the session the page's context already holds when `user`
+ * is null. A sent catalogue first gets « Nouvelle version ».
+ */
+export async function openBuilder(page, problems, path, user = null) {
+  if (user) {
+    await signIn(page, user, { suivant: path });
+  } else {
+    await page.goto(`${BASE_URL}${path}`);
+  }
+  await page.getByTestId('request-summary').waitFor();
+  await waitForHydration(page, problems);
+  const newVersion = page.getByTestId('new-version');
+  if (await newVersion.count()) {
+    await newVersion.click();
+    await page.getByTestId('fill-from-search').waitFor();
+  }
+}
+
+/** Runs one builder operation and waits until it is saved (a new version, « Enregistré »). */
+export async function operate(page, action) {
+  const status = page.getByTestId('catalogue-status');
+  const before = await status.getAttribute('data-version');
+  await action();
+  await page.waitForFunction(
+    (v) => document.querySelector('[data-testid="catalogue-status"]')?.dataset.version !== v,
+    before,
+  );
+  await savedStatus(page).waitFor();
+}
+
+/**
+ * Pins a room on a venue's card: unpins it, then pins its first room that
+ * holds the group (each a saved operation). Returns the room's id.
+ */
+export async function pinFirstRoom(page, memberId) {
+  const select = cardOf(page, memberId).getByTestId('room-select');
+  const options = await select.locator('option').evaluateAll((os) => os.map((o) => o.value).filter((v) => v !== '0'));
+  assert.ok(options.length >= 1, `venue ${memberId} has a room that holds the group`);
+  await operate(page, () => select.selectOption('0'));
+  await operate(page, () => select.selectOption(options[0]));
+  assert.equal(await select.inputValue(), options[0]);
+  return options[0];
+}
+
+/** Removes every pick of the builder's draft (what an earlier run left). */
+export async function emptyCatalogue(page) {
+  while (await pickCards(page).count()) {
+    const n = await pickCards(page).count();
+    await pickCards(page).first().getByTestId('remove-pick').click();
+    await page.waitForFunction((m) => document.querySelectorAll('[data-testid="pick-card"]').length < m, n);
+  }
+}
+
+/** « Remplir depuis la recherche », then waits for the picks, saved. */
+export async function fillFromSearch(page) {
+  await page.getByTestId('fill-from-search').click();
+  await pickCards(page).first().waitFor({ timeout: 30_000 });
+  await savedStatus(page).waitFor();
+}
+
+// ---------------------------------------------------------------------------
+// Training: the directive fields of « Apprendre » and of the guideline form.
+
+/** Fills `{trigger, prefer, avoid}` inside `scope` (a form locator). */
+export async function fillDirective(scope, { trigger, prefer, avoid = '' }) {
+  await scope.getByTestId('directive-trigger').fill(trigger);
+  await scope.getByTestId('directive-prefer').fill(prefer);
+  await scope.getByTestId('directive-avoid').fill(avoid);
+}
+
+// ---------------------------------------------------------------------------
+// The organizer's catalogue page (`/c/<token>`), JavaScript on or off.
+
+/** Marks the first venue not yet marked as a favourite; returns its name. */
+export async function markAFavourite(page) {
+  const card = page.locator('[data-testid="catalogue-pick"][data-favorite="false"]').first();
+  const name = await card.locator('p.font-medium').first().innerText();
+  await card.getByTestId('favorite-toggle').click();
+  const marked = page.locator('[data-testid="catalogue-pick"][data-favorite="true"]', { hasText: name });
+  await marked.waitFor();
+  return name;
+}
+
+/** Saves the organizer's comment and checks the page shows it saved. */
+export async function saveOrganizerComment(page, text) {
+  await page.getByTestId('organizer-comment').fill(text);
+  await page.getByRole('button', { name: 'Enregistrer le commentaire', exact: true }).click();
+  await page.getByTestId('comment-saved').waitFor();
+  assert.equal(await page.getByTestId('organizer-comment').inputValue(), text);
+}

@@ -9,6 +9,7 @@ import {
   BASE_URL,
   TEAM,
   TEST_TIMEOUT,
+  fillDirective,
   heading,
   signIn,
   useBrowser,
@@ -24,9 +25,7 @@ const unique = (prefix) => `${prefix}${Date.now().toString(36)}`;
 async function fillGuideline(page, { trigger, prefer, avoid = '' }) {
   const form = page.getByTestId('guideline-form');
   await form.getByTestId('training-event-type').fill('cocktail');
-  await form.getByTestId('directive-trigger').fill(trigger);
-  await form.getByTestId('directive-prefer').fill(prefer);
-  await form.getByTestId('directive-avoid').fill(avoid);
+  await fillDirective(form, { trigger, prefer, avoid });
   await form.getByTestId('guideline-reason').fill('Les soirées festives se passent dehors.');
   return form;
 }

@@ -4,7 +4,8 @@
 # tests of end2end/ in Debian's Chromium, then stops the server.
 # Needs DATABASE_URL (a superuser URL: a database `maxy_e2e` is recreated on
 # that server), the embedding server, and `scripts/build-site.sh` done.
-# The server's log is kept in $LOG_DIR/e2e-server.log.
+# The server's log is kept in $LOG_DIR/e2e-server.log. MAXY_E2E_FILES
+# (space-separated names in end2end/) runs only those test files.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
@@ -69,6 +70,31 @@ if [[ -z $check_id ]]; then
         RETURNING id")"
     [[ -n $check_id ]] || die "could not open an availability check to link to"
 fi
+# The whole-story test (end2end/story.test.mjs) builds the catalogue of a
+# request no other test touches, then runs the same kind of request again.
+# Both are copies of a demo request for a large cocktail (same pool, event
+# type, text, group and configurations; in the demo data, a launch for 210
+# guests whose search fills both tiers), searched over the whole pool: the
+# Lieux page's link for a request carries no centre, so neither has one.
+story_source="$(sql "SELECT id FROM requests
+     WHERE id > 5 AND NOT workspace_scenario AND event_type IS NOT NULL
+       AND participants >= 150 AND 'cocktail' = ANY (configurations)
+     ORDER BY id LIMIT 1")"
+[[ -n $story_source ]] || die "the seed made no large cocktail request to copy for the story test"
+copy_request() {
+    sql "INSERT INTO requests (reference, pool_id, source, organizer_name, organizer_email,
+            description, event_type, participants, budget_eur, configurations, area,
+            event_start_date, event_end_date, date_flexible)
+        SELECT reference || '$1', pool_id, 'manual', organizer_name, organizer_email,
+            description, event_type, participants, budget_eur, configurations, NULL,
+            event_start_date, event_end_date, date_flexible
+          FROM requests WHERE id = $story_source
+        RETURNING id"
+}
+story_id="$(copy_request -RECIT)"
+twin_id="$(copy_request -BIS)"
+export MAXY_E2E_STORY_REQUEST_ID="$story_id" MAXY_E2E_STORY_TWIN_ID="$twin_id"
+say "story: request $story_id and its twin $twin_id"
 MAXY_E2E_CATALOGUE_URL="$(issue_link catalogue "$catalogue_id")"
 MAXY_E2E_AVAILABILITY_URL="$(issue_link availability "$check_id")"
 export MAXY_E2E_CATALOGUE_URL MAXY_E2E_AVAILABILITY_URL
@@ -102,7 +128,9 @@ say "server ready at $base_url (log: $LOG_DIR/e2e-server.log)"
 cd "$ROOT/end2end"
 rc=0 t0=$SECONDS
 # The tests need the links, not the key that signs them.
-env -u MAXY_SECRET_KEY MAXY_BASE_URL="$base_url" npm test --silent || rc=$?
+# MAXY_E2E_FILES (e.g. "story.test.mjs training.test.mjs") runs only those.
+read -r -a files <<<"${MAXY_E2E_FILES:-}"
+env -u MAXY_SECRET_KEY MAXY_BASE_URL="$base_url" npm test --silent -- "${files[@]}" || rc=$?
 say "end-to-end tests: $((SECONDS - t0)) s"
 if ((rc != 0)); then
     die "end-to-end tests failed (exit $rc); server log: $LOG_DIR/e2e-server.log"

@@ -2,6 +2,7 @@
 mod catalogue_builder;
 mod chat;
 mod console;
+mod form_error;
 mod home;
 mod learn;
 mod link_views;
@@ -20,6 +21,7 @@ mod workspace;
 pub use catalogue_builder::{AcceptanceRate, CatalogueBuilderPage};
 pub use chat::ChatPage;
 pub use console::ConsolePage;
+pub use form_error::{failure, FormError};
 pub use home::HomePage;
 pub use learn::{GuidelineForm, LearnButton, TrainingPage};
 pub use memory::MemoryPage;

@@ -67,6 +67,9 @@ pub struct SearchResults {
     pub held: bool,
     /// The search preferences applied as defaults, and whose they are.
     pub applied_defaults: Vec<crate::search_preferences::AppliedDefault>,
+    /// The defaults this search cleared (`sans=`) that would have applied:
+    /// the page offers each back (« rétablir »).
+    pub removed_defaults: Vec<crate::search_preferences::AppliedDefault>,
 }
 
 impl SearchResults {

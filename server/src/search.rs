@@ -56,6 +56,7 @@ impl SearchService {
             Err(defaults::LoadError::UnknownRequest) => return Err(AppError::NotFound),
             Err(defaults::LoadError::Database(e)) => return Err(crate::db::app_error(e)),
         };
+        let removed = defaults.removed(form, &reading.criteria);
         let mut form = form.clone();
         let zone = defaults.apply_zone(&mut form, &reading.criteria);
         let req = request::build_from(&form, reading.criteria, notes)
@@ -67,6 +68,7 @@ impl SearchService {
                     .await
                     .map_err(crate::db::app_error)?;
                 outcome.results.applied_defaults = zone.into_iter().chain(applied).collect();
+                outcome.results.removed_defaults = removed;
                 // The metrics keep the order shown.
                 outcome.result_ids = outcome
                     .results

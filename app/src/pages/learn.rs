@@ -10,6 +10,7 @@ mod training_page;
 pub use training_page::TrainingPage;
 
 use crate::errors::AppError;
+use crate::pages::FormError;
 use crate::training::{AddGuideline, Learn, VENUE_VERDICTS};
 use fields::{CategorySelect, DirectiveFields, EventTypeInput};
 use leptos::prelude::*;
@@ -28,12 +29,7 @@ fn Outcome(
                 </p>
             }
             .into_any(),
-            Err(e) => view! {
-                <p role="alert" class="rounded-md bg-red-50 px-3 py-2 text-red-700" data-testid=format!("{testid}-error")>
-                    {e.to_string()}
-                </p>
-            }
-            .into_any(),
+            Err(e) => view! { <FormError error=Signal::stored(Some(e)) testid=format!("{testid}-error") /> }.into_any(),
         })
     }
 }

@@ -10,7 +10,7 @@ mod memories;
 mod reminders;
 mod search;
 
-use super::PageHeader;
+use super::{FormError, PageHeader};
 use crate::errors::AppError;
 use crate::memory::{
     memory_overview, CompleteReminder, CreateReminder, DeleteMemory, SaveMemory, SnoozeReminder,
@@ -90,12 +90,7 @@ fn Outcome<T: Clone + Send + Sync + 'static>(
                 </p>
             }
             .into_any(),
-            Err(e) => view! {
-                <p role="alert" class="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700" data-testid=format!("{testid}-error")>
-                    {e.to_string()}
-                </p>
-            }
-            .into_any(),
+            Err(e) => view! { <FormError error=Signal::stored(Some(e)) testid=format!("{testid}-error") /> }.into_any(),
         })
     }
 }

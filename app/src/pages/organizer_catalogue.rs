@@ -4,6 +4,7 @@
 //! so they work without JavaScript (the browser comes back to this page);
 //! with JavaScript the page updates in place.
 use super::link_views::{EventSummary, LinkError, LinkFrame};
+use super::{failure, FormError};
 use crate::links::{
     load_organizer_catalogue, CataloguePick, OrganizerCatalogue, SaveOrganizerComment,
     SetOrganizerFavorite, MAX_COMMENT_CHARS,
@@ -38,14 +39,8 @@ pub fn OrganizerCataloguePage() -> impl IntoView {
         },
         |(t, _, _)| load_organizer_catalogue(t),
     );
-    let failed = move || {
-        answers
-            .favorite
-            .value()
-            .get()
-            .and_then(Result::err)
-            .or_else(|| answers.comment.value().get().and_then(Result::err))
-    };
+    let (favorite, comment) = (failure(answers.favorite), failure(answers.comment));
+    let failed = Signal::derive(move || favorite.get().or_else(|| comment.get()));
     view! {
         <Title text="Votre sélection de lieux" />
         // The URL holds the token: never send it to other sites.
@@ -57,7 +52,8 @@ pub fn OrganizerCataloguePage() -> impl IntoView {
                     Err(e) => view! { <LinkError error=e /> }.into_any(),
                 })}
             </Transition>
-            {move || failed().map(|e| view! { <div class="mt-4"><LinkError error=e /></div> })}
+            // A refused answer (with JavaScript, or back from a plain post).
+            <div class="mt-4"><FormError error=failed testid="link-form-error" /></div>
         </LinkFrame>
     }
 }

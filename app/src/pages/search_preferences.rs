@@ -8,6 +8,7 @@
 mod fields;
 
 use crate::errors::AppError;
+use crate::pages::FormError;
 use crate::search_preferences::{
     my_search_preferences, request_search_preferences, AppliedDefault, PreferencesInput,
     RequestPreferences, SaveMySearchPreferences, SaveRequestSearchPreferences, SearchPreferences,
@@ -29,12 +30,7 @@ fn Outcome(
                 </p>
             }
             .into_any(),
-            Err(e) => view! {
-                <p role="alert" data-testid=format!("{testid}-error") class="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-                    {e.to_string()}
-                </p>
-            }
-            .into_any(),
+            Err(e) => view! { <FormError error=Signal::stored(Some(e)) testid=format!("{testid}-error") /> }.into_any(),
         })
     }
 }
@@ -157,18 +153,57 @@ fn RequestPreferencesForm(
     }
 }
 
+/// The query's `key=value` pairs, as written (no decoding: the keys we
+/// add and remove are plain ASCII words).
+fn pairs(search: &str) -> impl Iterator<Item = &str> {
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+}
+
+fn href(path: &str, pairs: Vec<&str>) -> String {
+    if pairs.is_empty() {
+        path.to_string()
+    } else {
+        format!("{path}?{}", pairs.join("&"))
+    }
+}
+
+/// The same search without the default `key` (« retirer »): the query plus
+/// `sans=<key>`, once.
+pub fn clear_default_href(path: &str, search: &str, key: &str) -> String {
+    let sans = format!("sans={key}");
+    let mut kept: Vec<&str> = pairs(search).collect();
+    if !kept.contains(&sans.as_str()) {
+        kept.push(&sans);
+    }
+    href(path, kept)
+}
+
+/// The same search with the default `key` back (« rétablir »): every
+/// `sans=<key>` of the query removed, the rest kept in order.
+pub fn restore_default_href(path: &str, search: &str, key: &str) -> String {
+    let sans = format!("sans={key}");
+    href(path, pairs(search).filter(|p| *p != sans).collect())
+}
+
 /// Under a search: the defaults it applied, each with its source and a
-/// link that runs the same search without it (`clear_href(key)`).
+/// link that runs the same search without it, then those this search
+/// cleared, each with a link that brings it back. `path` and `search` are
+/// the page's URL (the links keep all of it but the one `sans=`).
 #[component]
 pub fn AppliedDefaults(
     defaults: Vec<AppliedDefault>,
-    clear_href: impl Fn(&str) -> String + 'static,
+    removed: Vec<AppliedDefault>,
+    path: String,
+    search: String,
 ) -> impl IntoView {
-    (!defaults.is_empty()).then(|| {
+    (!defaults.is_empty() || !removed.is_empty()).then(|| {
         view! {
             <ul class="flex flex-wrap gap-2 text-sm" data-testid="applied-defaults">
                 {defaults.into_iter().map(|d| {
-                    let href = clear_href(&d.key);
+                    let href = clear_default_href(&path, &search, &d.key);
                     view! {
                         <li class="flex items-center gap-2 rounded-full bg-sky-50 px-3 py-1 text-sky-900"
                             data-testid="applied-default" data-key=d.key.clone() data-source=d.source.clone()>
@@ -179,7 +214,72 @@ pub fn AppliedDefaults(
                         </li>
                     }
                 }).collect_view()}
+                {removed.into_iter().map(|d| {
+                    let href = restore_default_href(&path, &search, &d.key);
+                    view! {
+                        <li class="flex items-center gap-2 rounded-full border border-dashed border-slate-300 px-3 py-1 text-slate-600"
+                            data-testid="removed-default" data-key=d.key.clone() data-source=d.source.clone()>
+                            <span>{d.label.clone()} " — " {d.source_label()} " (retiré pour cette recherche)"</span>
+                            <a href=href data-testid=format!("restore-default-{}", d.key)
+                                class="text-xs font-medium text-sky-700 underline hover:text-sky-900"
+                                title="Relancer cette recherche avec ce défaut">"rétablir"</a>
+                        </li>
+                    }
+                }).collect_view()}
             </ul>
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retirer_adds_one_sans_and_keeps_the_search() {
+        assert_eq!(
+            clear_default_href("/lieux", "?pool=p&q=cocktail%20festif", "zone"),
+            "/lieux?pool=p&q=cocktail%20festif&sans=zone"
+        );
+        assert_eq!(
+            clear_default_href("/lieux", "pool=p", "favoris"),
+            "/lieux?pool=p&sans=favoris"
+        );
+        assert_eq!(clear_default_href("/lieux", "", "zone"), "/lieux?sans=zone");
+        // Already cleared: not twice.
+        assert_eq!(
+            clear_default_href("/lieux", "?pool=p&sans=zone", "zone"),
+            "/lieux?pool=p&sans=zone"
+        );
+    }
+
+    #[test]
+    fn retablir_removes_only_that_sans() {
+        assert_eq!(
+            restore_default_href("/lieux", "?pool=p&sans=zone&q=x&sans=favoris", "zone"),
+            "/lieux?pool=p&q=x&sans=favoris"
+        );
+        // A key written twice (the form's hidden field and the link) goes
+        // entirely; a longer key with the same start stays.
+        assert_eq!(
+            restore_default_href("/lieux", "?sans=zone&sans=zone&sans=zones", "zone"),
+            "/lieux?sans=zones"
+        );
+        assert_eq!(
+            restore_default_href("/lieux", "?sans=zone", "zone"),
+            "/lieux"
+        );
+        assert_eq!(restore_default_href("/lieux", "", "zone"), "/lieux");
+    }
+
+    #[test]
+    fn retirer_then_retablir_is_the_same_search() {
+        let search = "?pool=lieux-atypiques&q=cocktail&demande=4";
+        let cleared = clear_default_href("/lieux", search, "specialites");
+        let (path, query) = cleared.split_once('?').unwrap_or((&cleared, ""));
+        assert_eq!(
+            restore_default_href(path, query, "specialites"),
+            format!("/lieux{search}")
+        );
+    }
 }

@@ -1,5 +1,6 @@
 //! `/v/:token`: a venue answers one availability check.
 use super::link_views::{EventSummary, LinkError, LinkFrame};
+use super::{failure, FormError};
 use crate::links::{
     load_venue_availability, AnswerAvailability, VenueAvailability, MAX_COMMENT_CHARS,
 };
@@ -28,7 +29,8 @@ pub fn VenueAvailabilityPage() -> impl IntoView {
                     Err(e) => view! { <LinkError error=e /> }.into_any(),
                 })}
             </Transition>
-            {move || answer.value().get().and_then(Result::err).map(|e| view! { <div class="mt-4"><LinkError error=e /></div> })}
+            // A refused answer (with JavaScript, or back from a plain post).
+            <div class="mt-4"><FormError error=failure(answer) testid="link-form-error" /></div>
         </LinkFrame>
     }
 }

@@ -156,23 +156,14 @@ fn HeldSearch(on_run: impl Fn() + Send + Sync + 'static) -> impl IntoView {
 fn ResultsView(results: SearchResults) -> impl IntoView {
     let stats = results.stats.clone();
     let location = use_location();
-    // The same search without one default: the URL plus `sans=<key>`.
-    let clear_href = move |key: &str| {
-        let search = location.search.get_untracked();
-        let sep = if search.is_empty() { "?" } else { "&" };
-        let search = if search.is_empty() || search.starts_with('?') {
-            search
-        } else {
-            format!("?{search}")
-        };
-        format!(
-            "{}{search}{sep}sans={key}",
-            location.pathname.get_untracked()
-        )
-    };
     view! {
         <div class="mt-6 space-y-4" data-testid="venue-results">
-            <AppliedDefaults defaults=results.applied_defaults.clone() clear_href />
+            <AppliedDefaults
+                defaults=results.applied_defaults.clone()
+                removed=results.removed_defaults.clone()
+                path=location.pathname.get_untracked()
+                search=location.search.get_untracked()
+            />
             {(!results.understood.is_empty()).then(|| view! {
                 <p class="text-sm text-slate-600">"Compris : " {results.understood.join(" · ")}
                     {(!results.semantic_query.is_empty()).then(|| view! { <span>" · ambiance « " {results.semantic_query.clone()} " »"</span> })}

@@ -18,12 +18,55 @@ use app::search_preferences::{
 use app::venue_search::{SearchForm, SearchResults, VenuePick};
 use sqlx::PgPool;
 
-/// The defaults in force for one search, each with its source.
+/// The defaults in force for one search, each with its source, and those
+/// the search cleared (`sans=`), kept so the page can offer them back.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Defaults {
     pub zone: Option<(Zone, &'static str)>,
     pub favorites_first: Option<(bool, &'static str)>,
     pub tags: Option<(Vec<String>, &'static str)>,
+    /// What the skipped keys would have applied (« rétablir »); `None`
+    /// when nothing was skipped (and always on this side of it).
+    pub cleared: Option<Box<Defaults>>,
+}
+
+/// « Zone : Paris 11e ».
+fn zone_default(zone: &Zone, source: &str) -> AppliedDefault {
+    AppliedDefault {
+        key: ZONE.into(),
+        label: format!("Zone : {}", zone.label),
+        source: source.into(),
+    }
+}
+
+fn favorites_default(source: &str) -> AppliedDefault {
+    AppliedDefault {
+        key: FAVORITES_FIRST.into(),
+        label: "Favoris de l'équipe d'abord".into(),
+        source: source.into(),
+    }
+}
+
+fn specialities_default(tags: &[String], source: &str) -> AppliedDefault {
+    AppliedDefault {
+        key: SPECIALITIES.into(),
+        label: format!("Spécialités du pool : {}", tags.join(", ")),
+        source: source.into(),
+    }
+}
+
+/// Whether the search already has an area of its own: from the form, or
+/// said in its text. An explicit area always wins over the zone default.
+fn names_an_area(form: &SearchForm, parsed: &Criteria) -> bool {
+    !form.postal_codes.is_empty()
+        || form.near_lat.is_some()
+        || form.near_lng.is_some()
+        || form.radius_km.is_some()
+        || !parsed.postal_codes.is_empty()
+        || !parsed.unknown_postal_codes.is_empty()
+        || parsed.near.is_some()
+        || parsed.broad_area
+        || !parsed.member_codes.is_empty()
 }
 
 /// The request's preference when it has one, else the user's.
@@ -44,13 +87,30 @@ impl Defaults {
         pool: &str,
         skip: &[String],
     ) -> Self {
-        let kept = |key: &str| !skip.iter().any(|s| s.trim() == key);
         let tags = |p: &SearchPreferences| p.tags_for(pool).map(<[String]>::to_vec);
+        let all = Defaults {
+            zone: pick(request.zone.clone(), user.zone.clone()),
+            favorites_first: pick(request.favorites_first, user.favorites_first),
+            tags: pick(tags(request), tags(user)),
+            cleared: None,
+        };
+        // Each key goes to one side: in force, or cleared for this search.
+        let skipped = |key: &str| skip.iter().any(|s| s.trim() == key);
+        let side = |cleared: bool| Defaults {
+            zone: all.zone.clone().filter(|_| skipped(ZONE) == cleared),
+            favorites_first: all
+                .favorites_first
+                .filter(|_| skipped(FAVORITES_FIRST) == cleared),
+            tags: all
+                .tags
+                .clone()
+                .filter(|_| skipped(SPECIALITIES) == cleared),
+            cleared: None,
+        };
+        let cleared = side(true);
         Defaults {
-            zone: pick(request.zone.clone(), user.zone.clone()).filter(|_| kept(ZONE)),
-            favorites_first: pick(request.favorites_first, user.favorites_first)
-                .filter(|_| kept(FAVORITES_FIRST)),
-            tags: pick(tags(request), tags(user)).filter(|_| kept(SPECIALITIES)),
+            cleared: (cleared != Defaults::default()).then(|| Box::new(cleared)),
+            ..side(false)
         }
     }
 
@@ -86,16 +146,7 @@ impl Defaults {
     /// form nor its text (`parsed`) named one; says so when it did.
     pub fn apply_zone(&self, form: &mut SearchForm, parsed: &Criteria) -> Option<AppliedDefault> {
         let (zone, source) = self.zone.as_ref()?;
-        let explicit = !form.postal_codes.is_empty()
-            || form.near_lat.is_some()
-            || form.near_lng.is_some()
-            || form.radius_km.is_some()
-            || !parsed.postal_codes.is_empty()
-            || !parsed.unknown_postal_codes.is_empty()
-            || parsed.near.is_some()
-            || parsed.broad_area
-            || !parsed.member_codes.is_empty();
-        if explicit {
+        if names_an_area(form, parsed) {
             return None;
         }
         match zone.centre {
@@ -105,11 +156,31 @@ impl Defaults {
             }
             None => form.postal_codes = zone.postal_codes.clone(),
         }
-        Some(AppliedDefault {
-            key: ZONE.into(),
-            label: format!("Zone : {}", zone.label),
-            source: (*source).into(),
-        })
+        Some(zone_default(zone, source))
+    }
+
+    /// The defaults this search cleared that would otherwise have applied
+    /// (a zone only where the search names no area of its own; « favoris
+    /// d'abord » only when it is « oui »): each gets a « rétablir » link.
+    /// `form` and `parsed` are the search as the caller gave it.
+    pub fn removed(&self, form: &SearchForm, parsed: &Criteria) -> Vec<AppliedDefault> {
+        let Some(c) = &self.cleared else {
+            return Vec::new();
+        };
+        let zone = c
+            .zone
+            .as_ref()
+            .filter(|_| !names_an_area(form, parsed))
+            .map(|(z, source)| zone_default(z, source));
+        let favorites = c
+            .favorites_first
+            .filter(|(on, _)| *on)
+            .map(|(_, source)| favorites_default(source));
+        let tags = c
+            .tags
+            .as_ref()
+            .map(|(t, source)| specialities_default(t, source));
+        zone.into_iter().chain(favorites).chain(tags).collect()
     }
 
     /// Reorders each tier (favourites, then specialities, first; the
@@ -156,18 +227,10 @@ impl Defaults {
         results.recommended.sort_by_key(key);
         results.compatible.sort_by_key(key);
         if let Some((_, source)) = favourites {
-            applied.push(AppliedDefault {
-                key: FAVORITES_FIRST.into(),
-                label: "Favoris de l'équipe d'abord".into(),
-                source: source.into(),
-            });
+            applied.push(favorites_default(source));
         }
         if let Some((tags, source)) = &self.tags {
-            applied.push(AppliedDefault {
-                key: SPECIALITIES.into(),
-                label: format!("Spécialités du pool : {}", tags.join(", ")),
-                source: (*source).into(),
-            });
+            applied.push(specialities_default(tags, source));
         }
         Ok(applied)
     }
@@ -278,5 +341,58 @@ mod tests {
         };
         assert!(d.apply_zone(&mut form, &said).is_none());
         assert!(form.postal_codes.is_empty());
+    }
+
+    #[test]
+    fn a_cleared_default_is_offered_back_where_it_would_apply() {
+        let user = prefs("Paris 11e", Some(true), "hotels", "rooftop");
+        let none = SearchPreferences::default();
+        let all: Vec<String> = vec![ZONE.into(), FAVORITES_FIRST.into(), SPECIALITIES.into()];
+        let d = Defaults::resolve(&user, &none, "hotels", &all);
+        assert_eq!(
+            (d.zone.is_none(), d.favorites_first, d.tags.is_none()),
+            (true, None, true)
+        );
+        let keys = |v: Vec<AppliedDefault>| v.into_iter().map(|a| a.key).collect::<Vec<_>>();
+        let removed = d.removed(&SearchForm::default(), &Criteria::default());
+        assert_eq!(keys(removed.clone()), all);
+        assert_eq!(removed[0].label, "Zone : Paris 11e");
+        assert_eq!(removed[0].source, FROM_USER);
+        assert_eq!(removed[2].label, "Spécialités du pool : rooftop");
+
+        // An explicit area: the zone would not apply, nothing to restore.
+        let form = SearchForm {
+            postal_codes: vec!["75008".into()],
+            ..SearchForm::default()
+        };
+        assert_eq!(
+            keys(d.removed(&form, &Criteria::default())),
+            vec![FAVORITES_FIRST.to_string(), SPECIALITIES.to_string()]
+        );
+        // Only the cleared key is offered back; the others stay in force.
+        let d = Defaults::resolve(&user, &none, "hotels", &[" favoris ".into()]);
+        assert!(d.zone.is_some() && d.tags.is_some() && d.favorites_first.is_none());
+        assert_eq!(
+            keys(d.removed(&SearchForm::default(), &Criteria::default())),
+            vec![FAVORITES_FIRST.to_string()]
+        );
+        // Nothing cleared, or no preference behind a cleared key, or a
+        // « non » for favourites: nothing to restore.
+        let kept = Defaults::resolve(&user, &none, "hotels", &[]);
+        assert!(kept
+            .removed(&SearchForm::default(), &Criteria::default())
+            .is_empty());
+        let empty = Defaults::resolve(&none, &none, "hotels", &all);
+        assert!(empty
+            .removed(&SearchForm::default(), &Criteria::default())
+            .is_empty());
+        let no = SearchPreferences {
+            favorites_first: Some(false),
+            ..SearchPreferences::default()
+        };
+        let d = Defaults::resolve(&no, &none, "hotels", &all);
+        assert!(d
+            .removed(&SearchForm::default(), &Criteria::default())
+            .is_empty());
     }
 }

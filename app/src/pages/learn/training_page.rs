@@ -4,7 +4,7 @@
 //! form, and deletion of one's own lessons (admins: any) after a
 //! confirmation that needs no JavaScript.
 use super::GuidelineForm;
-use crate::pages::PageHeader;
+use crate::pages::{failure, FormError, PageHeader};
 use crate::training::{list_training, AddGuideline, DeleteTraining, TrainingSessionView};
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
@@ -44,9 +44,7 @@ pub fn TrainingPage() -> impl IntoView {
                     </label>
                     <button type="submit" class="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50">"Filtrer"</button>
                 </form>
-                {move || delete.value().get().and_then(Result::err).map(|e| view! {
-                    <p role="alert" class="mb-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">{e.to_string()}</p>
-                })}
+                <div class="mb-3"><FormError error=failure(delete) testid="training-delete-error" /></div>
                 <Suspense fallback=|| view! { <p class="text-sm text-slate-500">"Chargement…"</p> }>
                     {move || sessions.get().map(|result| match result {
                         Ok(list) if list.is_empty() => view! {

@@ -7,8 +7,9 @@ use super::similar::SimilarRequests;
 use super::status_badge::StatusBadge;
 use super::PageError;
 use crate::errors::AppError;
-use crate::pages::{AcceptanceRate, GuidelineForm, RequestPreferencesPanel};
+use crate::pages::{failure, AcceptanceRate, GuidelineForm, RequestPreferencesPanel};
 use crate::requests::{load_request, EditRequest, RequestDetail};
+use crate::training::AddGuideline;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
@@ -50,6 +51,11 @@ pub fn RequestDetailPage() -> impl IntoView {
 fn RequestView(detail: RequestDetail, edit: ServerAction<EditRequest>) -> impl IntoView {
     let id = detail.id;
     let button = "rounded-md px-4 py-2 text-sm font-medium";
+    // The guideline form's action (GuidelineForm takes it from the context):
+    // its disclosure opens on a refused post, whose message is inside.
+    let guideline = ServerAction::<AddGuideline>::new();
+    provide_context(guideline);
+    let guideline_refused = failure(guideline);
     view! {
         <Title text=format!("Demande {}", detail.reference) />
         <div class="mb-6 flex flex-wrap items-start justify-between gap-4">
@@ -74,7 +80,7 @@ fn RequestView(detail: RequestDetail, edit: ServerAction<EditRequest>) -> impl I
                 // What the team kept of the search, and a guideline for Maxy.
                 <div data-testid="request-extras" data-request-id=id class="flex flex-col items-end gap-2">
                     <AcceptanceRate request_id=id />
-                    <details class="w-80 text-sm" data-testid="request-guideline">
+                    <details class="w-80 text-sm" data-testid="request-guideline" open=move || guideline_refused.with(Option::is_some)>
                         <summary class="cursor-pointer text-right text-xs font-medium text-indigo-700">"Donner une consigne à Maxy"</summary>
                         <div class="mt-2"><GuidelineForm request_id=Some(id) /></div>
                     </details>

@@ -1,6 +1,7 @@
 //! The team's edits on a request page: the status, and the memo with the
 //! « consignes de recherche ». Both post the one `edit_request` server
 //! function (fields left out are kept), with or without JavaScript.
+use crate::pages::FormError;
 use crate::requests::{status_label, EditRequest, MAX_HINTS_CHARS, MAX_MEMO_CHARS, STATUSES};
 use leptos::prelude::*;
 
@@ -10,7 +11,7 @@ fn Outcome(edit: ServerAction<EditRequest>, testid: &'static str) -> impl IntoVi
     move || {
         edit.value().get().map(|result| match result {
             Ok(_) => view! { <p role="status" data-testid=testid class="text-sm text-emerald-700">"Enregistré."</p> }.into_any(),
-            Err(e) => view! { <p role="alert" data-testid=testid class="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">{e.to_string()}</p> }.into_any(),
+            Err(e) => view! { <FormError error=Signal::stored(Some(e)) testid=testid /> }.into_any(),
         })
     }
 }
