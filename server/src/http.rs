@@ -12,6 +12,7 @@ pub mod client_addr;
 pub mod csrf;
 pub mod errors;
 pub mod extract;
+mod form_errors;
 pub mod headers;
 mod health;
 pub mod middleware;
@@ -38,8 +39,8 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 /// Builds the whole router; tests call it directly.
 ///
 /// A request crosses, in order: request id + tracing, security headers (CSP
-/// nonce), error logging, path check, client address, CSRF check, cross-site
-/// marker, magic-link rate limit, authentication (session cookie), page and
+/// nonce), error logging, path check, client address, CSRF check, form-error
+/// check, cross-site marker, magic-link rate limit, authentication (session cookie), page and
 /// server-function guard, then its handler.
 pub fn router(state: AppState) -> Router {
     let routes = generate_route_list(App);
@@ -66,6 +67,10 @@ pub fn router(state: AppState) -> Router {
         .layer(from_fn_with_state(
             state.clone(),
             navigation::mark_cross_site,
+        ))
+        .layer(from_fn_with_state(
+            state.clone(),
+            form_errors::vouch_for_form_errors,
         ))
         .layer(from_fn_with_state(state.clone(), csrf::require_same_origin))
         .layer(from_fn_with_state(state.clone(), client_addr::resolve))

@@ -42,10 +42,36 @@ async fn refused(
         location.starts_with(&referer) && location.contains("__err="),
         "{action} comes back to {page} with its error: {location}"
     );
-    let back = app.get(location.trim_start_matches(&origin), session).await;
+    // The redirect vouches for its error with a cookie the browser sends back.
+    let vouch = form_error_cookie(&reply);
+    let back = app
+        .get_with(
+            location.trim_start_matches(&origin),
+            session,
+            &[("cookie", &vouch)],
+        )
+        .await;
     // The page itself is fine: only the post failed.
     assert_eq!(back.status, StatusCode::OK, "{location}");
     back.body
+}
+
+/// `maxy_form_error=…` as the redirect set it.
+fn form_error_cookie(reply: &support::app::Reply) -> String {
+    reply
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|c| c.starts_with("maxy_form_error="))
+        .and_then(|c| c.split(';').next())
+        .unwrap_or_else(|| {
+            panic!(
+                "the redirect sets no form-error cookie: {:?}",
+                reply.headers
+            )
+        })
+        .to_string()
 }
 
 /// The page shows `message` exactly once, in an alert.
@@ -310,4 +336,75 @@ async fn team_pages_show_a_refused_post(db: PgPool) {
     );
     let written = "SELECT count(*) FROM training_sessions WHERE directives->>'prefer' LIKE '%jardin%' AND reason = ''";
     assert_eq!(scalar(&db, written).await, 0, "nothing written");
+}
+
+/// A link written by someone else, carrying an error of its author's
+/// choosing, must not make our page show it: without the cookie of the
+/// redirect that encoded it, the page is reached without the error.
+#[sqlx::test(migrations = "../migrations")]
+async fn an_error_written_into_a_link_is_not_shown(db: PgPool) {
+    seed_demo(&db).await;
+    let app = TestApp::start(db.clone()).await;
+    let link = support::app::catalogue_link(&db).await;
+
+    // A genuine refusal, to get a real encoded error and its cookie.
+    let origin = app.url("");
+    let referer = app.url(&link.path);
+    let long = "x".repeat(app::links::MAX_COMMENT_CHARS + 1);
+    let reply = app
+        .post_raw(
+            "/api/links/catalogue/comment",
+            &[("token", &link.token), ("comment", &long)],
+            &[
+                ("origin", origin.as_str()),
+                ("referer", referer.as_str()),
+                ("accept", "text/html"),
+            ],
+        )
+        .await;
+    let genuine = reply.location().trim_start_matches(&origin).to_string();
+    let vouch = form_error_cookie(&reply);
+
+    // Someone else's message, encoded the way Leptos encodes errors.
+    let forged = {
+        use base64::Engine;
+        let text = "Votre lien a expiré : appelez le 08 99 00 00 00.";
+        let encoded =
+            base64::engine::general_purpose::URL_SAFE.encode(format!("ServerError|{text}"));
+        format!(
+            "{}?utm=x&__path=%2Fapi%2Flinks%2Fcatalogue%2Fcomment&__err={encoded}",
+            link.path
+        )
+    };
+    for cookie in ["", vouch.as_str(), "maxy_form_error=abc.def"] {
+        let extra: Vec<(&str, &str)> = if cookie.is_empty() {
+            vec![]
+        } else {
+            vec![("cookie", cookie)]
+        };
+        let back = app.get_with(&forged, None, &extra).await;
+        assert_eq!(
+            back.status,
+            StatusCode::SEE_OTHER,
+            "cookie {cookie:?}: {}",
+            back.body
+        );
+        assert_eq!(
+            back.location(),
+            format!("{}?utm=x", link.path),
+            "the same page, other parameters kept, without the error"
+        );
+    }
+    // The genuine redirect without its cookie (another browser): no message.
+    let back = app.get(&genuine, None).await;
+    assert_eq!(back.status, StatusCode::SEE_OTHER);
+    assert_eq!(back.location(), link.path);
+    // With it: the message shows.
+    let back = app.get_with(&genuine, None, &[("cookie", &vouch)]).await;
+    assert_eq!(back.status, StatusCode::OK);
+    assert!(
+        back.body.contains("Le commentaire dépasse"),
+        "{}",
+        back.body
+    );
 }
