@@ -104,7 +104,8 @@ impl LinkUses {
 }
 
 async fn flush_loop(uses: Weak<LinkUses>, every: Duration) {
-    let mut ticks = tokio::time::interval(every);
+    // The first tick one period from now (`interval` would fire at once).
+    let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         ticks.tick().await;
