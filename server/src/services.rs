@@ -143,7 +143,10 @@ impl Services {
                 links: signing_key.clone(),
                 authors: Default::default(),
             }),
-            requests_desk: Arc::new(RequestsDeskService { db: db.clone() }),
+            requests_desk: Arc::new(RequestsDeskService {
+                db: db.clone(),
+                pools: Default::default(),
+            }),
             training: Arc::new(crate::training::TrainingService { db: db.clone() }),
             memory_desk: Arc::new(crate::memory_desk::MemoryDeskService { store: memory }),
             outreach: Arc::new(crate::outreach::OutreachService {
