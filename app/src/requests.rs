@@ -240,7 +240,9 @@ pub async fn list_requests(query: RequestsQuery) -> Result<RequestsList, AppErro
 #[server(endpoint = "requests/pools")]
 pub async fn list_request_pools() -> Result<Vec<crate::venue_search::PoolOption>, AppError> {
     crate::auth::access::require_team()?;
-    crate::services::service::<dyn RequestsDesk>()?.pools().await
+    crate::services::service::<dyn RequestsDesk>()?
+        .pools()
+        .await
 }
 
 /// One request, its e-mails and the three most similar past requests.

@@ -57,7 +57,11 @@ async fn counted_uses_are_written_in_one_flush(db: PgPool) {
     assert_eq!(uses.flush().await.unwrap(), 0);
     uses.record(link.id);
     uses.flush().await.unwrap();
-    assert_eq!(use_count(&db, link.id).await, 6, "counts add up across flushes");
+    assert_eq!(
+        use_count(&db, link.id).await,
+        6,
+        "counts add up across flushes"
+    );
 }
 
 #[sqlx::test(migrations = "../migrations")]

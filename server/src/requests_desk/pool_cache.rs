@@ -68,6 +68,9 @@ mod tests {
         *cache.fetched.lock().unwrap_or_else(|e| e.into_inner()) = Some((start, pools));
         let served = cache.fresh(start + POOLS_TTL - Duration::from_secs(1));
         assert_eq!(served.map(|p| p[0].slug.clone()).as_deref(), Some("hotels"));
-        assert!(cache.fresh(start + POOLS_TTL).is_none(), "stale after the TTL");
+        assert!(
+            cache.fresh(start + POOLS_TTL).is_none(),
+            "stale after the TTL"
+        );
     }
 }

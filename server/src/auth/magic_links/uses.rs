@@ -49,10 +49,9 @@ impl LinkUses {
     pub fn record(&self, link_id: i64) {
         let now = Utc::now();
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        let entry = pending.entry(link_id).or_insert(Pending {
-            uses: 0,
-            last: now,
-        });
+        let entry = pending
+            .entry(link_id)
+            .or_insert(Pending { uses: 0, last: now });
         entry.uses = entry.uses.saturating_add(1);
         entry.last = entry.last.max(now);
     }
