@@ -215,6 +215,9 @@ pub struct RequestEdit {
 pub trait RequestsDesk: Send + Sync {
     async fn list(&self, user_id: i64, query: RequestsQuery) -> Result<RequestsList, AppError>;
     async fn detail(&self, request_id: i64) -> Result<RequestDetail, AppError>;
+    /// The pools of the list's filter (kept in the process for a minute:
+    /// pools are only written by the CLI, and every list page shows them).
+    async fn pools(&self) -> Result<Vec<crate::venue_search::PoolOption>, AppError>;
     /// Validates, writes and audits; the request as it now is.
     async fn edit(
         &self,
@@ -230,6 +233,15 @@ pub async fn list_requests(query: RequestsQuery) -> Result<RequestsList, AppErro
     let user = crate::auth::access::require_team()?;
     crate::services::service::<dyn RequestsDesk>()?
         .list(user.id, query)
+        .await
+}
+
+/// The pools of the list's filter form (team only).
+#[server(endpoint = "requests/pools")]
+pub async fn list_request_pools() -> Result<Vec<crate::venue_search::PoolOption>, AppError> {
+    crate::auth::access::require_team()?;
+    crate::services::service::<dyn RequestsDesk>()?
+        .pools()
         .await
 }
 

@@ -2,7 +2,7 @@
 //! organizer's catalogue, a venue's availability check and its answer.
 //! Every view through a link is audited (`magic_link.used`, capped).
 use crate::audit::{self, Actor, AuditThrottle, Cap, Event};
-use crate::auth::magic_links::{self, Purpose};
+use crate::auth::magic_links::{self, uses::LinkUses, Purpose};
 use crate::auth::tokens::SigningKey;
 use crate::db::app_error;
 use crate::db::availability_checks::{self, Answer};
@@ -23,6 +23,8 @@ pub struct LinkViewsService {
     pub db: PgPool,
     pub key: SigningKey,
     pub audit_throttle: Arc<AuditThrottle>,
+    /// Counts every use of a link (written once a second).
+    pub uses: Arc<LinkUses>,
 }
 
 /// One `magic_link.used` row per link and address block per window: every
@@ -54,7 +56,10 @@ impl LinkViewsService {
             .await
             .map_err(app_error)?
         {
-            Some(link) => Ok(link.subject_id),
+            Some(link) => {
+                self.uses.record(link.id);
+                Ok(link.subject_id)
+            }
             None => Err(AppError::InvalidLink),
         }
     }
@@ -65,6 +70,7 @@ impl LinkViewsService {
             .await
             .map_err(app_error)?
             .ok_or(AppError::InvalidLink)?;
+        self.uses.record(link.id);
         let ip = client_addr();
         let block = ip.map(crate::auth::rate_limit::address_block);
         let key = format!(
@@ -91,13 +97,10 @@ impl LinkViewsService {
     /// The catalogue as its organizer sees it; a training or archived
     /// catalogue reads as a bad link.
     async fn catalogue_view(&self, catalogue_id: i64) -> Result<OrganizerCatalogue, AppError> {
-        // Two independent reads at once: this page is the benchmarked one.
-        let (row, picks) = tokio::try_join!(
-            links_view::catalogue(&self.db, catalogue_id),
-            links_view::picks(&self.db, catalogue_id)
-        )
-        .map_err(app_error)?;
-        let row = row.ok_or(AppError::InvalidLink)?;
+        let (row, picks) = links_view::catalogue_with_picks(&self.db, catalogue_id)
+            .await
+            .map_err(app_error)?
+            .ok_or(AppError::InvalidLink)?;
         Ok(OrganizerCatalogue {
             event_dates: dates(&row.event),
             request_reference: row.event.reference,

@@ -7,6 +7,7 @@
 //! and is audited (`request.updated`).
 mod filters;
 mod format;
+pub mod pool_cache;
 
 pub use filters::Filters;
 
@@ -30,6 +31,8 @@ const SIMILAR: i64 = 3;
 
 pub struct RequestsDeskService {
     pub db: PgPool,
+    /// The filter form's pools, kept for a minute.
+    pub pools: pool_cache::PoolCache,
 }
 
 #[async_trait::async_trait]
@@ -60,6 +63,11 @@ impl RequestsDesk for RequestsDeskService {
             has_previous: filters.page > 1,
             has_next,
         })
+    }
+
+    async fn pools(&self) -> Result<Vec<app::venue_search::PoolOption>, AppError> {
+        let pools = self.pools.get(&self.db).await.map_err(app_error)?;
+        Ok(pools.as_ref().clone())
     }
 
     async fn detail(&self, request_id: i64) -> Result<RequestDetail, AppError> {

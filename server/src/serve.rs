@@ -120,6 +120,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             Default::default(),
         )),
     ));
+    let link_uses = state.link_uses.clone();
     let app = crate::http::router(state);
     tracing::info!(%addr, "Maxy is listening on http://{addr}");
     axum::serve(
@@ -131,6 +132,9 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     .context("the HTTP server stopped with an error")?;
     // Workers finish their current batch; one stuck past this is re-queued
     // by another worker's reaper later.
+    if let Err(e) = link_uses.flush().await {
+        tracing::warn!(error = %e, "cannot write the last magic-link use counts");
+    }
     let _ = stop_jobs.send(true);
     if tokio::time::timeout(std::time::Duration::from_secs(30), workers.join())
         .await

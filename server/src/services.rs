@@ -79,6 +79,8 @@ pub struct Dependencies {
     pub signing_key: SigningKey,
     /// Caps the audit rows outsiders can cause (shared with the sign-in routes).
     pub audit_throttle: Arc<AuditThrottle>,
+    /// Magic-link uses counted in memory (flushed by their own loop).
+    pub link_uses: Arc<crate::auth::magic_links::uses::LinkUses>,
     /// The venue pipeline's embedder; `None` searches without vectors.
     pub venue_embedder: Option<Arc<dyn EmbeddingProvider>>,
     /// The language model (the offline provider when none is configured).
@@ -98,6 +100,7 @@ impl Services {
             db,
             signing_key,
             audit_throttle,
+            link_uses,
             venue_embedder,
             llm,
             chat_live,
@@ -127,6 +130,7 @@ impl Services {
                 db: db.clone(),
                 key: signing_key.clone(),
                 audit_throttle,
+                uses: link_uses,
             }),
             audit_log: Arc::new(AuditReader { db: db.clone() }),
             catalogue_builder: Arc::new(CatalogueBuilderService {
@@ -139,7 +143,10 @@ impl Services {
                 links: signing_key.clone(),
                 authors: Default::default(),
             }),
-            requests_desk: Arc::new(RequestsDeskService { db: db.clone() }),
+            requests_desk: Arc::new(RequestsDeskService {
+                db: db.clone(),
+                pools: Default::default(),
+            }),
             training: Arc::new(crate::training::TrainingService { db: db.clone() }),
             memory_desk: Arc::new(crate::memory_desk::MemoryDeskService { store: memory }),
             outreach: Arc::new(crate::outreach::OutreachService {

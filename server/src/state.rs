@@ -1,6 +1,7 @@
 //! What every request handler can reach.
 use crate::agent::{AgentSettings, Live};
 use crate::audit::AuditThrottle;
+use crate::auth::magic_links::uses::{LinkUses, FLUSH_EVERY};
 use crate::auth::rate_limit::RateLimits;
 use crate::auth::tokens::SigningKey;
 use crate::config::Config;
@@ -23,6 +24,8 @@ pub struct AppState {
     pub rate_limits: RateLimits,
     /// Caps the audit rows outsiders can cause (refused sign-ins, link views).
     pub audit_throttle: Arc<AuditThrottle>,
+    /// Magic-link uses not yet written (`serve` flushes them at shutdown).
+    pub link_uses: Arc<LinkUses>,
     /// The services server functions call (provided to them as context).
     pub services: Services,
     /// Wakes the chat event streams of this process (`http::chat_events`).
@@ -46,10 +49,12 @@ impl AppState {
     ) -> Self {
         let audit_throttle = Arc::new(AuditThrottle::default());
         let chat_live = Arc::new(Live::default());
+        let link_uses = LinkUses::started(db.clone(), FLUSH_EVERY);
         let services = Services::new(Dependencies {
             db: db.clone(),
             signing_key: signing_key.clone(),
             audit_throttle: audit_throttle.clone(),
+            link_uses: link_uses.clone(),
             venue_embedder,
             llm,
             chat_live: chat_live.clone(),
@@ -70,6 +75,7 @@ impl AppState {
             signing_key,
             rate_limits: RateLimits::default(),
             audit_throttle,
+            link_uses,
             services,
             chat_live,
         }

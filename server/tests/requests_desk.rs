@@ -84,7 +84,10 @@ async fn plant(db: &PgPool) -> Planted {
 }
 
 fn desk(db: &PgPool) -> RequestsDeskService {
-    RequestsDeskService { db: db.clone() }
+    RequestsDeskService {
+        db: db.clone(),
+        pools: Default::default(),
+    }
 }
 
 fn query(f: impl FnOnce(&mut RequestsQuery)) -> RequestsQuery {

@@ -3,7 +3,10 @@
 //! A token is `<random>.<hmac>`; the HMAC binds it to its purpose, so a
 //! tampered token or one minted for another purpose is refused before any
 //! database access. A token that passes is then looked up by its sha256 and
-//! must be unexpired and unrevoked.
+//! must be unexpired and unrevoked. Uses are counted in memory
+//! ([`uses::LinkUses`]) and written once a second.
+pub mod uses;
+
 use super::tokens::{self, SigningKey};
 use crate::db::magic_links::{self as rows, LiveLink};
 use std::time::Duration;
@@ -64,7 +67,8 @@ pub async fn issue(
     Ok(IssuedLink { id, token, path })
 }
 
-/// The link behind `token` if it is valid for `purpose` right now.
+/// The link behind `token` if it is valid for `purpose` right now: a read
+/// only, the caller counts the use ([`uses::LinkUses::record`]).
 pub async fn verify(
     db: &sqlx::PgPool,
     key: &SigningKey,
@@ -74,5 +78,5 @@ pub async fn verify(
     if token.len() > 200 || !key.verify(purpose.as_str(), token) {
         return Ok(None);
     }
-    rows::use_live(db, purpose.as_str(), &tokens::hash(token)).await
+    rows::live(db, purpose.as_str(), &tokens::hash(token)).await
 }

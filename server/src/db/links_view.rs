@@ -1,6 +1,6 @@
 //! What magic-link holders read: one catalogue (with what its organizer
 //! answered), one availability check. Runtime-checked queries: the page is
-//! the benchmarked one, so each view is two round trips at most.
+//! the benchmarked one, so a catalogue view is one round trip.
 use chrono::{DateTime, NaiveDate, Utc};
 use sqlx::PgExecutor;
 
@@ -64,31 +64,83 @@ pub struct PickRow {
     pub organizer_favorite: bool,
 }
 
-/// The picks in the organizer's order: recommended first, then compatible.
-/// Team favourites and notes are not selected: they never leave the team.
-pub async fn picks(db: impl PgExecutor<'_>, catalogue_id: i64) -> sqlx::Result<Vec<PickRow>> {
-    sqlx::query_as(
-        "SELECT p.id, p.tier, m.code, m.name, m.address, m.city, m.postal_code, p.explanation,
-                ro.name AS room, cap.configuration AS room_configuration,
+/// One row of [`catalogue_with_picks`]: the catalogue's columns repeated on
+/// each pick (8 rows at most in practice), the pick's `None` when it has none.
+#[derive(sqlx::FromRow)]
+struct CataloguePickRow {
+    #[sqlx(flatten)]
+    catalogue: CatalogueRow,
+    pick_id: Option<i64>,
+    tier: Option<String>,
+    code: Option<String>,
+    name: Option<String>,
+    address: Option<String>,
+    city: Option<String>,
+    postal_code: Option<String>,
+    explanation: Option<String>,
+    room: Option<String>,
+    room_configuration: Option<String>,
+    room_capacity: Option<i32>,
+    organizer_favorite: Option<bool>,
+}
+
+/// The catalogue (as [`catalogue`]) and its picks in the organizer's order —
+/// recommended first, then compatible — in one statement: this is the page
+/// organizers open, and it was two round trips. Team favourites and notes are
+/// not selected: they never leave the team.
+pub async fn catalogue_with_picks(
+    db: impl PgExecutor<'_>,
+    catalogue_id: i64,
+) -> sqlx::Result<Option<(CatalogueRow, Vec<PickRow>)>> {
+    let rows: Vec<CataloguePickRow> = sqlx::query_as(
+        "SELECT c.sent_at, f.comment, f.updated_at AS comment_updated_at,
+                r.reference, r.description, r.participants, r.configurations,
+                r.event_start_date, r.event_end_date,
+                p.id AS pick_id, p.tier, m.code, m.name, m.address, m.city, m.postal_code,
+                p.explanation, ro.name AS room, cap.configuration AS room_configuration,
                 cap.max_capacity AS room_capacity, p.organizer_favorite
-           FROM catalogue_picks p
-           JOIN catalogues c ON c.id = p.catalogue_id
-           JOIN requests rq ON rq.id = c.request_id
-           JOIN members m ON m.id = p.member_id
+           FROM catalogues c
+           JOIN requests r ON r.id = c.request_id
+           LEFT JOIN catalogue_feedback f ON f.catalogue_id = c.id
+           LEFT JOIN catalogue_picks p ON p.catalogue_id = c.id
+           LEFT JOIN members m ON m.id = p.member_id
            LEFT JOIN rooms ro ON ro.id = p.room_id
            LEFT JOIN LATERAL (
                 SELECT rc.configuration, rc.max_capacity
                   FROM room_capacities rc
                  WHERE rc.room_id = p.room_id
-                   AND (cardinality(rq.configurations) = 0 OR rc.configuration = ANY (rq.configurations))
+                   AND (cardinality(r.configurations) = 0 OR rc.configuration = ANY (r.configurations))
                  ORDER BY rc.max_capacity DESC
                  LIMIT 1) cap ON true
-          WHERE p.catalogue_id = $1
+          WHERE c.id = $1 AND c.kind = 'standard' AND c.status <> 'archived'
           ORDER BY p.tier = 'compatible', p.position, p.id",
     )
     .bind(catalogue_id)
     .fetch_all(db)
-    .await
+    .await?;
+    let mut rows = rows.into_iter().peekable();
+    let Some(catalogue) = rows.peek().map(|row| row.catalogue.clone()) else {
+        return Ok(None);
+    };
+    let picks = rows
+        .filter_map(|row| {
+            Some(PickRow {
+                id: row.pick_id?,
+                tier: row.tier?,
+                code: row.code?,
+                name: row.name?,
+                address: row.address,
+                city: row.city,
+                postal_code: row.postal_code,
+                explanation: row.explanation.unwrap_or_default(),
+                room: row.room,
+                room_configuration: row.room_configuration,
+                room_capacity: row.room_capacity,
+                organizer_favorite: row.organizer_favorite.unwrap_or_default(),
+            })
+        })
+        .collect();
+    Ok(Some((catalogue, picks)))
 }
 
 #[derive(Clone, Debug, sqlx::FromRow)]

@@ -23,38 +23,66 @@ pub async fn insert(
     .await
 }
 
-/// A usable link: right purpose, not expired, not revoked. Counts the use.
+/// A usable link: right purpose, not expired, not revoked.
 #[derive(sqlx::FromRow)]
 pub struct LiveLink {
     pub id: i64,
     pub subject_id: i64,
 }
 
-/// Every opening of a link updates its row, and everyone behind one link
-/// (an organizer's colleagues, a page reloaded) updates the *same* row: each
-/// update waits for the previous one's commit. A durable commit waits for
-/// the disk (about 5 ms here), which capped a popular link at ~200 views/s.
-/// This statement alone commits asynchronously (`synchronous_commit` off for
-/// its own transaction): the row is released as soon as the commit is
-/// written to memory. A crash may lose the last few milliseconds of use
-/// counts, never a link or a revocation (those are other statements). Call
-/// it on the pool, not inside a transaction (whose commit it would relax).
-pub async fn use_live(
+/// The link behind `token_hash` if it is usable right now. A plain read: no
+/// row lock, so any number of views of one link run side by side. The use is
+/// counted in memory (`auth::magic_links::LinkUses`) and written by
+/// [`add_uses`]; revocation and expiry are read here on every view, so they
+/// take effect on the very next one whatever is still unflushed.
+pub async fn live(
     db: impl PgExecutor<'_>,
     purpose: &str,
     token_hash: &[u8],
 ) -> sqlx::Result<Option<LiveLink>> {
     sqlx::query_as(
-        "WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true))
-         UPDATE magic_links SET last_used_at = now(), use_count = use_count + 1
-          WHERE token_hash = $1 AND purpose = $2 AND expires_at > now() AND revoked_at IS NULL
-            AND EXISTS (SELECT 1 FROM relaxed)
-          RETURNING id, subject_id",
+        "SELECT id, subject_id FROM magic_links
+          WHERE token_hash = $1 AND purpose = $2 AND expires_at > now() AND revoked_at IS NULL",
     )
     .bind(token_hash)
     .bind(purpose)
     .fetch_optional(db)
     .await
+}
+
+/// Uses counted in memory since the last flush: `uses[i]` more uses of link
+/// `ids[i]`, the last one at `last[i]`.
+pub struct PendingUses<'a> {
+    pub ids: &'a [i64],
+    pub uses: &'a [i32],
+    pub last: &'a [chrono::DateTime<chrono::Utc>],
+}
+
+/// Adds counted uses to their links in one statement (the caller sorts the
+/// ids, so two servers flushing the same links lock them in the same order;
+/// should they still collide, the loser's counts are kept for the next
+/// flush). The count saturates rather than fail the CHECK. Commits asynchronously like any counter here: a crash
+/// may lose the last second of counts, never a link or a revocation. Returns
+/// how many links were updated (a deleted link's uses are dropped).
+pub async fn add_uses(db: &sqlx::PgPool, pending: &PendingUses<'_>) -> sqlx::Result<u64> {
+    let mut tx = db.begin().await?;
+    sqlx::query("SET LOCAL synchronous_commit = off")
+        .execute(&mut *tx)
+        .await?;
+    let done = sqlx::query(
+        "UPDATE magic_links m
+            SET use_count = least(m.use_count::bigint + u.n, 2147483647)::int,
+                last_used_at = greatest(m.last_used_at, u.last)
+           FROM unnest($1::bigint[], $2::int[], $3::timestamptz[]) AS u(id, n, last)
+          WHERE m.id = u.id",
+    )
+    .bind(pending.ids)
+    .bind(pending.uses)
+    .bind(pending.last)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(done.rows_affected())
 }
 
 /// Revokes a link; `false` when it did not exist or was already revoked.
