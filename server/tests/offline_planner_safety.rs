@@ -140,7 +140,12 @@ fn eight_tool_rounds_at_most() {
 #[test]
 fn a_tool_not_offered_is_not_called() {
     let mut req = request(SYSTEM, "Qualifie cette demande");
-    req.tools.retain(|t| t.name != "add_members_to_catalog");
+    req.tools = req
+        .tools
+        .iter()
+        .filter(|t| t.name != "add_members_to_catalog")
+        .cloned()
+        .collect();
     let (calls, text) = run(&mut req, &mut hostile);
     assert!(!names(&calls).contains(&"add_members_to_catalog"));
     assert!(text.contains("n'est pas disponible"), "{text}");
