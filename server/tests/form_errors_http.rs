@@ -43,7 +43,7 @@ async fn refused(
         "{action} comes back to {page} with its error: {location}"
     );
     // The redirect vouches for its error with a cookie the browser sends back.
-    let vouch = form_error_cookie(&reply);
+    let vouch = reply.form_error_cookie();
     let back = app
         .get_with(
             location.trim_start_matches(&origin),
@@ -54,24 +54,6 @@ async fn refused(
     // The page itself is fine: only the post failed.
     assert_eq!(back.status, StatusCode::OK, "{location}");
     back.body
-}
-
-/// `maxy_form_error=…` as the redirect set it.
-fn form_error_cookie(reply: &support::app::Reply) -> String {
-    reply
-        .headers
-        .get_all("set-cookie")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find(|c| c.starts_with("maxy_form_error="))
-        .and_then(|c| c.split(';').next())
-        .unwrap_or_else(|| {
-            panic!(
-                "the redirect sets no form-error cookie: {:?}",
-                reply.headers
-            )
-        })
-        .to_string()
 }
 
 /// The page shows `message` exactly once, in an alert.
@@ -363,7 +345,7 @@ async fn an_error_written_into_a_link_is_not_shown(db: PgPool) {
         )
         .await;
     let genuine = reply.location().trim_start_matches(&origin).to_string();
-    let vouch = form_error_cookie(&reply);
+    let vouch = reply.form_error_cookie();
 
     // Someone else's message, encoded the way Leptos encodes errors.
     let forged = {

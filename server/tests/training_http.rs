@@ -97,7 +97,10 @@ async fn a_guideline_posts_without_javascript_and_is_listed(db: PgPool) {
         .location()
         .trim_start_matches(&app.url(""))
         .to_string();
-    let page = app.get(&location, Some(&team)).await;
+    let vouch = reply.form_error_cookie();
+    let page = app
+        .get_with(&location, Some(&team), &[("cookie", &vouch)])
+        .await;
     assert!(
         page.body.contains("Le déclencheur de la consigne est vide"),
         "the message is on the page: {}",

@@ -32,6 +32,19 @@ impl Reply {
         }
     }
 
+    /// `maxy_form_error=…` as a refused no-JavaScript post's redirect sets
+    /// it: the page shows the error in its URL only with this cookie.
+    pub fn form_error_cookie(&self) -> String {
+        self.headers
+            .get_all("set-cookie")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find(|c| c.starts_with("maxy_form_error="))
+            .and_then(|c| c.split(';').next())
+            .unwrap_or_else(|| panic!("the redirect sets no form-error cookie: {:?}", self.headers))
+            .to_string()
+    }
+
     pub fn location(&self) -> &str {
         self.headers
             .get("location")
