@@ -21,6 +21,13 @@ macro_rules! append_ctes {
     };
 }
 
+/// The events' count and their JSON, as the append statements bind them
+/// (`$3`, `$4`).
+fn as_rows(events: &[ChatEvent]) -> (i64, Vec<Json<&ChatEvent>>) {
+    let count = i64::try_from(events.len()).unwrap_or(i64::MAX);
+    (count, events.iter().map(Json).collect())
+}
+
 /// Appends events in one statement; returns the last seq.
 pub async fn append(
     db: impl PgExecutor<'_>,
@@ -28,8 +35,7 @@ pub async fn append(
     turn_id: Option<i64>,
     events: &[ChatEvent],
 ) -> sqlx::Result<i64> {
-    let count = i64::try_from(events.len()).unwrap_or(i64::MAX);
-    let payload: Vec<Json<&ChatEvent>> = events.iter().map(Json).collect();
+    let (count, payload) = as_rows(events);
     sqlx::query_scalar(concat!(
         "WITH ",
         append_ctes!(),
@@ -54,8 +60,7 @@ pub async fn append_during_turn(
     turn_id: i64,
     events: &[ChatEvent],
 ) -> sqlx::Result<i64> {
-    let count = i64::try_from(events.len()).unwrap_or(i64::MAX);
-    let payload: Vec<Json<&ChatEvent>> = events.iter().map(Json).collect();
+    let (count, payload) = as_rows(events);
     sqlx::query_scalar(concat!(
         "WITH ",
         relaxed_commit_cte!(),
@@ -82,8 +87,7 @@ pub async fn append_closing_turn(
     events: &[ChatEvent],
     closing: Closing<'_>,
 ) -> sqlx::Result<bool> {
-    let count = i64::try_from(events.len()).unwrap_or(i64::MAX);
-    let payload: Vec<Json<&ChatEvent>> = events.iter().map(Json).collect();
+    let (count, payload) = as_rows(events);
     let (content, model) = match closing.message {
         Some(m) => (Some(Json(m.content)), Some(m.model)),
         None => (None, None),
