@@ -17,6 +17,7 @@ pub mod headers;
 mod health;
 pub mod middleware;
 pub mod navigation;
+pub mod organizer_page;
 pub mod paths;
 mod request_id;
 pub mod route_table;
@@ -28,7 +29,9 @@ use axum::http::Method;
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::Router;
 use leptos_axum::{generate_route_list, LeptosRoutes};
+use organizer_page::OrganizerPages;
 use route_table::RouteTable;
+use std::sync::Arc;
 
 /// The largest body a server function (or any route without its own limit)
 /// accepts. Forms and search criteria are far smaller. The chat will post
@@ -40,8 +43,9 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 ///
 /// A request crosses, in order: request id + tracing, security headers (CSP
 /// nonce), error logging, path check, client address, CSRF check, form-error
-/// check, cross-site marker, magic-link rate limit, authentication (session cookie), page and
-/// server-function guard, then its handler.
+/// check, cross-site marker, magic-link rate limit, the organizer page's
+/// renderings, authentication (session cookie), page and server-function
+/// guard, then its handler.
 pub fn router(state: AppState) -> Router {
     let routes = generate_route_list(App);
     let leptos_options = state.leptos_options.clone();
@@ -63,6 +67,10 @@ pub fn router(state: AppState) -> Router {
         >(headers::provide_request_nonce, shell))
         .layer(from_fn(middleware::guard))
         .layer(from_fn_with_state(state.clone(), middleware::authenticate))
+        .layer(from_fn_with_state(
+            Arc::new(OrganizerPages::new(state.link_views.clone())),
+            organizer_page::serve,
+        ))
         .layer(from_fn_with_state(state.clone(), middleware::limit_links))
         .layer(from_fn_with_state(
             state.clone(),

@@ -39,6 +39,27 @@ fn client_addr() -> Option<IpAddr> {
         .map(|ClientAddr(ip)| ip)
 }
 
+/// A catalogue the HTTP layer already read for this request, through this
+/// token (the link verified, its use counted and audited): the page renders
+/// exactly it, without a second reading. Only server code can put it in a
+/// request's extensions.
+#[derive(Clone, Debug)]
+pub struct PreloadedCatalogue {
+    pub token: String,
+    pub catalogue: OrganizerCatalogue,
+}
+
+/// The catalogue preloaded for `token` in the request being rendered.
+fn preloaded(token: &str) -> Option<OrganizerCatalogue> {
+    leptos::prelude::use_context::<axum::http::request::Parts>().and_then(|parts| {
+        parts
+            .extensions
+            .get::<PreloadedCatalogue>()
+            .filter(|p| p.token == token)
+            .map(|p| p.catalogue.clone())
+    })
+}
+
 fn dates(event: &EventRow) -> Option<String> {
     let fmt = |d: chrono::NaiveDate| d.format("%d/%m/%Y").to_string();
     match (event.event_start_date, event.event_end_date) {
@@ -64,14 +85,19 @@ impl LinkViewsService {
         }
     }
 
-    /// [`Self::link`] for a view of what the link opens: the use is audited.
-    async fn viewed_link(&self, purpose: Purpose, token: &str) -> Result<i64, AppError> {
+    /// [`Self::link`] for a view of what the link opens, by a client at
+    /// `ip`: the use is audited.
+    async fn viewed_link(
+        &self,
+        purpose: Purpose,
+        token: &str,
+        ip: Option<IpAddr>,
+    ) -> Result<i64, AppError> {
         let link = magic_links::verify(&self.db, &self.key, purpose, token)
             .await
             .map_err(app_error)?
             .ok_or(AppError::InvalidLink)?;
         self.uses.record(link.id);
-        let ip = client_addr();
         let block = ip.map(crate::auth::rate_limit::address_block);
         let key = format!(
             "{}/{}",
@@ -163,15 +189,32 @@ impl LinkViewsService {
     }
 }
 
+impl LinkViewsService {
+    /// The organizer's view of the catalogue behind `token`, opened by a
+    /// client at `ip` (the use counted and audited).
+    pub async fn organizer_catalogue_for(
+        &self,
+        token: &str,
+        ip: Option<IpAddr>,
+    ) -> Result<OrganizerCatalogue, AppError> {
+        let catalogue_id = self.viewed_link(Purpose::Catalogue, token, ip).await?;
+        self.catalogue_view(catalogue_id).await
+    }
+}
+
 #[async_trait::async_trait]
 impl LinkViews for LinkViewsService {
     async fn organizer_catalogue(&self, token: &str) -> Result<OrganizerCatalogue, AppError> {
-        let catalogue_id = self.viewed_link(Purpose::Catalogue, token).await?;
-        self.catalogue_view(catalogue_id).await
+        if let Some(catalogue) = preloaded(token) {
+            return Ok(catalogue);
+        }
+        self.organizer_catalogue_for(token, client_addr()).await
     }
 
     async fn venue_availability(&self, token: &str) -> Result<VenueAvailability, AppError> {
-        let check_id = self.viewed_link(Purpose::Availability, token).await?;
+        let check_id = self
+            .viewed_link(Purpose::Availability, token, client_addr())
+            .await?;
         self.availability_view(check_id).await
     }
 

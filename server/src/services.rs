@@ -5,7 +5,7 @@
 //! it); providing it to pages and server functions follows from the list.
 //! `AppState` holds a `Services` and the router provides it on every request.
 use crate::agent::{Agent, AgentSettings, AssistantService, Live};
-use crate::audit::{AuditReader, AuditThrottle};
+use crate::audit::AuditReader;
 use crate::auth::tokens::SigningKey;
 use crate::catalogue_builder::CatalogueBuilderService;
 use crate::embeddings::EmbeddingProvider;
@@ -77,10 +77,8 @@ services! {
 pub struct Dependencies {
     pub db: PgPool,
     pub signing_key: SigningKey,
-    /// Caps the audit rows outsiders can cause (shared with the sign-in routes).
-    pub audit_throttle: Arc<AuditThrottle>,
-    /// Magic-link uses counted in memory (flushed by their own loop).
-    pub link_uses: Arc<crate::auth::magic_links::uses::LinkUses>,
+    /// What magic links open (shared with the organizer page's cache).
+    pub link_views: Arc<LinkViewsService>,
     /// The venue pipeline's embedder; `None` searches without vectors.
     pub venue_embedder: Option<Arc<dyn EmbeddingProvider>>,
     /// The language model (the offline provider when none is configured).
@@ -99,8 +97,7 @@ impl Services {
         let Dependencies {
             db,
             signing_key,
-            audit_throttle,
-            link_uses,
+            link_views,
             venue_embedder,
             llm,
             chat_live,
@@ -126,12 +123,7 @@ impl Services {
             memory: Some(memory.clone()),
         });
         Services {
-            link_views: Arc::new(LinkViewsService {
-                db: db.clone(),
-                key: signing_key.clone(),
-                audit_throttle,
-                uses: link_uses,
-            }),
+            link_views,
             audit_log: Arc::new(AuditReader { db: db.clone() }),
             catalogue_builder: Arc::new(CatalogueBuilderService {
                 db: db.clone(),

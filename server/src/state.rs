@@ -7,15 +7,23 @@ use crate::auth::tokens::SigningKey;
 use crate::config::Config;
 use crate::embeddings::EmbeddingHealth;
 use crate::embeddings::EmbeddingProvider;
+use crate::link_views::LinkViewsService;
 use crate::llm::LlmProvider;
 use crate::services::{Dependencies, Services};
 use axum::extract::FromRef;
 use leptos::prelude::LeptosOptions;
 use sqlx::PgPool;
+use std::ops::Deref;
 use std::sync::Arc;
 
-#[derive(Clone, FromRef)]
-pub struct AppState {
+/// What every request handler can reach, behind one `Arc`: axum clones the
+/// state for every layer of every request, and a struct of two dozen `Arc`s
+/// and strings made that a measurable share of a page's cost (ADR 0021).
+#[derive(Clone)]
+pub struct AppState(Arc<Shared>);
+
+/// The fields of [`AppState`] (reached through `Deref`).
+pub struct Shared {
     pub leptos_options: LeptosOptions,
     pub db: PgPool,
     pub config: Arc<Config>,
@@ -30,6 +38,8 @@ pub struct AppState {
     pub services: Services,
     /// Wakes the chat event streams of this process (`http::chat_events`).
     pub chat_live: Arc<Live>,
+    /// What magic links open (also read by `http::organizer_page`).
+    pub link_views: Arc<LinkViewsService>,
 }
 
 impl AppState {
@@ -50,11 +60,16 @@ impl AppState {
         let audit_throttle = Arc::new(AuditThrottle::default());
         let chat_live = Arc::new(Live::default());
         let link_uses = LinkUses::started(db.clone(), FLUSH_EVERY);
+        let link_views = Arc::new(LinkViewsService {
+            db: db.clone(),
+            key: signing_key.clone(),
+            audit_throttle: audit_throttle.clone(),
+            uses: link_uses.clone(),
+        });
         let services = Services::new(Dependencies {
             db: db.clone(),
             signing_key: signing_key.clone(),
-            audit_throttle: audit_throttle.clone(),
-            link_uses: link_uses.clone(),
+            link_views: link_views.clone(),
             venue_embedder,
             llm,
             chat_live: chat_live.clone(),
@@ -67,7 +82,7 @@ impl AppState {
             llm_budget: (&config.llm).into(),
             memory,
         });
-        AppState {
+        AppState(Arc::new(Shared {
             leptos_options,
             db,
             config: Arc::new(config),
@@ -78,6 +93,22 @@ impl AppState {
             link_uses,
             services,
             chat_live,
-        }
+            link_views,
+        }))
+    }
+}
+
+impl Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+/// Leptos' handlers read their options from the state.
+impl FromRef<AppState> for LeptosOptions {
+    fn from_ref(state: &AppState) -> Self {
+        state.leptos_options.clone()
     }
 }

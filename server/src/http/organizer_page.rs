@@ -1,0 +1,240 @@
+//! The organizer's catalogue page (`/c/:token`), rendered once per content.
+//!
+//! An organizer's link is opened again and again (by the organizer, their
+//! colleagues, link previews), and rendering the page through Leptos costs
+//! far more than reading its data. So every opening still verifies the link,
+//! counts and audits the use and reads the catalogue — the page is never
+//! staler than the database — but when what it read equals what the last
+//! rendering of this link showed, that HTML is sent again with this
+//! response's CSP nonce put in (a nonce must be unique per response; it is
+//! the only part of the HTML that changes between two renderings of the same
+//! data, and it is kept as the cut points of a template).
+//!
+//! Only a plain `GET /c/:token` is served from here: a query (a form's error
+//! coming back, anything else) goes to Leptos, and so does a refused link
+//! (the page renders the refusal, a 404).
+use super::headers::CspNonce;
+use crate::link_views::{LinkViewsService, PreloadedCatalogue};
+use app::auth::ClientAddr;
+use app::links::OrganizerCatalogue;
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// Renderings kept (one per link; about 20 KB each). Past it, an arbitrary
+/// one is forgotten and rendered again on its link's next opening.
+const MAX_PAGES: usize = 1024;
+
+/// The pages rendered so far, by link token.
+pub struct OrganizerPages {
+    views: Arc<LinkViewsService>,
+    rendered: Mutex<HashMap<String, Arc<Rendered>>>,
+}
+
+/// One rendering: the data it showed and its HTML cut at the nonce.
+struct Rendered {
+    catalogue: OrganizerCatalogue,
+    content_type: HeaderValue,
+    /// The HTML between the occurrences of the nonce.
+    pieces: Vec<Bytes>,
+}
+
+impl Rendered {
+    fn response(&self, nonce: &str) -> Response {
+        let length = self.pieces.iter().map(Bytes::len).sum::<usize>()
+            + nonce.len() * self.pieces.len().saturating_sub(1);
+        let mut html = Vec::with_capacity(length);
+        for (i, piece) in self.pieces.iter().enumerate() {
+            if i > 0 {
+                html.extend_from_slice(nonce.as_bytes());
+            }
+            html.extend_from_slice(piece);
+        }
+        ([(header::CONTENT_TYPE, self.content_type.clone())], html).into_response()
+    }
+}
+
+impl OrganizerPages {
+    pub fn new(views: Arc<LinkViewsService>) -> Self {
+        OrganizerPages {
+            views,
+            rendered: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The rendering of `token` if it showed exactly `catalogue`.
+    fn matching(&self, token: &str, catalogue: &OrganizerCatalogue) -> Option<Arc<Rendered>> {
+        let rendered = self.rendered.lock().unwrap_or_else(PoisonError::into_inner);
+        rendered
+            .get(token)
+            .filter(|r| r.catalogue == *catalogue)
+            .cloned()
+    }
+
+    fn keep(&self, token: String, page: Rendered) {
+        let mut rendered = self.rendered.lock().unwrap_or_else(PoisonError::into_inner);
+        if rendered.len() >= MAX_PAGES && !rendered.contains_key(&token) {
+            if let Some(any) = rendered.keys().next().cloned() {
+                rendered.remove(&any);
+            }
+        }
+        rendered.insert(token, Arc::new(page));
+    }
+
+    /// Renderings kept (for tests and diagnostics).
+    pub fn len(&self) -> usize {
+        self.rendered
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The token of a plain `GET /c/:token`, the only request served here.
+fn page_token(request: &Request<Body>) -> Option<String> {
+    if request.method() != Method::GET || request.uri().query().is_some() {
+        return None;
+    }
+    let token = request.uri().path().strip_prefix("/c/")?;
+    let well_formed = !token.is_empty()
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'));
+    well_formed.then(|| token.to_string())
+}
+
+/// Serves an organizer page from its last rendering when the data is the
+/// same; renders it (and keeps the rendering) otherwise.
+pub async fn serve(
+    State(pages): State<Arc<OrganizerPages>>,
+    mut request: Request<Body>,
+    next: Next,
+) -> Response {
+    let Some(token) = page_token(&request) else {
+        return next.run(request).await;
+    };
+    let nonce = match request.extensions().get::<CspNonce>() {
+        Some(CspNonce(nonce)) if !nonce.is_empty() => nonce.clone(),
+        // No nonce, no inline script: nothing to put in a template.
+        _ => return next.run(request).await,
+    };
+    let ip = request.extensions().get::<ClientAddr>().map(|a| a.0);
+    let Ok(catalogue) = pages.views.organizer_catalogue_for(&token, ip).await else {
+        // The page says why (and answers 404 for a refused link).
+        return next.run(request).await;
+    };
+    if let Some(page) = pages.matching(&token, &catalogue) {
+        return page.response(&nonce);
+    }
+    request.extensions_mut().insert(PreloadedCatalogue {
+        token: token.clone(),
+        catalogue: catalogue.clone(),
+    });
+    let response = next.run(request).await;
+    let cacheable =
+        response.status() == StatusCode::OK && !response.headers().contains_key(header::SET_COOKIE);
+    if !cacheable {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let html = match axum::body::to_bytes(body, usize::MAX).await {
+        Ok(html) => html,
+        Err(e) => {
+            tracing::error!(error = %e, "the organizer page's rendering failed midway");
+            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+        }
+    };
+    let content_type = parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .cloned()
+        .unwrap_or_else(|| HeaderValue::from_static("text/html; charset=utf-8"));
+    let pieces = split_at(&html, nonce.as_bytes());
+    pages.keep(
+        token,
+        Rendered {
+            catalogue,
+            content_type,
+            pieces,
+        },
+    );
+    Response::from_parts(parts, Body::from(html))
+}
+
+/// `html` cut at every occurrence of `nonce` (which is not kept).
+fn split_at(html: &Bytes, nonce: &[u8]) -> Vec<Bytes> {
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    let mut at = 0;
+    while at + nonce.len() <= html.len() {
+        if html[at..].starts_with(nonce) {
+            pieces.push(html.slice(start..at));
+            at += nonce.len();
+            start = at;
+        } else {
+            at += 1;
+        }
+    }
+    pieces.push(html.slice(start..));
+    pieces
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_template_puts_the_new_nonce_where_the_old_one_was() {
+        let html =
+            Bytes::from_static(b"<script nonce=\"N1\">a</script><p>N</p><x crossorigin=\"N1\">N1");
+        let pieces = split_at(&html, b"N1");
+        assert_eq!(pieces.len(), 4);
+        let page = Rendered {
+            catalogue: OrganizerCatalogue {
+                request_reference: String::new(),
+                event_summary: String::new(),
+                participants: 0,
+                event_dates: None,
+                configurations: vec![],
+                sent_on: None,
+                picks: vec![],
+                comment: None,
+            },
+            content_type: HeaderValue::from_static("text/html"),
+            pieces,
+        };
+        let response = page.response("ZZZ");
+        let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .expect("a body");
+        assert_eq!(
+            &body[..],
+            b"<script nonce=\"ZZZ\">a</script><p>N</p><x crossorigin=\"ZZZ\">ZZZ"
+        );
+    }
+
+    #[test]
+    fn only_a_plain_get_of_a_catalogue_link_is_served_here() {
+        let get = |uri: &str| Request::get(uri).body(Body::empty()).expect("a request");
+        assert_eq!(
+            page_token(&get("/c/abc.DEF-_1")).as_deref(),
+            Some("abc.DEF-_1")
+        );
+        assert_eq!(page_token(&get("/c/abc?__err=x")), None);
+        assert_eq!(page_token(&get("/c/")), None);
+        assert_eq!(page_token(&get("/c/a/b")), None);
+        assert_eq!(page_token(&get("/v/abc")), None);
+        let post = Request::post("/c/abc")
+            .body(Body::empty())
+            .expect("a request");
+        assert_eq!(page_token(&post), None);
+    }
+}
