@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 /// What every request handler can reach, behind one `Arc`: axum clones the
 /// state for every layer of every request, and a struct of two dozen `Arc`s
-/// and strings made that a measurable share of a page's cost (ADR 0021).
+/// and strings made that a measurable share of a page's cost (ADR 0022).
 #[derive(Clone)]
 pub struct AppState(Arc<Shared>);
 

@@ -216,6 +216,16 @@ async fn every_filter_narrows_the_list_to_what_it_says(db: PgPool) {
                 p.camille
             ),
         ),
+        // Text and dates together: each filter is written into the
+        // statement only when in use, so combinations are statements too.
+        (
+            query(|q| {
+                q.q = "jardins".into();
+                q.from = "2026-03-01".into();
+            }),
+            "r.id % 5 = 0 AND coalesce(r.event_end_date, r.event_start_date) >= '2026-03-01'"
+                .into(),
+        ),
         (query(|q| q.pool = "nulle-part".into()), "false".into()),
     ];
     for (q, condition) in cases {
