@@ -104,15 +104,19 @@ impl Outreach for OutreachService {
             .await
             .map_err(app_error)?
             .ok_or(AppError::NotFound)?;
-        let revoked = catalogue_outreach::revoke_links(&self.db, catalogue_id, user_id)
+        // The revocation and its audit rows commit together: a revocation
+        // nobody can trace is refused like any failed write.
+        let mut tx = self.db.begin().await.map_err(app_error)?;
+        let revoked = catalogue_outreach::revoke_links(&mut *tx, catalogue_id, user_id)
             .await
             .map_err(app_error)?;
         for link_id in &revoked {
             let event = Event::new(Actor::User(user_id), "magic_link.revoked")
                 .on("magic_link", *link_id)
                 .details(serde_json::json!({ "catalogue_id": catalogue_id }));
-            audit::record(&self.db, event).await;
+            audit::write(&mut *tx, event).await.map_err(app_error)?;
         }
+        tx.commit().await.map_err(app_error)?;
         Ok(revoked.len())
     }
 

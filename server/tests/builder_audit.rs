@@ -431,13 +431,14 @@ async fn a_refused_edit_audits_nothing(db: PgPool) {
     assert_eq!(b.view(v.catalogue_id).await.unwrap(), v, "nothing written");
 }
 
-/// Makes every insert of a `catalogue.*` or `availability.*` row fail, as a
-/// full disk or a broken constraint would.
+/// Makes every insert of a `catalogue.*`, `availability.*` or
+/// `magic_link.revoked` row fail, as a full disk or a broken constraint would.
 async fn break_the_log(db: &PgPool) {
     sqlx::query(
         "CREATE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$
          BEGIN
-           IF NEW.action LIKE 'catalogue.%' OR NEW.action LIKE 'availability.%' THEN
+           IF NEW.action LIKE 'catalogue.%' OR NEW.action LIKE 'availability.%'
+              OR NEW.action = 'magic_link.revoked' THEN
              RAISE EXCEPTION 'audit log unavailable';
            END IF;
            RETURN NEW;
@@ -511,6 +512,46 @@ async fn an_edit_whose_row_cannot_be_written_fails_whole(db: PgPool) {
         .await
         .unwrap();
     assert_eq!(v.recommended.len(), 2, "with the log back, the edit goes");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_revocation_whose_rows_cannot_be_written_revokes_nothing(db: PgPool) {
+    seed_demo(&db).await;
+    let o = outreach(&db);
+    let user = team(&db).await;
+    let catalogue: i64 = sqlx::query_scalar(
+        "SELECT id FROM catalogues WHERE status = 'sent' AND kind = 'standard' ORDER BY id LIMIT 1",
+    )
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    o.send_catalogue(user, catalogue).await.unwrap();
+    let live = || async {
+        sqlx::query_scalar::<_, i64>(
+            "SELECT count(*) FROM magic_links
+              WHERE purpose = 'catalogue' AND subject_id = $1 AND revoked_at IS NULL",
+        )
+        .bind(catalogue)
+        .fetch_one(&db)
+        .await
+        .unwrap()
+    };
+    let before = live().await;
+    assert!(before >= 1);
+
+    break_the_log(&db).await;
+    assert!(o.revoke_catalogue_links(user, catalogue).await.is_err());
+    assert_eq!(live().await, before, "no revocation without its rows");
+
+    sqlx::query("DROP TRIGGER refuse_audit ON audit_log")
+        .execute(&db)
+        .await
+        .unwrap();
+    let revoked = o.revoke_catalogue_links(user, catalogue).await.unwrap();
+    assert_eq!(revoked as i64, before);
+    assert_eq!(live().await, 0);
+    let logged = rows(&db, "magic_link.revoked").await;
+    assert_eq!(logged.len(), revoked, "one row per revoked link");
 }
 
 #[sqlx::test(migrations = "../migrations")]
