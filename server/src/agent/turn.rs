@@ -16,6 +16,7 @@ use super::labels::label;
 use super::live::Live;
 use super::prompt::{self, PromptContext, SimilarCache};
 use super::sink::{EventSink, FLUSH_EVERY};
+use super::stages::{self, Part, Stage, StageLog};
 use crate::approvals;
 use crate::db::ai_conversations::{self, Conversation};
 use crate::db::ai_events::{Closing, FinalMessage};
@@ -87,6 +88,9 @@ pub struct Agent {
     /// The team's memories: the memory tools and the conversation
     /// summariser (`None`: neither runs).
     pub memory: Option<Arc<crate::memory::MemoryStore>>,
+    /// Per-stage timings of each turn, for `maxy bench chat` only: `None`
+    /// in production, where nothing is recorded.
+    pub stages: Option<Arc<StageLog>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -120,9 +124,23 @@ impl Agent {
         self.provider.name() == self.offline.name()
     }
 
+    /// A stage boundary (a no-op unless the benchmark collects timings).
+    pub(super) fn lap(&self, conversation_id: i64, stage: Stage) {
+        if let Some(log) = &self.stages {
+            log.lap(conversation_id, stage);
+        }
+    }
+
+    fn part(&self, conversation_id: i64, part: Part, took: Duration) {
+        if let Some(log) = &self.stages {
+            log.part(conversation_id, part, took);
+        }
+    }
+
     /// Runs the turn to its end and closes it. Never panics the caller:
     /// every failure ends the turn as `failed` with a notice.
     pub async fn run_turn(self: Arc<Self>, conversation: Conversation, turn_id: i64) {
+        self.lap(conversation.id, Stage::Spawn);
         let mut sink = EventSink::new(self.db.clone(), self.live.clone(), conversation.id, turn_id);
         let context = CallContext {
             user_id: Some(conversation.user_id),
@@ -192,6 +210,7 @@ impl Agent {
                 tracing::error!(turn_id, error = %e, "cannot close a chat turn");
             }
         }
+        self.lap(conversation.id, Stage::Close);
         self.live.notify(conversation.id);
         self.summarise_into_memory(conversation.id).await;
     }
@@ -263,17 +282,27 @@ impl Agent {
         let summariser = |offline: bool| (!offline).then_some(&recorders.main as &dyn LlmProvider);
         // The first round's reads and the start event at once: three round
         // trips the turn waits for as one.
-        let ((), mut context, first_history) = tokio::try_join!(
-            sink.push(started),
-            PromptContext::load(&self.db, &self.similar, conversation.request_id),
-            self.history(conversation.id, summariser(offline)),
-        )?;
-        let mut first_history = Some(first_history);
+        let (started, context, history) = tokio::join!(
+            stages::timed(sink.push(started)),
+            stages::timed(PromptContext::load(
+                &self.db,
+                &self.similar,
+                conversation.request_id
+            )),
+            stages::timed(self.history(conversation.id, summariser(offline))),
+        );
+        self.part(conversation.id, Part::StartEvent, started.1);
+        self.part(conversation.id, Part::Context, context.1);
+        self.part(conversation.id, Part::History, history.1);
+        started.0?;
+        let mut context = context.0?;
+        let mut first_history = Some(history.0?);
         for _round in 0..self.settings.max_rounds {
             let (messages, summary) = match first_history.take() {
                 Some(loaded) => loaded,
                 None => self.history(conversation.id, summariser(offline)).await?,
             };
+            self.lap(conversation.id, Stage::Reads);
             context.summary = summary;
             let request = ChatRequest {
                 task: Task::Chat,
@@ -283,6 +312,7 @@ impl Agent {
                 max_tokens: self.settings.max_tokens,
                 time_limit: Some(self.settings.start_limit),
             };
+            self.lap(conversation.id, Stage::Prompt);
             let answer = if offline {
                 self.round(&recorders.offline, &request, sink).await
             } else {
@@ -299,6 +329,7 @@ impl Agent {
                     other => other,
                 }
             };
+            self.lap(conversation.id, Stage::Model);
             let answer = match answer {
                 Ok(answer) => answer,
                 Err(RoundError::Db(e)) => return Err(e.into()),
@@ -328,6 +359,7 @@ impl Agent {
                 );
             }
             ai_messages::append(&self.db, conversation.id, "tool", &results, None).await?;
+            self.lap(conversation.id, Stage::Tools);
         }
         sink.push(ChatEvent::Notice {
             text: format!(
