@@ -22,7 +22,7 @@ use crate::db::ai_conversations::{self, Conversation};
 use crate::db::ai_events::{Closing, FinalMessage};
 use crate::db::ai_messages;
 use crate::db::ai_turns;
-use crate::db::llm_calls::CallContext;
+use crate::db::llm_calls::{self, CallContext};
 use crate::embeddings::EmbeddingProvider;
 use crate::llm::{
     Block, ChatAnswer, ChatEvent as ModelEvent, ChatRequest, LlmError, LlmProvider, Recording, Task,
@@ -148,9 +148,13 @@ impl Agent {
             conversation_id: Some(conversation.id),
             search_run_id: None,
         };
+        // The call that ends the turn (no tool call) is stored by the
+        // turn's closing statement: one round trip less.
         let recorders = Recorders {
-            main: Recording::new(self.provider.clone(), self.db.clone(), context),
-            offline: Recording::new(self.offline.clone(), self.db.clone(), context),
+            main: Recording::new(self.provider.clone(), self.db.clone(), context)
+                .leaving_final_answers(),
+            offline: Recording::new(self.offline.clone(), self.db.clone(), context)
+                .leaving_final_answers(),
         };
         let outcome = tokio::select! {
             outcome = self.drive(&conversation, turn_id, &mut sink, &recorders) => outcome.map(|last| ("done", last)),
@@ -181,6 +185,8 @@ impl Agent {
             status: status.into(),
             cost_eur: cost_usd * self.settings.usd_to_eur,
         };
+        let mut calls = recorders.main.take_left();
+        calls.extend(recorders.offline.take_left());
         let closing = Closing {
             status,
             error: error.as_deref(),
@@ -188,6 +194,8 @@ impl Agent {
                 content: &a.content,
                 model: &a.model,
             }),
+            calls: &calls,
+            call_context: context,
         };
         if let Err(e) = sink.close_turn(turn_id, finished, closing).await {
             tracing::error!(turn_id, error = %e, "cannot log the end of a chat turn");
@@ -208,6 +216,11 @@ impl Agent {
             }
             if let Err(e) = ai_turns::finish(&self.db, turn_id, status, error.as_deref()).await {
                 tracing::error!(turn_id, error = %e, "cannot close a chat turn");
+            }
+            for call in &calls {
+                if let Err(e) = llm_calls::insert(&self.db, call, context).await {
+                    tracing::warn!(turn_id, error = %e, "cannot record an LLM call");
+                }
             }
         }
         self.lap(conversation.id, Stage::Close);

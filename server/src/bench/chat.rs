@@ -220,7 +220,10 @@ fn print_stages(timings: &[(TurnTimings, Duration)]) {
     }
     for part in Part::ALL {
         let figure = p50(&|(t, _)| t.part(part));
-        println!("        at once in reads: {:<30} p50 {figure:>6.3} ms", part.label());
+        println!(
+            "        at once in reads: {:<30} p50 {figure:>6.3} ms",
+            part.label()
+        );
     }
     println!(
         "      {:<42} p50 {:>6.3} ms",
@@ -236,7 +239,10 @@ async fn closed_timings(log: &StageLog, conversation_id: i64) -> anyhow::Result<
         if let Some(t) = log.take_closed(conversation_id) {
             return Ok(t);
         }
-        anyhow::ensure!(Instant::now() < deadline, "a turn's closing was not recorded");
+        anyhow::ensure!(
+            Instant::now() < deadline,
+            "a turn's closing was not recorded"
+        );
         tokio::time::sleep(Duration::from_micros(200)).await;
     }
 }
