@@ -61,21 +61,25 @@ impl Stage {
     }
 }
 
-/// Work running concurrently inside [`Stage::Reads`], timed on its own.
+/// Work inside [`Stage::Reads`], timed on its own (some of it runs at
+/// the same time, so parts do not add up).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Part {
-    History,
-    Context,
+    /// The prompt context, the history and the approvals: one statement.
+    Reads,
+    /// The similar requests (cached per request).
+    Similar,
+    /// The turn's start event written (at the same time as the reads).
     StartEvent,
 }
 
 impl Part {
-    pub const ALL: [Part; 3] = [Part::History, Part::Context, Part::StartEvent];
+    pub const ALL: [Part; 3] = [Part::Reads, Part::Similar, Part::StartEvent];
 
     pub fn label(self) -> &'static str {
         match self {
-            Part::History => "history load",
-            Part::Context => "prompt context (request, signals)",
+            Part::Reads => "context + history (one statement)",
+            Part::Similar => "similar requests (cached)",
             Part::StartEvent => "start event written",
         }
     }
@@ -194,13 +198,13 @@ mod tests {
         log.lap(7, Stage::Send);
         std::thread::sleep(Duration::from_millis(3));
         log.lap(7, Stage::Reads);
-        log.part(7, Part::History, Duration::from_millis(1));
+        log.part(7, Part::Reads, Duration::from_millis(1));
         log.lap(7, Stage::Close);
         let t = log.take(7).expect("recorded");
         assert!(t.stage(Stage::Send) >= Duration::from_millis(2));
         assert!(t.stage(Stage::Reads) >= Duration::from_millis(3));
         assert_eq!(t.stage(Stage::Model), Duration::ZERO);
-        assert_eq!(t.part(Part::History), Duration::from_millis(1));
+        assert_eq!(t.part(Part::Reads), Duration::from_millis(1));
         let sum: Duration = t.stages.iter().sum();
         assert_eq!(Some(sum), t.total());
         assert!(log.take(7).is_none(), "taken once");
@@ -210,7 +214,7 @@ mod tests {
     fn a_conversation_never_begun_records_nothing() {
         let log = StageLog::default();
         log.lap(9, Stage::Send);
-        log.part(9, Part::Context, Duration::from_millis(1));
+        log.part(9, Part::Similar, Duration::from_millis(1));
         assert!(log.take(9).is_none());
     }
 }

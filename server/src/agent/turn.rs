@@ -18,6 +18,7 @@ use super::prompt::{self, PromptContext, SimilarCache};
 use super::sink::{EventSink, FLUSH_EVERY};
 use super::stages::{self, Part, Stage, StageLog};
 use crate::approvals;
+use crate::db::ai_context;
 use crate::db::ai_conversations::{self, Conversation};
 use crate::db::ai_events::{Closing, FinalMessage};
 use crate::db::ai_messages;
@@ -295,21 +296,41 @@ impl Agent {
         let summariser = |offline: bool| (!offline).then_some(&recorders.main as &dyn LlmProvider);
         // The first round's reads and the start event at once: three round
         // trips the turn waits for as one.
-        let (started, context, history) = tokio::join!(
+        // The start event and the first round's reads (prompt context,
+        // history, approvals: one statement) at once.
+        let window = i64::try_from(self.settings.max_history).unwrap_or(30);
+        let (started, reads) = tokio::join!(
             stages::timed(sink.push(started)),
-            stages::timed(PromptContext::load(
+            stages::timed(ai_context::for_turn(
                 &self.db,
-                &self.similar,
-                conversation.request_id
+                conversation.request_id,
+                prompt::RECENT,
+                conversation.id,
+                window,
             )),
-            stages::timed(self.history(conversation.id, summariser(offline))),
         );
         self.part(conversation.id, Part::StartEvent, started.1);
-        self.part(conversation.id, Part::Context, context.1);
-        self.part(conversation.id, Part::History, history.1);
+        self.part(conversation.id, Part::Reads, reads.1);
         started.0?;
+        let reads = reads.0?;
+        let (context, history) = tokio::join!(
+            stages::timed(PromptContext::with_similar(
+                &self.db,
+                &self.similar,
+                reads.request,
+                reads.training,
+                reads.knowledge,
+            )),
+            self.bounded(
+                conversation.id,
+                &reads.messages,
+                &reads.outcomes,
+                summariser(offline)
+            ),
+        );
+        self.part(conversation.id, Part::Similar, context.1);
         let mut context = context.0?;
-        let mut first_history = Some(history.0?);
+        let mut first_history = Some(history?);
         for _round in 0..self.settings.max_rounds {
             let (messages, summary) = match first_history.take() {
                 Some(loaded) => loaded,
@@ -396,7 +417,20 @@ impl Agent {
             ai_messages::last(&self.db, conversation_id, window),
             ai_conversations::approval_outcomes(&self.db, conversation_id),
         )?;
-        let start = history::bound(&stored, self.settings.max_history);
+        self.bounded(conversation_id, &stored, &outcomes, summariser)
+            .await
+    }
+
+    /// The history the model reads from the stored messages: cut by the
+    /// bound, with the summary of what was cut.
+    async fn bounded(
+        &self,
+        conversation_id: i64,
+        stored: &[ai_messages::StoredMessage],
+        outcomes: &[ai_conversations::ApprovalOutcome],
+        summariser: Option<&dyn LlmProvider>,
+    ) -> sqlx::Result<(Vec<crate::llm::ChatMessage>, Option<String>)> {
+        let start = history::bound(stored, self.settings.max_history);
         let kept = &stored[start..];
         let summary = match kept.first() {
             Some(first) if first.seq > 0 => {
@@ -412,7 +446,7 @@ impl Agent {
             }
             _ => None,
         };
-        Ok((history::to_chat(kept, &outcomes), summary))
+        Ok((history::to_chat(kept, outcomes), summary))
     }
 
     /// One model call, its text streamed to the page as it comes.

@@ -221,7 +221,7 @@ fn print_stages(timings: &[(TurnTimings, Duration)]) {
     for part in Part::ALL {
         let figure = p50(&|(t, _)| t.part(part));
         println!(
-            "        at once in reads: {:<30} p50 {figure:>6.3} ms",
+            "        in reads: {:<36} p50 {figure:>6.3} ms",
             part.label()
         );
     }
