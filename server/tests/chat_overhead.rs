@@ -1,9 +1,11 @@
-//! The chat turn's last model call is stored by the statement that closes
-//! the turn (one round trip, and a durable commit, instead of a relaxed
-//! insert of its own): the row keeps its tokens, cost, latency and who it
-//! served; calls that asked for a tool are still written at once; and the
-//! per-stage timings of `maxy bench chat` are never collected by the
-//! production wiring.
+//! What the chat turn's overhead round changed (docs/benchmarks.md, fifth
+//! round): the turn's last model call is stored by the statement that
+//! closes the turn (one round trip, and a durable commit, instead of a
+//! relaxed insert of its own), and the row keeps its tokens, cost, latency
+//! and who it served, while calls that asked for a tool are still written at
+//! once; the first round's reads are one statement that reads what the
+//! separate reads did; the per-stage timings of `maxy bench chat` are never
+//! collected by the production wiring.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 mod support;
 
@@ -401,4 +403,74 @@ fn stage_timings_are_collected_by_the_benchmark_only() {
         }
     }
     assert_eq!(on, ["bench/chat.rs"]);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_turns_reads_in_one_statement_are_the_separate_reads(db: PgPool) {
+    use server::db::{ai_context, ai_conversations, ai_messages};
+    seed_demo(&db).await;
+    let (_, conversation, _) = running_turn(&db).await;
+    let request_id: i64 = sqlx::query_scalar("SELECT id FROM requests ORDER BY id LIMIT 1")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    let text = |t: &str| vec![Block::Text { text: t.into() }];
+    for n in 0..7 {
+        ai_messages::append(
+            &db,
+            conversation,
+            "user",
+            &text(&format!("question {n}")),
+            None,
+        )
+        .await
+        .unwrap();
+        let call = Block::ToolUse {
+            id: format!("toolu_{n}"),
+            name: "update_request".into(),
+            input: json!({"request_id": request_id}),
+        };
+        let asked = ai_messages::append(&db, conversation, "assistant", &[call], Some("m"))
+            .await
+            .unwrap();
+        if n % 3 == 0 {
+            server::approvals::create(
+                &db,
+                conversation,
+                asked.id,
+                &format!("toolu_{n}"),
+                "update_request",
+                &json!({"request_id": request_id, "status": "qualified"}),
+                Duration::from_secs(60),
+            )
+            .await
+            .unwrap();
+        }
+    }
+    for (request, window) in [(Some(request_id), 5), (None, 30), (Some(-1), 1)] {
+        let one = ai_context::for_turn(&db, request, 3, conversation, window)
+            .await
+            .unwrap();
+        let (r, training, knowledge) = ai_context::for_prompt(&db, request, 3).await.unwrap();
+        assert_eq!(one.request, r);
+        assert_eq!(one.training, training);
+        assert_eq!(one.knowledge, knowledge);
+        assert_eq!(
+            one.messages,
+            ai_messages::last(&db, conversation, window).await.unwrap()
+        );
+        let mut outcomes = ai_conversations::approval_outcomes(&db, conversation)
+            .await
+            .unwrap();
+        let mut got = one.outcomes.clone();
+        outcomes.sort_by_key(|o| o.id);
+        got.sort_by_key(|o| o.id);
+        assert_eq!(got, outcomes);
+        assert_eq!(got.len(), 3);
+        assert_eq!(one.messages.len(), usize::try_from(window.min(14)).unwrap());
+    }
+    // A conversation with nothing yet reads empty lists.
+    let (_, empty, _) = running_turn(&db).await;
+    let none = ai_context::for_turn(&db, None, 3, empty, 30).await.unwrap();
+    assert!(none.messages.is_empty() && none.outcomes.is_empty() && none.request.is_none());
 }
