@@ -107,27 +107,29 @@ pub async fn for_turn(
     conversation_id: i64,
     window: i64,
 ) -> sqlx::Result<TurnReads> {
-    let (request, training, knowledge, Json(mut messages), Json(outcomes)): (
+    type Row = (
         Option<Json<RequestContext>>,
         Json<Vec<RecentTraining>>,
         Json<Vec<RecentKnowledge>>,
         Json<Vec<StoredMessage>>,
         Json<Vec<ApprovalOutcome>>,
-    ) = sqlx::query_as(&format!(
-        "SELECT {},
+    );
+    let (request, training, knowledge, Json(mut messages), Json(outcomes)): Row =
+        sqlx::query_as(&format!(
+            "SELECT {},
            (SELECT coalesce(jsonb_agg(x), '[]') FROM (
                SELECT {MESSAGE_COLUMNS} FROM ai_messages
                 WHERE conversation_id = $3 ORDER BY seq DESC LIMIT $4) x),
            (SELECT coalesce(jsonb_agg(x), '[]') FROM (
                SELECT {OUTCOME_COLUMNS} FROM ai_pending_approvals WHERE conversation_id = $3) x)",
-        prompt_columns()
-    ))
-    .bind(request_id)
-    .bind(recent)
-    .bind(conversation_id)
-    .bind(window)
-    .fetch_one(db)
-    .await?;
+            prompt_columns()
+        ))
+        .bind(request_id)
+        .bind(recent)
+        .bind(conversation_id)
+        .bind(window)
+        .fetch_one(db)
+        .await?;
     // Newest first in the query (the LIMIT keeps the newest), oldest first out.
     messages.sort_by_key(|m| m.seq);
     Ok(TurnReads {
