@@ -17,6 +17,7 @@ pub mod memory_summary;
 pub mod prompt;
 pub mod service;
 pub mod sink;
+pub mod stages;
 pub mod turn;
 
 pub use live::Live;

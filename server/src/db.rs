@@ -15,6 +15,32 @@ macro_rules! relaxed_commit_cte {
     };
 }
 
+/// `INSERT INTO llm_calls` of the rows in the JSON array `$param`, as
+/// [`llm_calls::rows`] builds it: the one place that maps a call record to
+/// the table, used by `llm_calls::insert` and by the statement that closes a
+/// chat turn (which stores its last call with it).
+macro_rules! insert_llm_calls_from_json {
+    ($param:literal) => {
+        concat!(
+            "INSERT INTO llm_calls (task, provider, model, input_tokens, output_tokens,
+                                    cache_write_tokens, cache_read_tokens, cost_usd, latency_ms,
+                                    status, error, conversation_id, user_id, request_id,
+                                    search_run_id)
+             SELECT c.task, c.provider, c.model, c.input_tokens, c.output_tokens,
+                    c.cache_write_tokens, c.cache_read_tokens, c.cost_usd, c.latency_ms,
+                    c.status, c.error, c.conversation_id, c.user_id, c.request_id,
+                    c.search_run_id
+               FROM jsonb_to_recordset(",
+            $param,
+            "::jsonb) AS c(task text, provider text, model text, input_tokens int,
+                           output_tokens int, cache_write_tokens int, cache_read_tokens int,
+                           cost_usd float8, latency_ms int, status text, error text,
+                           conversation_id bigint, user_id bigint, request_id bigint,
+                           search_run_id bigint)"
+        )
+    };
+}
+
 pub mod ai_context;
 pub mod ai_conversations;
 pub mod ai_events;

@@ -121,6 +121,7 @@ impl Services {
             similar: Default::default(),
             summaries: Default::default(),
             memory: Some(memory.clone()),
+            stages: None,
         });
         Services {
             link_views,

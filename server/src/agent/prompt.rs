@@ -18,6 +18,9 @@ use std::time::{Duration, Instant};
 
 const TEMPLATE: &str = include_str!("system_prompt.md");
 
+/// Recent training sessions and knowledge entries the prompt shows.
+pub const RECENT: i64 = 3;
+
 /// The version line of the template, recorded with each turn's log.
 pub fn version() -> &'static str {
     TEMPLATE
@@ -81,7 +84,19 @@ impl PromptContext {
         cache: &SimilarCache,
         request_id: Option<i64>,
     ) -> sqlx::Result<Self> {
-        let (request, training, knowledge) = ai_context::for_prompt(db, request_id, 3).await?;
+        let (request, training, knowledge) = ai_context::for_prompt(db, request_id, RECENT).await?;
+        Self::with_similar(db, cache, request, training, knowledge).await
+    }
+
+    /// The context from reads already made, with the request's similar
+    /// requests (cached).
+    pub async fn with_similar(
+        db: &PgPool,
+        cache: &SimilarCache,
+        request: Option<RequestContext>,
+        training: Vec<RecentTraining>,
+        knowledge: Vec<RecentKnowledge>,
+    ) -> sqlx::Result<Self> {
         let similar = match &request {
             Some(r) => cache.get(db, r).await?,
             None => Vec::new(),

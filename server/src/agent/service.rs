@@ -2,6 +2,7 @@
 //! messages that start a turn on the server, the stop button, decisions on
 //! approval cards. Every method checks that the conversation belongs to the
 //! caller; someone else's reads as absent.
+use super::stages::Stage;
 use super::turn::Agent;
 use crate::approvals;
 use crate::auth::tokens::SigningKey;
@@ -204,6 +205,7 @@ impl Assistant for AssistantService {
         request_id: Option<i64>,
         text: String,
     ) -> Result<SentMessage, AppError> {
+        let called = std::time::Instant::now();
         let text = checked_text(&text)?;
         let db = &self.agent.db;
         let conversation_id = match conversation_id {
@@ -254,6 +256,10 @@ impl Assistant for AssistantService {
                 turn_id,
                 seq,
             } => {
+                if let Some(log) = &self.agent.stages {
+                    log.begin(conversation_id, called);
+                }
+                self.agent.lap(conversation_id, Stage::Send);
                 self.agent.live.notify(conversation_id);
                 tokio::spawn(self.agent.clone().run_turn(conversation, turn_id));
                 Ok(SentMessage {

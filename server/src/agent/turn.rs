@@ -16,12 +16,14 @@ use super::labels::label;
 use super::live::Live;
 use super::prompt::{self, PromptContext, SimilarCache};
 use super::sink::{EventSink, FLUSH_EVERY};
+use super::stages::{self, Part, Stage, StageLog};
 use crate::approvals;
+use crate::db::ai_context;
 use crate::db::ai_conversations::{self, Conversation};
 use crate::db::ai_events::{Closing, FinalMessage};
 use crate::db::ai_messages;
 use crate::db::ai_turns;
-use crate::db::llm_calls::CallContext;
+use crate::db::llm_calls::{self, CallContext};
 use crate::embeddings::EmbeddingProvider;
 use crate::llm::{
     Block, ChatAnswer, ChatEvent as ModelEvent, ChatRequest, LlmError, LlmProvider, Recording, Task,
@@ -87,6 +89,9 @@ pub struct Agent {
     /// The team's memories: the memory tools and the conversation
     /// summariser (`None`: neither runs).
     pub memory: Option<Arc<crate::memory::MemoryStore>>,
+    /// Per-stage timings of each turn, for `maxy bench chat` only: `None`
+    /// in production, where nothing is recorded.
+    pub stages: Option<Arc<StageLog>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -120,9 +125,23 @@ impl Agent {
         self.provider.name() == self.offline.name()
     }
 
+    /// A stage boundary (a no-op unless the benchmark collects timings).
+    pub(super) fn lap(&self, conversation_id: i64, stage: Stage) {
+        if let Some(log) = &self.stages {
+            log.lap(conversation_id, stage);
+        }
+    }
+
+    fn part(&self, conversation_id: i64, part: Part, took: Duration) {
+        if let Some(log) = &self.stages {
+            log.part(conversation_id, part, took);
+        }
+    }
+
     /// Runs the turn to its end and closes it. Never panics the caller:
     /// every failure ends the turn as `failed` with a notice.
     pub async fn run_turn(self: Arc<Self>, conversation: Conversation, turn_id: i64) {
+        self.lap(conversation.id, Stage::Spawn);
         let mut sink = EventSink::new(self.db.clone(), self.live.clone(), conversation.id, turn_id);
         let context = CallContext {
             user_id: Some(conversation.user_id),
@@ -130,9 +149,13 @@ impl Agent {
             conversation_id: Some(conversation.id),
             search_run_id: None,
         };
+        // The call that ends the turn (no tool call) is stored by the
+        // turn's closing statement: one round trip less.
         let recorders = Recorders {
-            main: Recording::new(self.provider.clone(), self.db.clone(), context),
-            offline: Recording::new(self.offline.clone(), self.db.clone(), context),
+            main: Recording::new(self.provider.clone(), self.db.clone(), context)
+                .leaving_final_answers(),
+            offline: Recording::new(self.offline.clone(), self.db.clone(), context)
+                .leaving_final_answers(),
         };
         let outcome = tokio::select! {
             outcome = self.drive(&conversation, turn_id, &mut sink, &recorders) => outcome.map(|last| ("done", last)),
@@ -163,6 +186,8 @@ impl Agent {
             status: status.into(),
             cost_eur: cost_usd * self.settings.usd_to_eur,
         };
+        let mut calls = recorders.main.take_left();
+        calls.extend(recorders.offline.take_left());
         let closing = Closing {
             status,
             error: error.as_deref(),
@@ -170,6 +195,8 @@ impl Agent {
                 content: &a.content,
                 model: &a.model,
             }),
+            calls: &calls,
+            call_context: context,
         };
         if let Err(e) = sink.close_turn(turn_id, finished, closing).await {
             tracing::error!(turn_id, error = %e, "cannot log the end of a chat turn");
@@ -191,7 +218,13 @@ impl Agent {
             if let Err(e) = ai_turns::finish(&self.db, turn_id, status, error.as_deref()).await {
                 tracing::error!(turn_id, error = %e, "cannot close a chat turn");
             }
+            for call in &calls {
+                if let Err(e) = llm_calls::insert(&self.db, call, context).await {
+                    tracing::warn!(turn_id, error = %e, "cannot record an LLM call");
+                }
+            }
         }
+        self.lap(conversation.id, Stage::Close);
         self.live.notify(conversation.id);
         self.summarise_into_memory(conversation.id).await;
     }
@@ -263,17 +296,47 @@ impl Agent {
         let summariser = |offline: bool| (!offline).then_some(&recorders.main as &dyn LlmProvider);
         // The first round's reads and the start event at once: three round
         // trips the turn waits for as one.
-        let ((), mut context, first_history) = tokio::try_join!(
-            sink.push(started),
-            PromptContext::load(&self.db, &self.similar, conversation.request_id),
-            self.history(conversation.id, summariser(offline)),
-        )?;
-        let mut first_history = Some(first_history);
+        // The start event and the first round's reads (prompt context,
+        // history, approvals: one statement) at once.
+        let window = i64::try_from(self.settings.max_history).unwrap_or(30);
+        let (started, reads) = tokio::join!(
+            stages::timed(sink.push(started)),
+            stages::timed(ai_context::for_turn(
+                &self.db,
+                conversation.request_id,
+                prompt::RECENT,
+                conversation.id,
+                window,
+            )),
+        );
+        self.part(conversation.id, Part::StartEvent, started.1);
+        self.part(conversation.id, Part::Reads, reads.1);
+        started.0?;
+        let reads = reads.0?;
+        let (context, history) = tokio::join!(
+            stages::timed(PromptContext::with_similar(
+                &self.db,
+                &self.similar,
+                reads.request,
+                reads.training,
+                reads.knowledge,
+            )),
+            self.bounded(
+                conversation.id,
+                &reads.messages,
+                &reads.outcomes,
+                summariser(offline)
+            ),
+        );
+        self.part(conversation.id, Part::Similar, context.1);
+        let mut context = context.0?;
+        let mut first_history = Some(history?);
         for _round in 0..self.settings.max_rounds {
             let (messages, summary) = match first_history.take() {
                 Some(loaded) => loaded,
                 None => self.history(conversation.id, summariser(offline)).await?,
             };
+            self.lap(conversation.id, Stage::Reads);
             context.summary = summary;
             let request = ChatRequest {
                 task: Task::Chat,
@@ -283,6 +346,7 @@ impl Agent {
                 max_tokens: self.settings.max_tokens,
                 time_limit: Some(self.settings.start_limit),
             };
+            self.lap(conversation.id, Stage::Prompt);
             let answer = if offline {
                 self.round(&recorders.offline, &request, sink).await
             } else {
@@ -299,6 +363,7 @@ impl Agent {
                     other => other,
                 }
             };
+            self.lap(conversation.id, Stage::Model);
             let answer = match answer {
                 Ok(answer) => answer,
                 Err(RoundError::Db(e)) => return Err(e.into()),
@@ -328,6 +393,7 @@ impl Agent {
                 );
             }
             ai_messages::append(&self.db, conversation.id, "tool", &results, None).await?;
+            self.lap(conversation.id, Stage::Tools);
         }
         sink.push(ChatEvent::Notice {
             text: format!(
@@ -351,7 +417,20 @@ impl Agent {
             ai_messages::last(&self.db, conversation_id, window),
             ai_conversations::approval_outcomes(&self.db, conversation_id),
         )?;
-        let start = history::bound(&stored, self.settings.max_history);
+        self.bounded(conversation_id, &stored, &outcomes, summariser)
+            .await
+    }
+
+    /// The history the model reads from the stored messages: cut by the
+    /// bound, with the summary of what was cut.
+    async fn bounded(
+        &self,
+        conversation_id: i64,
+        stored: &[ai_messages::StoredMessage],
+        outcomes: &[ai_conversations::ApprovalOutcome],
+        summariser: Option<&dyn LlmProvider>,
+    ) -> sqlx::Result<(Vec<crate::llm::ChatMessage>, Option<String>)> {
+        let start = history::bound(stored, self.settings.max_history);
         let kept = &stored[start..];
         let summary = match kept.first() {
             Some(first) if first.seq > 0 => {
@@ -367,7 +446,7 @@ impl Agent {
             }
             _ => None,
         };
-        Ok((history::to_chat(kept, &outcomes), summary))
+        Ok((history::to_chat(kept, outcomes), summary))
     }
 
     /// One model call, its text streamed to the page as it comes.

@@ -5,17 +5,22 @@
 //! tools, PostgreSQL.
 //!
 //! 1. **Overhead per turn**: turns one after the other, the model answering
-//!    at once; overhead = the turn's wall time (`send` called → the turn
-//!    seen closed) minus the time the fake model spent answering, measured
-//!    inside it to the microsecond (the request's transfer and the client's
-//!    parsing of the answer count as overhead). Two kinds of turn:
-//!    text only, and one read tool round (`get_request`, then text).
+//!    at once; overhead = the turn's wall time (`send` called → the turn's
+//!    closing statement returned, as the agent records it) minus the time
+//!    the fake model spent answering, measured inside it to the microsecond
+//!    (the request's transfer and the client's parsing of the answer count
+//!    as overhead). Two kinds of turn: text only, and one read tool round
+//!    (`get_request`, then text). The p50 of each stage
+//!    ([`crate::agent::stages`]) is printed under the total, and the
+//!    overhead as the benchmark itself sees it (its wake-up and its query
+//!    that the turn is closed included) next to it.
 //! 2. **Concurrency**: `--concurrent` conversations sending at the same
 //!    moment, the model streaming deltas at `--pace-ms`; counts turns that
 //!    did not end `done`, and the process's resident memory before, at its
 //!    peak and after.
 use super::fake_model::{last_tool_results, Answer, FakeModel, Script};
 use super::{ms, pct};
+use crate::agent::stages::{Part, Stage, StageLog, TurnTimings};
 use crate::agent::{Agent, AgentSettings, AssistantService, Live};
 use crate::config::AnthropicSettings;
 use crate::db::ai_turns;
@@ -72,9 +77,11 @@ pub async fn run(db: &PgPool, opts: &Options) -> anyhow::Result<()> {
         ("text only", text_only.clone()),
         ("one read tool", one_tool),
     ] {
-        let (service, fake) = service(db, script, Duration::ZERO).await?;
+        let (service, fake, log) = service(db, script, Duration::ZERO).await?;
         let mut overheads = Vec::with_capacity(opts.turns);
+        let mut detected = Vec::with_capacity(opts.turns);
         let mut totals = Vec::with_capacity(opts.turns);
+        let mut timings = Vec::with_capacity(opts.turns);
         let mut conversation = None;
         for i in 0..opts.turns {
             // A new conversation every 10 turns: histories from 1 to ~40 messages.
@@ -94,21 +101,29 @@ pub async fn run(db: &PgPool, opts: &Options) -> anyhow::Result<()> {
                 .map_err(|e| anyhow::anyhow!("send: {e}"))?;
             conversation = Some(sent.conversation_id);
             wait_for_turn(&service, sent.conversation_id).await?;
-            let total = ms(started);
+            let seen = ms(started);
+            let turn = closed_timings(&log, sent.conversation_id).await?;
+            let total = turn.total().unwrap_or_default().as_secs_f64() * 1000.0;
             // The model's time as the fake measured it (to the microsecond;
             // `llm_calls.latency_ms` is whole milliseconds).
-            let model_ms = (fake.served() - model_before).as_secs_f64() * 1000.0;
+            let model = fake.served() - model_before;
+            let model_ms = model.as_secs_f64() * 1000.0;
             totals.push(total);
             overheads.push((total - model_ms).max(0.0));
+            detected.push((seen - model_ms).max(0.0));
+            timings.push((turn, model));
         }
         overheads.sort_by(f64::total_cmp);
+        detected.sort_by(f64::total_cmp);
         totals.sort_by(f64::total_cmp);
         println!(
-            "  {label:<14} overhead p50 {:>6.2} ms  p95 {:>6.2} ms   (whole turn p50 {:>6.2} ms)",
+            "  {label:<14} overhead p50 {:>6.2} ms  p95 {:>6.2} ms   (whole turn p50 {:>6.2} ms; seen by the bench: overhead p50 {:>6.2} ms)",
             pct(&overheads, 0.5),
             pct(&overheads, 0.95),
-            pct(&totals, 0.5)
+            pct(&totals, 0.5),
+            pct(&detected, 0.5),
         );
+        print_stages(&timings);
     }
 
     println!(
@@ -116,7 +131,7 @@ pub async fn run(db: &PgPool, opts: &Options) -> anyhow::Result<()> {
         opts.concurrent,
         opts.pace.as_millis()
     );
-    let (service, _fake) = service(db, text_only, opts.pace).await?;
+    let (service, _fake, _log) = service(db, text_only, opts.pace).await?;
     let rss_before = rss_kib("VmRSS");
     let started = Instant::now();
     let mut sends = Vec::with_capacity(opts.concurrent);
@@ -181,13 +196,66 @@ pub async fn run(db: &PgPool, opts: &Options) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The chat service wired to a fake model streaming at `pace`.
+/// The p50 of each stage (model time taken out of the model call's), and
+/// of the reads that run at once inside the reads stage.
+fn print_stages(timings: &[(TurnTimings, Duration)]) {
+    let p50 = |f: &dyn Fn(&(TurnTimings, Duration)) -> Duration| {
+        let mut v: Vec<f64> = timings
+            .iter()
+            .map(|t| f(t).as_secs_f64() * 1000.0)
+            .collect();
+        v.sort_by(f64::total_cmp);
+        pct(&v, 0.5)
+    };
+    for stage in Stage::ALL {
+        let figure = p50(&|(t, model)| {
+            let spent = t.stage(stage);
+            if stage == Stage::Model {
+                spent.saturating_sub(*model)
+            } else {
+                spent
+            }
+        });
+        println!("      {:<42} p50 {figure:>6.3} ms", stage.label());
+    }
+    for part in Part::ALL {
+        let figure = p50(&|(t, _)| t.part(part));
+        println!(
+            "        in reads: {:<36} p50 {figure:>6.3} ms",
+            part.label()
+        );
+    }
+    println!(
+        "      {:<42} p50 {:>6.3} ms",
+        "model's own time (excluded)",
+        p50(&|(_, model)| *model)
+    );
+}
+
+/// The turn's figures once its closing is recorded.
+async fn closed_timings(log: &StageLog, conversation_id: i64) -> anyhow::Result<TurnTimings> {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        if let Some(t) = log.take_closed(conversation_id) {
+            return Ok(t);
+        }
+        anyhow::ensure!(
+            Instant::now() < deadline,
+            "a turn's closing was not recorded"
+        );
+        tokio::time::sleep(Duration::from_micros(200)).await;
+    }
+}
+
+/// The chat service wired to a fake model streaming at `pace`, with the
+/// per-stage timings collected.
 async fn service(
     db: &PgPool,
     script: Script,
     pace: Duration,
-) -> anyhow::Result<(Arc<AssistantService>, FakeModel)> {
+) -> anyhow::Result<(Arc<AssistantService>, FakeModel, Arc<StageLog>)> {
     let fake = FakeModel::start(script, pace, 24).await?;
+    let log = Arc::new(StageLog::default());
     let client = AnthropicClient::new(
         &AnthropicSettings {
             base_url: fake.base_url(),
@@ -212,13 +280,14 @@ async fn service(
         similar: Default::default(),
         summaries: Default::default(),
         memory: None,
+        stages: Some(log.clone()),
     };
     let service = Arc::new(AssistantService {
         agent: Arc::new(agent),
         links: crate::auth::tokens::SigningKey::new(b"bench-only-signing-key-0123456789".to_vec()),
         authors: Default::default(),
     });
-    Ok((service, fake))
+    Ok((service, fake, log))
 }
 
 /// Returns once the conversation has no running turn.

@@ -1,6 +1,8 @@
 //! What the assistant's system prompt says besides its rules: the request
 //! the conversation is about (DEMANDE EN COURS) and recent signals (similar
 //! requests, training, knowledge). Read-only.
+use super::ai_conversations::{ApprovalOutcome, OUTCOME_COLUMNS};
+use super::ai_messages::{StoredMessage, MESSAGE_COLUMNS};
 use sqlx::types::Json;
 use sqlx::{FromRow, PgExecutor};
 
@@ -37,6 +39,30 @@ pub async fn request(db: impl PgExecutor<'_>, id: i64) -> sqlx::Result<Option<Re
     .await
 }
 
+/// The prompt's reads as three columns: the request `$1` (when set and
+/// existing) and the `$2` latest training sessions and knowledge entries.
+fn prompt_columns() -> String {
+    format!(
+        "(SELECT to_jsonb(x) FROM (SELECT {REQUEST_COLUMNS}
+             FROM requests r JOIN pools p ON p.id = r.pool_id WHERE r.id = $1) x),
+         (SELECT coalesce(jsonb_agg(x ORDER BY x.created_at DESC), '[]') FROM (
+             SELECT t.verdict, t.category, t.event_type, m.code AS member_code, t.reason,
+                    t.directives, t.created_at
+               FROM training_sessions t LEFT JOIN members m ON m.id = t.member_id
+              ORDER BY t.created_at DESC LIMIT $2) x),
+         (SELECT coalesce(jsonb_agg(x ORDER BY x.created_at DESC), '[]') FROM (
+             SELECT m.code AS member_code, k.title, k.created_at
+               FROM knowledge_entries k JOIN members m ON m.id = k.member_id
+              ORDER BY k.created_at DESC LIMIT $2) x)"
+    )
+}
+
+type PromptRow = (
+    Option<Json<RequestContext>>,
+    Json<Vec<RecentTraining>>,
+    Json<Vec<RecentKnowledge>>,
+);
+
 /// The request (when `request_id` is set and exists) and the `recent`
 /// latest training sessions and knowledge entries, in one round trip: the
 /// turn waits for this before it can call the model.
@@ -49,30 +75,70 @@ pub async fn for_prompt(
     Vec<RecentTraining>,
     Vec<RecentKnowledge>,
 )> {
+    let (request, training, knowledge): PromptRow =
+        sqlx::query_as(&format!("SELECT {}", prompt_columns()))
+            .bind(request_id)
+            .bind(recent)
+            .fetch_one(db)
+            .await?;
+    Ok((request.map(|Json(r)| r), training.0, knowledge.0))
+}
+
+/// Everything a turn reads before its first model call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnReads {
+    pub request: Option<RequestContext>,
+    pub training: Vec<RecentTraining>,
+    pub knowledge: Vec<RecentKnowledge>,
+    /// The conversation's last `window` messages, oldest first.
+    pub messages: Vec<StoredMessage>,
+    /// Its write calls' approvals.
+    pub outcomes: Vec<ApprovalOutcome>,
+}
+
+/// [`for_prompt`], the conversation's last `window` messages
+/// (`ai_messages::last`) and its approvals
+/// (`ai_conversations::approval_outcomes`), in one statement: a turn's first
+/// reads are one round trip, not three at once competing for the CPU.
+pub async fn for_turn(
+    db: impl PgExecutor<'_>,
+    request_id: Option<i64>,
+    recent: i64,
+    conversation_id: i64,
+    window: i64,
+) -> sqlx::Result<TurnReads> {
     type Row = (
         Option<Json<RequestContext>>,
         Json<Vec<RecentTraining>>,
         Json<Vec<RecentKnowledge>>,
+        Json<Vec<StoredMessage>>,
+        Json<Vec<ApprovalOutcome>>,
     );
-    let (request, training, knowledge): Row = sqlx::query_as(&format!(
-        "SELECT
-           (SELECT to_jsonb(x) FROM (SELECT {REQUEST_COLUMNS}
-               FROM requests r JOIN pools p ON p.id = r.pool_id WHERE r.id = $1) x),
-           (SELECT coalesce(jsonb_agg(x ORDER BY x.created_at DESC), '[]') FROM (
-               SELECT t.verdict, t.category, t.event_type, m.code AS member_code, t.reason,
-                      t.directives, t.created_at
-                 FROM training_sessions t LEFT JOIN members m ON m.id = t.member_id
-                ORDER BY t.created_at DESC LIMIT $2) x),
-           (SELECT coalesce(jsonb_agg(x ORDER BY x.created_at DESC), '[]') FROM (
-               SELECT m.code AS member_code, k.title, k.created_at
-                 FROM knowledge_entries k JOIN members m ON m.id = k.member_id
-                ORDER BY k.created_at DESC LIMIT $2) x)"
-    ))
-    .bind(request_id)
-    .bind(recent)
-    .fetch_one(db)
-    .await?;
-    Ok((request.map(|Json(r)| r), training.0, knowledge.0))
+    let (request, training, knowledge, Json(mut messages), Json(outcomes)): Row =
+        sqlx::query_as(&format!(
+            "SELECT {},
+           (SELECT coalesce(jsonb_agg(x), '[]') FROM (
+               SELECT {MESSAGE_COLUMNS} FROM ai_messages
+                WHERE conversation_id = $3 ORDER BY seq DESC LIMIT $4) x),
+           (SELECT coalesce(jsonb_agg(x), '[]') FROM (
+               SELECT {OUTCOME_COLUMNS} FROM ai_pending_approvals WHERE conversation_id = $3) x)",
+            prompt_columns()
+        ))
+        .bind(request_id)
+        .bind(recent)
+        .bind(conversation_id)
+        .bind(window)
+        .fetch_one(db)
+        .await?;
+    // Newest first in the query (the LIMIT keeps the newest), oldest first out.
+    messages.sort_by_key(|m| m.seq);
+    Ok(TurnReads {
+        request: request.map(|Json(r)| r),
+        training: training.0,
+        knowledge: knowledge.0,
+        messages,
+        outcomes,
+    })
 }
 
 /// A past request of the same pool that resembles this one.

@@ -100,7 +100,7 @@ pub async fn cost_usd(db: impl PgExecutor<'_>, id: i64) -> sqlx::Result<f64> {
 }
 
 /// What became of a write call the model made: its approval's state.
-#[derive(Clone, Debug, PartialEq, FromRow)]
+#[derive(Clone, Debug, PartialEq, FromRow, serde::Deserialize)]
 pub struct ApprovalOutcome {
     pub id: i64,
     pub tool_call_id: String,
@@ -114,14 +114,17 @@ pub struct ApprovalOutcome {
 
 /// The approvals of the conversation's write calls, for the history the
 /// model reads (each call's result says what the team decided).
+/// The columns an [`ApprovalOutcome`] is read from.
+pub const OUTCOME_COLUMNS: &str =
+    "id, tool_call_id, tool_name, status, reject_reason, error, expires_at";
+
 pub async fn approval_outcomes(
     db: impl PgExecutor<'_>,
     id: i64,
 ) -> sqlx::Result<Vec<ApprovalOutcome>> {
-    sqlx::query_as(
-        "SELECT id, tool_call_id, tool_name, status, reject_reason, error, expires_at
-           FROM ai_pending_approvals WHERE conversation_id = $1",
-    )
+    sqlx::query_as(&format!(
+        "SELECT {OUTCOME_COLUMNS} FROM ai_pending_approvals WHERE conversation_id = $1"
+    ))
     .bind(id)
     .fetch_all(db)
     .await

@@ -1,5 +1,7 @@
 //! `ai_events`: the log a conversation page is drawn from (one
 //! `app::chat::ChatEvent` per row, numbered by `seq`).
+use super::llm_calls::{self, CallContext};
+use crate::llm::CallRecord;
 use app::chat::{ChatEvent, SeqEvent};
 use sqlx::types::Json;
 use sqlx::{PgExecutor, PgPool};
@@ -77,9 +79,11 @@ pub async fn append_during_turn(
 }
 
 /// Appends a turn's last events, the model's last message when the turn
-/// ends with one (`ai_messages`, role `assistant`, no tool call), and closes
-/// the turn (`ai_turns::finish`'s update), in one statement: the end of
-/// every turn is one round trip. Returns whether the turn was still running.
+/// ends with one (`ai_messages`, role `assistant`, no tool call), the
+/// `llm_calls` rows of the calls not recorded yet (the call that gave that
+/// message), and closes the turn (`ai_turns::finish`'s update), in one
+/// statement: the end of every turn is one round trip, and one durable
+/// commit. Returns whether the turn was still running.
 pub async fn append_closing_turn(
     db: impl PgExecutor<'_>,
     conversation_id: i64,
@@ -92,7 +96,7 @@ pub async fn append_closing_turn(
         Some(m) => (Some(Json(m.content)), Some(m.model)),
         None => (None, None),
     };
-    sqlx::query_scalar(
+    sqlx::query_scalar(concat!(
         "WITH closed AS (
              UPDATE ai_turns SET status = $5, error = $6, finished_at = now()
               WHERE id = $2 AND status = 'running' RETURNING id
@@ -108,10 +112,12 @@ pub async fn append_closing_turn(
          ), message AS (
              INSERT INTO ai_messages (conversation_id, seq, role, content, model)
              SELECT $1, counter.message, 'assistant', $7, $8 FROM counter WHERE $7::jsonb IS NOT NULL
-         )
+         ), calls AS (",
+        insert_llm_calls_from_json!("$9"),
+        ")
          -- Data-modifying CTEs run to completion whether read or not.
-         SELECT EXISTS (SELECT 1 FROM closed)",
-    )
+         SELECT EXISTS (SELECT 1 FROM closed)"
+    ))
     .bind(conversation_id)
     .bind(turn_id)
     .bind(count)
@@ -120,6 +126,7 @@ pub async fn append_closing_turn(
     .bind(closing.error)
     .bind(content)
     .bind(model)
+    .bind(llm_calls::rows(closing.calls, closing.call_context))
     .fetch_one(db)
     .await
 }
@@ -132,6 +139,9 @@ pub struct Closing<'a> {
     pub error: Option<&'a str>,
     /// The model's last answer, stored with the closing (text only).
     pub message: Option<FinalMessage<'a>>,
+    /// Model calls whose `llm_calls` rows were left to the closing.
+    pub calls: &'a [CallRecord],
+    pub call_context: CallContext,
 }
 
 #[derive(Clone, Copy, Debug)]

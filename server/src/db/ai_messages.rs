@@ -7,7 +7,7 @@ use crate::llm::Block;
 use sqlx::types::Json;
 use sqlx::{FromRow, PgConnection};
 
-#[derive(Clone, Debug, PartialEq, FromRow)]
+#[derive(Clone, Debug, PartialEq, FromRow, serde::Deserialize)]
 pub struct StoredMessage {
     pub id: i64,
     pub seq: i32,
@@ -141,15 +141,18 @@ pub async fn send_user_message(
 }
 
 /// The last `limit` messages, oldest first.
+/// The columns a [`StoredMessage`] is read from.
+pub const MESSAGE_COLUMNS: &str = "id, seq, role, content";
+
 pub async fn last(
     db: impl sqlx::PgExecutor<'_>,
     conversation_id: i64,
     limit: i64,
 ) -> sqlx::Result<Vec<StoredMessage>> {
-    let mut rows: Vec<StoredMessage> = sqlx::query_as(
-        "SELECT id, seq, role, content FROM ai_messages
-          WHERE conversation_id = $1 ORDER BY seq DESC LIMIT $2",
-    )
+    let mut rows: Vec<StoredMessage> = sqlx::query_as(&format!(
+        "SELECT {MESSAGE_COLUMNS} FROM ai_messages
+          WHERE conversation_id = $1 ORDER BY seq DESC LIMIT $2"
+    ))
     .bind(conversation_id)
     .bind(limit)
     .fetch_all(db)

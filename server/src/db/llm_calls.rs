@@ -5,6 +5,7 @@
 //! offline `.sqlx/` data; the tests insert through it on a real database.
 use crate::llm::CallRecord;
 use chrono::{DateTime, Utc};
+use sqlx::types::Json;
 use sqlx::{PgExecutor, PgPool};
 
 /// Who the call served, when known.
@@ -17,40 +18,73 @@ pub struct CallContext {
     pub search_run_id: Option<i64>,
 }
 
+/// One `llm_calls` row as [`insert_llm_calls_from_json!`] reads it.
+#[derive(Debug, serde::Serialize)]
+pub struct CallRow<'a> {
+    task: &'static str,
+    provider: &'static str,
+    model: &'a str,
+    input_tokens: i32,
+    output_tokens: i32,
+    cache_write_tokens: i32,
+    cache_read_tokens: i32,
+    /// An unknown price is stored as 0 (the column is NOT NULL); the model
+    /// name in the row tells such calls apart.
+    cost_usd: f64,
+    latency_ms: i32,
+    status: &'static str,
+    error: Option<&'a str>,
+    conversation_id: Option<i64>,
+    user_id: Option<i64>,
+    request_id: Option<i64>,
+    search_run_id: Option<i64>,
+}
+
+impl<'a> CallRow<'a> {
+    pub fn new(call: &'a CallRecord, context: CallContext) -> Self {
+        let tokens = |n: u32| i32::try_from(n).unwrap_or(i32::MAX);
+        CallRow {
+            task: call.task.label(),
+            provider: call.provider,
+            model: &call.model,
+            input_tokens: tokens(call.usage.input_tokens),
+            output_tokens: tokens(call.usage.output_tokens),
+            cache_write_tokens: tokens(call.usage.cache_write_tokens),
+            cache_read_tokens: tokens(call.usage.cache_read_tokens),
+            cost_usd: call.cost_usd.unwrap_or(0.0).max(0.0),
+            latency_ms: i32::try_from(call.latency.as_millis()).unwrap_or(i32::MAX),
+            status: if call.error.is_none() { "ok" } else { "error" },
+            error: call.error.as_deref(),
+            conversation_id: context.conversation_id,
+            user_id: context.user_id,
+            request_id: context.request_id,
+            search_run_id: context.search_run_id,
+        }
+    }
+}
+
+/// The calls as the JSON array [`insert_llm_calls_from_json!`] reads.
+pub fn rows(calls: &[CallRecord], context: CallContext) -> Json<Vec<CallRow<'_>>> {
+    Json(calls.iter().map(|c| CallRow::new(c, context)).collect())
+}
+
 /// Records one call. The commit is asynchronous (`relaxed_commit_cte!`): a
 /// chat turn waits for this write between the model's answer and the next
 /// step, and the row reaches the disk with the next durable commit (the
 /// turn's closing at the latest) or within the WAL writer's delay. A
 /// database crash in between can lose the cost of the calls of its last
-/// fraction of a second, never a person's data.
+/// fraction of a second, never a person's data. (A chat turn's last call,
+/// the one that answers without a tool, is instead stored by the turn's
+/// closing statement: `db::ai_events::append_closing_turn`.)
 pub async fn insert(db: &PgPool, call: &CallRecord, context: CallContext) -> sqlx::Result<i64> {
-    let tokens = |n: u32| i32::try_from(n).unwrap_or(i32::MAX);
     sqlx::query_scalar(concat!(
         "WITH ",
         relaxed_commit_cte!(),
-        " INSERT INTO llm_calls (task, provider, model, input_tokens, output_tokens, cache_write_tokens,
-                                cache_read_tokens, cost_usd, latency_ms, status, error,
-                                conversation_id, user_id, request_id, search_run_id)
-         SELECT $1, $2, $3, $4, $5, $6, $7, $8::float8, $9, $10, $11, $12, $13, $14, $15 FROM relaxed
-         RETURNING id"
+        ", calls AS (",
+        insert_llm_calls_from_json!("$1"),
+        " RETURNING id) SELECT id FROM calls, relaxed"
     ))
-    .bind(call.task.label())
-    .bind(call.provider)
-    .bind(&call.model)
-    .bind(tokens(call.usage.input_tokens))
-    .bind(tokens(call.usage.output_tokens))
-    .bind(tokens(call.usage.cache_write_tokens))
-    .bind(tokens(call.usage.cache_read_tokens))
-    // An unknown price is stored as 0 (the column is NOT NULL); the model
-    // name in the row tells such calls apart.
-    .bind(call.cost_usd.unwrap_or(0.0).max(0.0))
-    .bind(i32::try_from(call.latency.as_millis()).unwrap_or(i32::MAX))
-    .bind(if call.error.is_none() { "ok" } else { "error" })
-    .bind(call.error.as_deref())
-    .bind(context.conversation_id)
-    .bind(context.user_id)
-    .bind(context.request_id)
-    .bind(context.search_run_id)
+    .bind(rows(std::slice::from_ref(call), context))
     .fetch_one(db)
     .await
 }

@@ -11,6 +11,11 @@
 //! bound calls with [`CompletionRequest::time_limit`] instead. A streamed
 //! call is recorded when its stream ends, however it ends: answered, failed,
 //! or dropped by the caller ("cancelled"), see [`stream`].
+//!
+//! A chat turn sets [`Recording::leaving_final_answers`]: a streamed answer
+//! that calls no tool ends the turn, and its row goes into the statement that
+//! closes the turn ([`Recording::take_left`]) instead of a round trip of its
+//! own.
 use super::chat::{ChatRequest, ChatStream};
 use super::{CallRecord, Check, Completion, CompletionRequest, LlmError, LlmProvider};
 use crate::db::llm_calls::{self, CallContext};
@@ -24,7 +29,8 @@ mod stream;
 #[derive(Clone, Debug, PartialEq)]
 pub struct RecordedCall {
     /// The `llm_calls` row; `None` when writing it failed (logged, and the
-    /// call's answer still served).
+    /// call's answer still served), or when it was left to the caller
+    /// ([`Recording::take_left`]).
     pub id: Option<i64>,
     pub record: CallRecord,
 }
@@ -41,6 +47,9 @@ struct Sink {
     db: PgPool,
     context: CallContext,
     calls: Arc<Mutex<Vec<RecordedCall>>>,
+    /// Final answers' records left to the caller to store; `None`: every
+    /// record is written at once.
+    left: Option<Arc<Mutex<Vec<CallRecord>>>>,
 }
 
 impl Sink {
@@ -57,6 +66,22 @@ impl Sink {
         self.log().push(RecordedCall { id, record });
     }
 
+    /// Keeps a final answer's record for the caller to store, when the
+    /// caller asked for that; false when it did not (write it instead).
+    fn leave(&self, record: &CallRecord) -> bool {
+        let Some(left) = &self.left else {
+            return false;
+        };
+        left.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(record.clone());
+        self.log().push(RecordedCall {
+            id: None,
+            record: record.clone(),
+        });
+        true
+    }
+
     fn log(&self) -> MutexGuard<'_, Vec<RecordedCall>> {
         // A panic elsewhere while holding the lock leaves a usable Vec.
         self.calls.lock().unwrap_or_else(PoisonError::into_inner)
@@ -71,8 +96,25 @@ impl Recording {
                 db,
                 context,
                 calls: Arc::default(),
+                left: None,
             },
         }
+    }
+
+    /// Streamed answers that call no tool are not written: the caller
+    /// stores them ([`Recording::take_left`]) with its own next statement.
+    #[must_use]
+    pub fn leaving_final_answers(mut self) -> Self {
+        self.sink.left = Some(Arc::default());
+        self
+    }
+
+    /// The records left to the caller since the last call, first first.
+    /// Each is also in [`Recording::calls`], with no row id.
+    pub fn take_left(&self) -> Vec<CallRecord> {
+        self.sink.left.as_ref().map_or_else(Vec::new, |left| {
+            std::mem::take(&mut *left.lock().unwrap_or_else(PoisonError::into_inner))
+        })
     }
 
     /// Every call recorded so far (streamed ones once their stream ended),

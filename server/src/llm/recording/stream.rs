@@ -11,7 +11,9 @@
 //!
 //! The row of a finished or failed stream is written before the last event
 //! is handed on, so a caller that saw `Finished` finds the call in
-//! [`Recording::calls`].
+//! [`Recording::calls`]. A finished answer that calls no tool is only kept,
+//! not written, when the recording leaves final answers to its caller
+//! ([`Recording::leaving_final_answers`]).
 use super::{Recording, Sink};
 use crate::llm::chat::{ChatAnswer, ChatEvent, ChatRequest, ChatStream};
 use crate::llm::{pricing, CallRecord, LlmError, Task, Usage};
@@ -116,9 +118,15 @@ impl Pending {
     }
 
     /// Writes the row. Spawned, so that the row is written even if the
-    /// caller drops the stream while the insert runs.
+    /// caller drops the stream while the insert runs. A final answer (no
+    /// tool call) is left to the caller when it asked for that.
     async fn finish(mut self, outcome: Result<&ChatAnswer, String>) {
         self.recorded = true;
+        if let Ok(answer) = outcome {
+            if answer.tool_calls().next().is_none() && self.sink.leave(&self.record(Ok(answer))) {
+                return;
+            }
+        }
         let write = tokio::spawn(self.sink.clone().write(self.record(outcome)));
         if let Err(e) = write.await {
             tracing::warn!(error = %e, "recording an LLM stream failed");

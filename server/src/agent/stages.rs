@@ -1,0 +1,220 @@
+//! Where a chat turn's server time goes, stage by stage, for `maxy bench
+//! chat`. The agent holds an `Option<Arc<StageLog>>`: the production wiring
+//! (`crate::services`) passes `None`, so a turn then only tests that option
+//! at each stage boundary and records nothing.
+//!
+//! Stages are laps of one clock per conversation: each boundary attributes
+//! the time since the previous one to the stage that just ended, so the
+//! stages are disjoint and add up to the turn's wall time, from `send`
+//! called to the turn's closing statement returned. Reads that run at the
+//! same time inside one stage are kept apart as [`Part`]s (they overlap, so
+//! they do not add up).
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+/// A segment of a turn's critical path, in the order a turn runs them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// `send`: checks, the message stored and the turn opened (one durable
+    /// statement), the turn's task spawned.
+    Send,
+    /// The spawned turn waiting for a worker thread.
+    Spawn,
+    /// The start event, the prompt context and the history, read at once
+    /// (and the history of later rounds).
+    Reads,
+    /// The system prompt rendered and the request assembled.
+    Prompt,
+    /// The model call: the body serialised, HTTP, the stream parsed, the
+    /// text streamed to the log. Includes the model's own time, which the
+    /// benchmark subtracts.
+    Model,
+    /// Tool calls run or turned into cards, and the round's messages stored.
+    Tools,
+    /// The cost summed, the last events, the answer and the closing in one
+    /// durable statement.
+    Close,
+}
+
+impl Stage {
+    pub const ALL: [Stage; 7] = [
+        Stage::Send,
+        Stage::Spawn,
+        Stage::Reads,
+        Stage::Prompt,
+        Stage::Model,
+        Stage::Tools,
+        Stage::Close,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Stage::Send => "send (message + turn opened)",
+            Stage::Spawn => "turn task scheduled",
+            Stage::Reads => "reads (history, context, start event)",
+            Stage::Prompt => "prompt build",
+            Stage::Model => "model call (client side)",
+            Stage::Tools => "tool dispatch",
+            Stage::Close => "closing (durable commit)",
+        }
+    }
+}
+
+/// Work inside [`Stage::Reads`], timed on its own (some of it runs at
+/// the same time, so parts do not add up).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The prompt context, the history and the approvals: one statement.
+    Reads,
+    /// The similar requests (cached per request).
+    Similar,
+    /// The turn's start event written (at the same time as the reads).
+    StartEvent,
+}
+
+impl Part {
+    pub const ALL: [Part; 3] = [Part::Reads, Part::Similar, Part::StartEvent];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Part::Reads => "context + history (one statement)",
+            Part::Similar => "similar requests (cached)",
+            Part::StartEvent => "start event written",
+        }
+    }
+}
+
+/// One turn's figures.
+#[derive(Clone, Debug, Default)]
+pub struct TurnTimings {
+    /// Summed per [`Stage`], indexed as [`Stage::ALL`].
+    pub stages: [Duration; Stage::ALL.len()],
+    /// Summed per [`Part`], indexed as [`Part::ALL`].
+    pub parts: [Duration; Part::ALL.len()],
+    /// When `send` was called.
+    pub sent_at: Option<Instant>,
+    /// When the turn's closing statement returned: where the server knows
+    /// the turn is over.
+    pub closed_at: Option<Instant>,
+    /// The last boundary.
+    lap: Option<Instant>,
+}
+
+impl TurnTimings {
+    pub fn stage(&self, stage: Stage) -> Duration {
+        self.stages[stage as usize]
+    }
+
+    pub fn part(&self, part: Part) -> Duration {
+        self.parts[part as usize]
+    }
+
+    /// `send` called → closing returned.
+    pub fn total(&self) -> Option<Duration> {
+        Some(self.closed_at?.saturating_duration_since(self.sent_at?))
+    }
+}
+
+/// The figures of the turns running or ended, by conversation (one turn
+/// runs at a time in a conversation).
+#[derive(Debug, Default)]
+pub struct StageLog {
+    turns: Mutex<HashMap<i64, TurnTimings>>,
+}
+
+impl StageLog {
+    fn turns(&self) -> MutexGuard<'_, HashMap<i64, TurnTimings>> {
+        self.turns.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A turn starts: `send` was called at `at` (the conversation may have
+    /// been created since, so its id is known only now).
+    pub fn begin(&self, conversation_id: i64, at: Instant) {
+        self.turns().insert(
+            conversation_id,
+            TurnTimings {
+                sent_at: Some(at),
+                lap: Some(at),
+                ..TurnTimings::default()
+            },
+        );
+    }
+
+    /// `stage` ended now: the time since the last boundary is its.
+    pub fn lap(&self, conversation_id: i64, stage: Stage) {
+        let now = Instant::now();
+        let mut turns = self.turns();
+        let Some(turn) = turns.get_mut(&conversation_id) else {
+            return;
+        };
+        if let Some(last) = turn.lap.replace(now) {
+            turn.stages[stage as usize] += now.saturating_duration_since(last);
+        }
+        if stage == Stage::Close {
+            turn.closed_at = Some(now);
+        }
+    }
+
+    /// A concurrent part of a stage took `took`.
+    pub fn part(&self, conversation_id: i64, part: Part, took: Duration) {
+        if let Some(turn) = self.turns().get_mut(&conversation_id) {
+            turn.parts[part as usize] += took;
+        }
+    }
+
+    /// The conversation's last turn's figures, removed from the log.
+    pub fn take(&self, conversation_id: i64) -> Option<TurnTimings> {
+        self.turns().remove(&conversation_id)
+    }
+
+    /// Like [`StageLog::take`], once the turn's closing was recorded (the
+    /// closing commit is visible to other sessions a moment before its
+    /// statement returns here).
+    pub fn take_closed(&self, conversation_id: i64) -> Option<TurnTimings> {
+        let mut turns = self.turns();
+        turns.get(&conversation_id)?.closed_at?;
+        turns.remove(&conversation_id)
+    }
+}
+
+/// Runs `work`, then gives its result and how long it took.
+pub async fn timed<T>(work: impl std::future::Future<Output = T>) -> (T, Duration) {
+    let started = Instant::now();
+    let out = work.await;
+    (out, started.elapsed())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn laps_are_disjoint_and_add_up_to_the_turn() {
+        let log = StageLog::default();
+        let sent = Instant::now();
+        log.begin(7, sent);
+        std::thread::sleep(Duration::from_millis(2));
+        log.lap(7, Stage::Send);
+        std::thread::sleep(Duration::from_millis(3));
+        log.lap(7, Stage::Reads);
+        log.part(7, Part::Reads, Duration::from_millis(1));
+        log.lap(7, Stage::Close);
+        let t = log.take(7).expect("recorded");
+        assert!(t.stage(Stage::Send) >= Duration::from_millis(2));
+        assert!(t.stage(Stage::Reads) >= Duration::from_millis(3));
+        assert_eq!(t.stage(Stage::Model), Duration::ZERO);
+        assert_eq!(t.part(Part::Reads), Duration::from_millis(1));
+        let sum: Duration = t.stages.iter().sum();
+        assert_eq!(Some(sum), t.total());
+        assert!(log.take(7).is_none(), "taken once");
+    }
+
+    #[test]
+    fn a_conversation_never_begun_records_nothing() {
+        let log = StageLog::default();
+        log.lap(9, Stage::Send);
+        log.part(9, Part::Similar, Duration::from_millis(1));
+        assert!(log.take(9).is_none());
+    }
+}

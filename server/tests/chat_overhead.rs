@@ -1,0 +1,476 @@
+//! What the chat turn's overhead round changed (docs/benchmarks.md, fifth
+//! round): the turn's last model call is stored by the statement that
+//! closes the turn (one round trip, and a durable commit, instead of a
+//! relaxed insert of its own), and the row keeps its tokens, cost, latency
+//! and who it served, while calls that asked for a tool are still written at
+//! once; the first round's reads are one statement that reads what the
+//! separate reads did; the per-stage timings of `maxy bench chat` are never
+//! collected by the production wiring.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+mod support;
+
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use server::bench::fake_model::{last_tool_results, Answer, FakeModel, Script};
+use server::db::ai_events::{self, Closing, FinalMessage};
+use server::db::llm_calls::CallContext;
+use server::llm::{
+    AnthropicClient, Block, CallRecord, ChatEvent, ChatMessage, ChatRequest, LlmProvider,
+    Recording, Task, Usage,
+};
+use sqlx::PgPool;
+use std::sync::Arc;
+use std::time::Duration;
+use support::app::{seed_demo, TestApp, PASSWORD, TEAM};
+
+#[derive(Debug, PartialEq, sqlx::FromRow)]
+struct Row {
+    task: String,
+    provider: String,
+    model: String,
+    input_tokens: i32,
+    output_tokens: i32,
+    cache_write_tokens: i32,
+    cache_read_tokens: i32,
+    cost_usd: f64,
+    latency_ms: i32,
+    status: String,
+    error: Option<String>,
+    conversation_id: Option<i64>,
+    user_id: Option<i64>,
+    request_id: Option<i64>,
+}
+
+async fn rows(db: &PgPool, conversation_id: i64) -> Vec<Row> {
+    sqlx::query_as(
+        "SELECT task, provider, model, input_tokens, output_tokens, cache_write_tokens,
+                cache_read_tokens, cost_usd::float8 AS cost_usd, latency_ms, status, error,
+                conversation_id, user_id, request_id
+           FROM llm_calls WHERE conversation_id = $1 ORDER BY id",
+    )
+    .bind(conversation_id)
+    .fetch_all(db)
+    .await
+    .unwrap()
+}
+
+/// A conversation of the first user with a running turn: (user, conversation, turn).
+async fn running_turn(db: &PgPool) -> (i64, i64, i64) {
+    let user: i64 = sqlx::query_scalar("SELECT id FROM users ORDER BY id LIMIT 1")
+        .fetch_one(db)
+        .await
+        .unwrap();
+    let conversation = server::db::ai_conversations::create(db, user, None, "x")
+        .await
+        .unwrap()
+        .id;
+    let turn: i64 = sqlx::query_scalar(
+        "INSERT INTO ai_turns (conversation_id, provider) VALUES ($1, 'anthropic') RETURNING id",
+    )
+    .bind(conversation)
+    .fetch_one(db)
+    .await
+    .unwrap();
+    (user, conversation, turn)
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_closing_statement_stores_the_last_call_with_its_tokens_and_cost(db: PgPool) {
+    seed_demo(&db).await;
+    let (user, conversation, turn) = running_turn(&db).await;
+    let call = CallRecord {
+        task: Task::Chat,
+        provider: "anthropic",
+        model: "claude-sonnet-4-5".into(),
+        usage: Usage {
+            input_tokens: 1200,
+            output_tokens: 40,
+            cache_write_tokens: 7,
+            cache_read_tokens: 1000,
+        },
+        cost_usd: Some(0.012_345),
+        latency: Duration::from_millis(842),
+        error: None,
+    };
+    let content = [Block::Text {
+        text: "Voici trois lieux.".into(),
+    }];
+    let context = CallContext {
+        user_id: Some(user),
+        conversation_id: Some(conversation),
+        ..CallContext::default()
+    };
+    let finished = app::chat::ChatEvent::TurnFinished {
+        turn_id: turn,
+        status: "done".into(),
+        cost_eur: 0.01,
+    };
+    let closed = ai_events::append_closing_turn(
+        &db,
+        conversation,
+        turn,
+        std::slice::from_ref(&finished),
+        Closing {
+            status: "done",
+            error: None,
+            message: Some(FinalMessage {
+                content: &content,
+                model: "claude-sonnet-4-5",
+            }),
+            calls: std::slice::from_ref(&call),
+            call_context: context,
+        },
+    )
+    .await
+    .unwrap();
+    assert!(closed);
+    assert_eq!(
+        rows(&db, conversation).await,
+        [Row {
+            task: "chat".into(),
+            provider: "anthropic".into(),
+            model: "claude-sonnet-4-5".into(),
+            input_tokens: 1200,
+            output_tokens: 40,
+            cache_write_tokens: 7,
+            cache_read_tokens: 1000,
+            cost_usd: 0.012_345,
+            latency_ms: 842,
+            status: "ok".into(),
+            error: None,
+            conversation_id: Some(conversation),
+            user_id: Some(user),
+            request_id: None,
+        }]
+    );
+    // Written by the same statement as the closing: one transaction, one
+    // `now()`.
+    let same: bool = sqlx::query_scalar(
+        "SELECT c.created_at = t.finished_at FROM llm_calls c, ai_turns t
+          WHERE c.conversation_id = $1 AND t.id = $2",
+    )
+    .bind(conversation)
+    .bind(turn)
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    assert!(same);
+    let answer: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM ai_messages WHERE conversation_id = $1 AND role = 'assistant'",
+    )
+    .bind(conversation)
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    assert_eq!(answer, 1);
+
+    // A closing with no call left writes no row; a failed call's error is kept.
+    let (_, other, other_turn) = running_turn(&db).await;
+    let failed = CallRecord {
+        error: Some("cancelled".into()),
+        cost_usd: None,
+        ..call.clone()
+    };
+    for calls in [&[][..], std::slice::from_ref(&failed)] {
+        ai_events::append_closing_turn(
+            &db,
+            other,
+            other_turn,
+            &[],
+            Closing {
+                status: "stopped",
+                error: None,
+                message: None,
+                calls,
+                call_context: CallContext {
+                    conversation_id: Some(other),
+                    ..CallContext::default()
+                },
+            },
+        )
+        .await
+        .unwrap();
+    }
+    let stored = rows(&db, other).await;
+    assert_eq!(stored.len(), 1, "{stored:?}");
+    assert_eq!(
+        (
+            stored[0].status.as_str(),
+            stored[0].error.as_deref(),
+            stored[0].cost_usd
+        ),
+        ("error", Some("cancelled"), 0.0)
+    );
+}
+
+/// A streamed call through the recorder, to its end.
+async fn stream_once(recording: &Recording) {
+    let request = ChatRequest {
+        task: Task::Chat,
+        system: "Tu es Maxy.".into(),
+        tools: Arc::from(Vec::new()),
+        messages: vec![ChatMessage::user_text("Des lieux ?")],
+        max_tokens: 256,
+        time_limit: Some(Duration::from_secs(10)),
+    };
+    let mut stream = recording.stream(&request).await.unwrap();
+    let mut finished = false;
+    while let Some(event) = stream.next().await {
+        finished |= matches!(event.unwrap(), ChatEvent::Finished(_));
+    }
+    assert!(finished);
+}
+
+async fn client(script: Script) -> (FakeModel, Arc<dyn LlmProvider>) {
+    let fake = FakeModel::start(script, Duration::ZERO, 8).await.unwrap();
+    let client = AnthropicClient::new(
+        &server::config::AnthropicSettings {
+            base_url: fake.base_url(),
+            api_key: "test-key".into(),
+        },
+        "claude-sonnet-4-5",
+        Duration::from_secs(10),
+    )
+    .unwrap();
+    (fake, Arc::new(client))
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_recording_leaves_final_answers_to_its_caller_and_writes_tool_calls(db: PgPool) {
+    seed_demo(&db).await;
+    let (_, conversation, _) = running_turn(&db).await;
+    let context = CallContext {
+        conversation_id: Some(conversation),
+        ..CallContext::default()
+    };
+    let count = || async {
+        sqlx::query_scalar::<_, i64>("SELECT count(*) FROM llm_calls WHERE conversation_id = $1")
+            .bind(conversation)
+            .fetch_one(&db)
+            .await
+            .unwrap()
+    };
+
+    // A final answer (no tool call): kept, not written.
+    let (_fake, provider) = client(Arc::new(|_| Answer::Text("Voici.".into()))).await;
+    let leaving = Recording::new(provider.clone(), db.clone(), context).leaving_final_answers();
+    stream_once(&leaving).await;
+    assert_eq!(count().await, 0, "left to the caller");
+    let calls = leaving.calls();
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].id, None);
+    let left = leaving.take_left();
+    assert_eq!(left, [calls[0].record.clone()]);
+    assert_eq!(
+        (left[0].usage.input_tokens, left[0].usage.output_tokens),
+        (1200, 40),
+        "the usage the stream reported"
+    );
+    assert!(leaving.take_left().is_empty(), "taken once");
+
+    // Without the option the same answer is written at once.
+    let writing = Recording::new(provider, db.clone(), context);
+    stream_once(&writing).await;
+    assert_eq!(count().await, 1);
+    assert!(writing.calls()[0].id.is_some());
+    assert!(writing.take_left().is_empty());
+
+    // An answer that calls a tool is written at once even when leaving.
+    let (_fake, tool) = client(Arc::new(|_| Answer::ToolUse {
+        text: String::new(),
+        name: "get_request".into(),
+        input: json!({"request_id": 1}),
+    }))
+    .await;
+    let leaving = Recording::new(tool, db.clone(), context).leaving_final_answers();
+    stream_once(&leaving).await;
+    assert_eq!(count().await, 2);
+    assert!(leaving.calls()[0].id.is_some());
+    assert!(leaving.take_left().is_empty());
+}
+
+/// Sends a message through the app and waits for its turn to end.
+async fn turn(app: &TestApp, session: &str, text: &str) -> i64 {
+    let sent = app
+        .post_form("/api/chat/send", &[("text", text)], Some(session))
+        .await;
+    assert_eq!(sent.status, reqwest::StatusCode::OK, "{}", sent.body);
+    let conversation = sent.json()["conversation_id"].as_i64().unwrap();
+    let body = reqwest::Client::new()
+        .get(app.url(&format!("/api/chat/conversations/{conversation}/events")))
+        .header("cookie", app.cookie(session))
+        .timeout(Duration::from_secs(60))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(body.contains("turn_finished"), "{body}");
+    conversation
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_turn_records_every_model_call_once_the_last_with_its_closing(db: PgPool) {
+    seed_demo(&db).await;
+    let request_id: i64 = sqlx::query_scalar("SELECT id FROM requests ORDER BY id LIMIT 1")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    let script: Script = Arc::new(move |body: &Value| {
+        let asked = body["messages"].to_string();
+        if asked.contains("avec outil") && last_tool_results(body).is_empty() {
+            Answer::ToolUse {
+                text: "Je lis la demande.".into(),
+                name: "get_request".into(),
+                input: json!({"request_id": request_id}),
+            }
+        } else {
+            Answer::Text("Voici trois lieux.".into())
+        }
+    });
+    let fake = FakeModel::start(script, Duration::ZERO, 8).await.unwrap();
+    let base = fake.base_url();
+    let app = TestApp::start_with(
+        db.clone(),
+        &[
+            ("MAXY_LLM_PROVIDER", "anthropic"),
+            ("MAXY_ANTHROPIC_API_KEY", support::anthropic::KEY),
+            ("MAXY_ANTHROPIC_BASE_URL", base.as_str()),
+        ],
+    )
+    .await;
+    let team = app.sign_in(TEAM, PASSWORD).await;
+
+    for (text, calls) in [("Des lieux ?", 1), ("Des lieux, avec outil ?", 2)] {
+        let conversation = turn(&app, &team, text).await;
+        let stored = rows(&db, conversation).await;
+        assert_eq!(stored.len(), calls, "{text}: {stored:?}");
+        for row in &stored {
+            assert_eq!(
+                (
+                    row.task.as_str(),
+                    row.status.as_str(),
+                    row.input_tokens,
+                    row.output_tokens,
+                    row.cache_read_tokens
+                ),
+                ("chat", "ok", 1200, 40, 1000),
+                "{text}"
+            );
+            assert!(row.user_id.is_some());
+        }
+        // The last call went in with the closing (same transaction time);
+        // a tool round's call was written before it.
+        let at_closing: Vec<bool> = sqlx::query_scalar(
+            "SELECT c.created_at = t.finished_at FROM llm_calls c
+               JOIN ai_turns t ON t.conversation_id = c.conversation_id
+              WHERE c.conversation_id = $1 ORDER BY c.id",
+        )
+        .bind(conversation)
+        .fetch_all(&db)
+        .await
+        .unwrap();
+        let mut expected = vec![false; calls - 1];
+        expected.push(true);
+        assert_eq!(at_closing, expected, "{text}");
+    }
+}
+
+/// The per-stage timings are for the benchmark: the production wiring
+/// builds the agent without them, and only `bench/` turns them on.
+#[test]
+fn stage_timings_are_collected_by_the_benchmark_only() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+    let services = std::fs::read_to_string(format!("{root}/services.rs")).unwrap();
+    assert!(
+        services.contains("stages: None"),
+        "services.rs builds the agent without timings"
+    );
+    let mut on = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from(root)];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if std::fs::read_to_string(&path)
+                .unwrap_or_default()
+                .contains("stages: Some(")
+            {
+                on.push(path.strip_prefix(root).unwrap().display().to_string());
+            }
+        }
+    }
+    assert_eq!(on, ["bench/chat.rs"]);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_turns_reads_in_one_statement_are_the_separate_reads(db: PgPool) {
+    use server::db::{ai_context, ai_conversations, ai_messages};
+    seed_demo(&db).await;
+    let (_, conversation, _) = running_turn(&db).await;
+    let request_id: i64 = sqlx::query_scalar("SELECT id FROM requests ORDER BY id LIMIT 1")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    let text = |t: &str| vec![Block::Text { text: t.into() }];
+    for n in 0..7 {
+        ai_messages::append(
+            &db,
+            conversation,
+            "user",
+            &text(&format!("question {n}")),
+            None,
+        )
+        .await
+        .unwrap();
+        let call = Block::ToolUse {
+            id: format!("toolu_{n}"),
+            name: "update_request".into(),
+            input: json!({"request_id": request_id}),
+        };
+        let asked = ai_messages::append(&db, conversation, "assistant", &[call], Some("m"))
+            .await
+            .unwrap();
+        if n % 3 == 0 {
+            server::approvals::create(
+                &db,
+                conversation,
+                asked.id,
+                &format!("toolu_{n}"),
+                "update_request",
+                &json!({"request_id": request_id, "status": "qualified"}),
+                Duration::from_secs(60),
+            )
+            .await
+            .unwrap();
+        }
+    }
+    for (request, window) in [(Some(request_id), 5), (None, 30), (Some(-1), 1)] {
+        let one = ai_context::for_turn(&db, request, 3, conversation, window)
+            .await
+            .unwrap();
+        let (r, training, knowledge) = ai_context::for_prompt(&db, request, 3).await.unwrap();
+        assert_eq!(one.request, r);
+        assert_eq!(one.training, training);
+        assert_eq!(one.knowledge, knowledge);
+        assert_eq!(
+            one.messages,
+            ai_messages::last(&db, conversation, window).await.unwrap()
+        );
+        let mut outcomes = ai_conversations::approval_outcomes(&db, conversation)
+            .await
+            .unwrap();
+        let mut got = one.outcomes.clone();
+        outcomes.sort_by_key(|o| o.id);
+        got.sort_by_key(|o| o.id);
+        assert_eq!(got, outcomes);
+        assert_eq!(got.len(), 3);
+        assert_eq!(one.messages.len(), usize::try_from(window.min(14)).unwrap());
+    }
+    // A conversation with nothing yet reads empty lists.
+    let (_, empty, _) = running_turn(&db).await;
+    let none = ai_context::for_turn(&db, None, 3, empty, 30).await.unwrap();
+    assert!(none.messages.is_empty() && none.outcomes.is_empty() && none.request.is_none());
+}
