@@ -61,8 +61,9 @@ impl Stage {
     }
 }
 
-/// Work inside [`Stage::Reads`], timed on its own (some of it runs at
-/// the same time, so parts do not add up).
+/// Work inside [`Stage::Reads`] or [`Stage::Tools`], timed on its own
+/// (the reads' parts run at the same time, so they do not add up; the
+/// tools' parts run one after the other).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Part {
     /// The prompt context, the history and the approvals: one statement.
@@ -71,16 +72,32 @@ pub enum Part {
     Similar,
     /// The turn's start event written (at the same time as the reads).
     StartEvent,
+    /// A read tool's own work (its argument check, queries, wrapping).
+    ToolRun,
+    /// A tool call's "started" and "finished" events written.
+    ToolEvents,
+    /// The round's assistant message and tool results stored.
+    ToolMessages,
 }
 
 impl Part {
-    pub const ALL: [Part; 3] = [Part::Reads, Part::Similar, Part::StartEvent];
+    pub const ALL: [Part; 6] = [
+        Part::Reads,
+        Part::Similar,
+        Part::StartEvent,
+        Part::ToolRun,
+        Part::ToolEvents,
+        Part::ToolMessages,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
-            Part::Reads => "context + history (one statement)",
-            Part::Similar => "similar requests (cached)",
-            Part::StartEvent => "start event written",
+            Part::Reads => "in reads: context + history (one statement)",
+            Part::Similar => "in reads: similar requests (cached)",
+            Part::StartEvent => "in reads: start event written",
+            Part::ToolRun => "in tools: the read tool's own work",
+            Part::ToolEvents => "in tools: started + finished events",
+            Part::ToolMessages => "in tools: assistant + results stored",
         }
     }
 }

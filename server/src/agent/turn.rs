@@ -377,14 +377,15 @@ impl Agent {
                 // Stored with the turn's closing: one round trip less.
                 return Ok(Some(answer));
             }
-            let message = ai_messages::append(
+            let (message, stored) = stages::timed(ai_messages::append(
                 &self.db,
                 conversation.id,
                 "assistant",
                 &answer.content,
                 Some(&answer.model),
-            )
-            .await?;
+            ))
+            .await;
+            let message = message?;
             let mut results = Vec::with_capacity(calls.len());
             for (id, name, input) in calls {
                 results.push(
@@ -392,7 +393,16 @@ impl Agent {
                         .await?,
                 );
             }
-            ai_messages::append(&self.db, conversation.id, "tool", &results, None).await?;
+            let (appended, stored_results) = stages::timed(ai_messages::append(
+                &self.db,
+                conversation.id,
+                "tool",
+                &results,
+                None,
+            ))
+            .await;
+            appended?;
+            self.part(conversation.id, Part::ToolMessages, stored + stored_results);
             self.lap(conversation.id, Stage::Tools);
         }
         sink.push(ChatEvent::Notice {
@@ -503,29 +513,33 @@ impl Agent {
         };
         match Toolbox::access(name) {
             Some(Access::Read) => {
-                sink.push(ChatEvent::ToolStarted {
+                let (pushed, started) = stages::timed(sink.push(ChatEvent::ToolStarted {
                     call_id: call_id.into(),
                     name: name.into(),
                     label: label(name),
-                })
-                .await?;
-                let outcome = tokio::time::timeout(
+                }))
+                .await;
+                pushed?;
+                let (outcome, ran) = stages::timed(tokio::time::timeout(
                     self.settings.tool_limit,
                     Toolbox::run_read(tools, name, input),
-                )
-                .await
-                .unwrap_or(Err(ToolError::Unavailable));
+                ))
+                .await;
+                let outcome = outcome.unwrap_or(Err(ToolError::Unavailable));
                 let (content, summary, is_error) = match outcome {
                     Ok(o) => (o.for_model, o.summary, false),
                     Err(e) => (e.to_string(), e.to_string(), true),
                 };
-                sink.push(ChatEvent::ToolFinished {
+                let (pushed, finished) = stages::timed(sink.push(ChatEvent::ToolFinished {
                     call_id: call_id.into(),
                     name: name.into(),
                     summary,
                     is_error,
-                })
-                .await?;
+                }))
+                .await;
+                pushed?;
+                self.part(tools.conversation_id, Part::ToolRun, ran);
+                self.part(tools.conversation_id, Part::ToolEvents, started + finished);
                 Ok(result(content, is_error))
             }
             Some(Access::Write) => match Toolbox::propose(tools, mode, name, input).await {

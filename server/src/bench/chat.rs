@@ -220,10 +220,7 @@ fn print_stages(timings: &[(TurnTimings, Duration)]) {
     }
     for part in Part::ALL {
         let figure = p50(&|(t, _)| t.part(part));
-        println!(
-            "        in reads: {:<36} p50 {figure:>6.3} ms",
-            part.label()
-        );
+        println!("        {:<46} p50 {figure:>6.3} ms", part.label());
     }
     println!(
         "      {:<42} p50 {:>6.3} ms",
