@@ -28,10 +28,10 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::Method;
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::Router;
-use leptos_axum::{generate_route_list, LeptosRoutes};
+use leptos_axum::{generate_route_list, AxumRouteListing, LeptosRoutes};
 use organizer_page::OrganizerPages;
 use route_table::RouteTable;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The largest body a server function (or any route without its own limit)
 /// accepts. Forms and search criteria are far smaller. The chat will post
@@ -47,7 +47,7 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 /// renderings, authentication (session cookie), page and server-function
 /// guard, then its handler.
 pub fn router(state: AppState) -> Router {
-    let routes = generate_route_list(App);
+    let routes = route_list().to_vec();
     let leptos_options = state.leptos_options.clone();
     let services = state.services.clone();
     let router = Router::new()
@@ -87,6 +87,16 @@ pub fn router(state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(BODY_LIMIT));
     let router = headers::with_security_headers(router, &state.config.auth);
     request_id::with_request_ids(router).with_state(state)
+}
+
+/// The Leptos routes, listed once per process. Listing them runs the app
+/// with resource loading suppressed by a process-wide flag, and a resource
+/// first polled meanwhile (a page another router of this process renders)
+/// waits forever: so the list is made before any router exists and never
+/// again (tests build many routers in one process; leptos-rs/leptos#4773).
+fn route_list() -> &'static [AxumRouteListing] {
+    static ROUTES: OnceLock<Vec<AxumRouteListing>> = OnceLock::new();
+    ROUTES.get_or_init(|| generate_route_list(App))
 }
 
 /// The axum routes outside Leptos (health probes, sign-in and sign-out).

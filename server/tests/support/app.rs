@@ -100,8 +100,8 @@ impl TestApp {
             .await
         });
         // A request that hangs fails its test within a minute instead of
-        // holding the whole suite (a rare hang of one page render was seen
-        // once; see the notes of issue #8).
+        // holding the whole suite. (The rare page hangs seen in CI were a
+        // router built while another rendered: `router_builds.rs`.)
         let client = reqwest::Client::builder()
             .redirect(redirect::Policy::none())
             .timeout(std::time::Duration::from_secs(60))
