@@ -457,7 +457,9 @@ async fn the_turns_reads_in_one_statement_are_the_separate_reads(db: PgPool) {
         assert_eq!(one.knowledge, knowledge);
         assert_eq!(
             one.messages,
-            ai_messages::last(&db, conversation, window).await.unwrap()
+            ai_messages::last(&db, conversation, i64::from(window))
+                .await
+                .unwrap()
         );
         let mut outcomes = ai_conversations::approval_outcomes(&db, conversation)
             .await
@@ -467,10 +469,188 @@ async fn the_turns_reads_in_one_statement_are_the_separate_reads(db: PgPool) {
         got.sort_by_key(|o| o.id);
         assert_eq!(got, outcomes);
         assert_eq!(got.len(), 3);
-        assert_eq!(one.messages.len(), usize::try_from(window.min(14)).unwrap());
+        assert_eq!(one.messages.len(), usize::from(window.min(14)));
     }
     // A conversation with nothing yet reads empty lists.
     let (_, empty, _) = running_turn(&db).await;
     let none = ai_context::for_turn(&db, None, 3, empty, 30).await.unwrap();
     assert!(none.messages.is_empty() && none.outcomes.is_empty() && none.request.is_none());
+}
+
+/// Removes the prompt-caching markers: where breakpoint 2 sits depends on
+/// which message is last, not on what the history holds.
+fn without_cache_marks(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.remove("cache_control");
+            map.values_mut().for_each(without_cache_marks);
+        }
+        Value::Array(items) => items.iter_mut().for_each(without_cache_marks),
+        _ => {}
+    }
+}
+
+/// How many tool-result messages a request body carries.
+fn tool_rounds(body: &Value) -> usize {
+    body["messages"]
+        .as_array()
+        .map(|m| {
+            m.iter()
+                .filter(|m| m.to_string().contains("\"tool_result\""))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+/// A tool round is two writes (the answer before the calls, the results
+/// after) and later rounds do not re-read the history: what the model reads
+/// in a later round must be what a fresh read of the stored conversation
+/// gives, and the page's events must keep their order.
+#[sqlx::test(migrations = "../migrations")]
+async fn later_rounds_read_the_history_a_fresh_read_gives(db: PgPool) {
+    seed_demo(&db).await;
+    let request_id: i64 = sqlx::query_scalar("SELECT id FROM requests ORDER BY id LIMIT 1")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    // Two tool rounds (the second with a bad argument: a tool error the
+    // model reads), then text; the next turn answers at once.
+    let script: Script = Arc::new(move |body: &Value| match tool_rounds(body) {
+        0 => Answer::ToolUse {
+            text: "Je lis la demande.".into(),
+            name: "get_request".into(),
+            input: json!({"request_id": request_id}),
+        },
+        1 => Answer::ToolUse {
+            text: String::new(),
+            name: "get_request".into(),
+            input: json!({"request_id": "pas un nombre"}),
+        },
+        _ => Answer::Text("Voici la demande.".into()),
+    });
+    let fake = FakeModel::start(script, Duration::ZERO, 5).await.unwrap();
+    let base = fake.base_url();
+    let app = TestApp::start_with(
+        db.clone(),
+        &[
+            ("MAXY_LLM_PROVIDER", "anthropic"),
+            ("MAXY_ANTHROPIC_API_KEY", support::anthropic::KEY),
+            ("MAXY_ANTHROPIC_BASE_URL", base.as_str()),
+        ],
+    )
+    .await;
+    let team = app.sign_in(TEAM, PASSWORD).await;
+    let conversation = turn(&app, &team, "Lis la demande, avec outil").await;
+
+    let bodies = fake.seen();
+    assert_eq!(bodies.len(), 3, "three model calls in the first turn");
+    let kinds: Vec<String> = sqlx::query_scalar(
+        "SELECT event->>'type' FROM ai_events WHERE conversation_id = $1 ORDER BY seq",
+    )
+    .bind(conversation)
+    .fetch_all(&db)
+    .await
+    .unwrap();
+    let kinds: Vec<&str> = kinds.iter().map(String::as_str).collect();
+    assert_eq!(
+        kinds,
+        [
+            "user_message",
+            "turn_started",
+            "text_delta",
+            "tool_started",
+            "tool_finished",
+            "tool_started",
+            "tool_finished",
+            "text_delta",
+            "turn_finished"
+        ]
+    );
+    let roles: Vec<(i32, String)> =
+        sqlx::query_as("SELECT seq, role FROM ai_messages WHERE conversation_id = $1 ORDER BY seq")
+            .bind(conversation)
+            .fetch_all(&db)
+            .await
+            .unwrap();
+    let expected: Vec<(i32, String)> = [
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "tool",
+        "assistant",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, r)| (i32::try_from(i).unwrap(), r.to_string()))
+    .collect();
+    assert_eq!(roles, expected, "numbered without a gap");
+
+    // The next turn's first call reads the stored conversation afresh: its
+    // history starts with what the third call of the first turn read.
+    let sent = app
+        .post_form(
+            "/api/chat/send",
+            &[
+                ("text", "Et ensuite ?"),
+                ("conversation_id", &conversation.to_string()),
+            ],
+            Some(&team),
+        )
+        .await;
+    assert_eq!(sent.status, reqwest::StatusCode::OK, "{}", sent.body);
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while fake.seen().len() < 4 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the second turn's call"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let mut later = bodies[2]["messages"].clone();
+    let mut fresh = fake.seen()[3]["messages"].clone();
+    without_cache_marks(&mut later);
+    without_cache_marks(&mut fresh);
+    let later = later.as_array().unwrap();
+    let fresh = fresh.as_array().unwrap();
+    assert_eq!(later.len(), 5, "{later:?}");
+    assert_eq!(
+        &fresh[..5],
+        &later[..],
+        "the round's history is the stored one"
+    );
+    assert!(
+        later[4].to_string().contains("is_error"),
+        "the bad argument's error is read"
+    );
+}
+
+/// The first reads' statement is planned once per connection (a generic
+/// plan), not again on every turn: its limits are written into it.
+#[sqlx::test(migrations = "../migrations")]
+async fn the_turns_first_reads_keep_one_plan(db: PgPool) {
+    use server::db::ai_context;
+    seed_demo(&db).await;
+    let (_, conversation, _) = running_turn(&db).await;
+    let request: i64 = sqlx::query_scalar("SELECT id FROM requests ORDER BY id LIMIT 1")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    let mut one = db.acquire().await.unwrap();
+    for _ in 0..12 {
+        ai_context::for_turn(&mut *one, Some(request), 3, conversation, 30)
+            .await
+            .unwrap();
+    }
+    let (generic, custom): (i64, i64) = sqlx::query_as(
+        "SELECT generic_plans, custom_plans FROM pg_prepared_statements
+          WHERE statement LIKE '%FROM ai_pending_approvals WHERE conversation_id = $2%'",
+    )
+    .fetch_one(&mut *one)
+    .await
+    .unwrap();
+    assert!(
+        generic >= 6 && custom <= 6,
+        "generic {generic}, custom {custom}: planned again on every call"
+    );
 }

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 const TEMPLATE: &str = include_str!("system_prompt.md");
 
 /// Recent training sessions and knowledge entries the prompt shows.
-pub const RECENT: i64 = 3;
+pub const RECENT: u16 = 3;
 
 /// The version line of the template, recorded with each turn's log.
 pub fn version() -> &'static str {

@@ -49,6 +49,40 @@ impl EventSink {
         self.write(&events).await
     }
 
+    /// Several events in one write (the pending text first); nothing
+    /// written when there is nothing to write.
+    pub async fn push_all(&mut self, events: Vec<ChatEvent>) -> sqlx::Result<()> {
+        let mut all = self.take_text();
+        all.extend(events);
+        if all.is_empty() {
+            return Ok(());
+        }
+        self.write(&all).await
+    }
+
+    /// Events (the pending text first) and a message of the round, in one
+    /// write: see [`ai_events::append_with_message`].
+    pub async fn push_with_message(
+        &mut self,
+        events: Vec<ChatEvent>,
+        message: ai_events::RoundMessage<'_>,
+    ) -> sqlx::Result<ai_events::RoundStored> {
+        let mut all = self.take_text();
+        all.extend(events);
+        let stored = ai_events::append_with_message(
+            &self.db,
+            self.conversation_id,
+            self.turn_id,
+            &all,
+            message,
+        )
+        .await?;
+        if !all.is_empty() {
+            self.live.notify(self.conversation_id);
+        }
+        Ok(stored)
+    }
+
     pub async fn flush(&mut self) -> sqlx::Result<()> {
         let events = self.take_text();
         if events.is_empty() {

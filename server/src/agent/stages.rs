@@ -74,20 +74,19 @@ pub enum Part {
     StartEvent,
     /// A read tool's own work (its argument check, queries, wrapping).
     ToolRun,
-    /// A tool call's "started" and "finished" events written.
-    ToolEvents,
-    /// The round's assistant message and tool results stored.
-    ToolMessages,
+    /// The round's writes: the model's answer with the first "started"
+    /// event, then the results with the calls' last events (two statements
+    /// for one call).
+    ToolWrites,
 }
 
 impl Part {
-    pub const ALL: [Part; 6] = [
+    pub const ALL: [Part; 5] = [
         Part::Reads,
         Part::Similar,
         Part::StartEvent,
         Part::ToolRun,
-        Part::ToolEvents,
-        Part::ToolMessages,
+        Part::ToolWrites,
     ];
 
     pub fn label(self) -> &'static str {
@@ -96,8 +95,7 @@ impl Part {
             Part::Similar => "in reads: similar requests (cached)",
             Part::StartEvent => "in reads: start event written",
             Part::ToolRun => "in tools: the read tool's own work",
-            Part::ToolEvents => "in tools: started + finished events",
-            Part::ToolMessages => "in tools: assistant + results stored",
+            Part::ToolWrites => "in tools: answer + results stored, with events",
         }
     }
 }

@@ -20,8 +20,8 @@ use super::stages::{self, Part, Stage, StageLog};
 use crate::approvals;
 use crate::db::ai_context;
 use crate::db::ai_conversations::{self, Conversation};
-use crate::db::ai_events::{Closing, FinalMessage};
-use crate::db::ai_messages;
+use crate::db::ai_events::{Closing, FinalMessage, RoundMessage, RoundStored};
+use crate::db::ai_messages::{self, StoredMessage};
 use crate::db::ai_turns;
 use crate::db::llm_calls::{self, CallContext};
 use crate::embeddings::EmbeddingProvider;
@@ -294,11 +294,9 @@ impl Agent {
         // Offline (by configuration or since a fallback), the cut history is
         // summarised extractively, without a model call.
         let summariser = |offline: bool| (!offline).then_some(&recorders.main as &dyn LlmProvider);
-        // The first round's reads and the start event at once: three round
-        // trips the turn waits for as one.
         // The start event and the first round's reads (prompt context,
         // history, approvals: one statement) at once.
-        let window = i64::try_from(self.settings.max_history).unwrap_or(30);
+        let window = u16::try_from(self.settings.max_history).unwrap_or(30);
         let (started, reads) = tokio::join!(
             stages::timed(sink.push(started)),
             stages::timed(ai_context::for_turn(
@@ -331,10 +329,17 @@ impl Agent {
         self.part(conversation.id, Part::Similar, context.1);
         let mut context = context.0?;
         let mut first_history = Some(history?);
+        // The history of later rounds: the first round's messages with each
+        // round's two appended, as stored (no re-read between rounds).
+        let mut stored = reads.messages;
+        let mut outcomes = reads.outcomes;
         for _round in 0..self.settings.max_rounds {
             let (messages, summary) = match first_history.take() {
                 Some(loaded) => loaded,
-                None => self.history(conversation.id, summariser(offline)).await?,
+                None => {
+                    self.bounded(conversation.id, &stored, &outcomes, summariser(offline))
+                        .await?
+                }
             };
             self.lap(conversation.id, Stage::Reads);
             context.summary = summary;
@@ -377,32 +382,9 @@ impl Agent {
                 // Stored with the turn's closing: one round trip less.
                 return Ok(Some(answer));
             }
-            let (message, stored) = stages::timed(ai_messages::append(
-                &self.db,
-                conversation.id,
-                "assistant",
-                &answer.content,
-                Some(&answer.model),
-            ))
-            .await;
-            let message = message?;
-            let mut results = Vec::with_capacity(calls.len());
-            for (id, name, input) in calls {
-                results.push(
-                    self.call(&tools, mode, message.id, &id, &name, &input, sink)
-                        .await?,
-                );
-            }
-            let (appended, stored_results) = stages::timed(ai_messages::append(
-                &self.db,
-                conversation.id,
-                "tool",
-                &results,
-                None,
-            ))
-            .await;
-            appended?;
-            self.part(conversation.id, Part::ToolMessages, stored + stored_results);
+            let round = self.dispatch(&tools, mode, &answer, &calls, sink).await?;
+            stored.extend([round.answer, round.results.message]);
+            outcomes = round.results.outcomes;
             self.lap(conversation.id, Stage::Tools);
         }
         sink.push(ChatEvent::Notice {
@@ -413,22 +395,6 @@ impl Agent {
         })
         .await?;
         Ok(None)
-    }
-
-    /// The history the model reads next, and the summary of what the bound cut.
-    async fn history(
-        &self,
-        conversation_id: i64,
-        summariser: Option<&dyn LlmProvider>,
-    ) -> sqlx::Result<(Vec<crate::llm::ChatMessage>, Option<String>)> {
-        let window = i64::try_from(self.settings.max_history).unwrap_or(30);
-        // Both reads at once: the turn waits for them before calling the model.
-        let (stored, outcomes) = tokio::try_join!(
-            ai_messages::last(&self.db, conversation_id, window),
-            ai_conversations::approval_outcomes(&self.db, conversation_id),
-        )?;
-        self.bounded(conversation_id, &stored, &outcomes, summariser)
-            .await
     }
 
     /// The history the model reads from the stored messages: cut by the
@@ -493,8 +459,76 @@ impl Agent {
         }
     }
 
+    /// A round's tool calls, with two writes around them: the model's
+    /// answer (and the first read call's "started" event) before the calls
+    /// run, their results (and the events saying how each ended) after.
+    /// Events between two calls go out at once, so the page always shows the
+    /// call that is running.
+    async fn dispatch(
+        &self,
+        tools: &ToolContext,
+        mode: Mode,
+        answer: &ChatAnswer,
+        calls: &[(String, String, serde_json::Value)],
+        sink: &mut EventSink,
+    ) -> sqlx::Result<Dispatched> {
+        let conversation_id = tools.conversation_id;
+        let started = |id: &str, name: &str| {
+            (Toolbox::access(name) == Some(Access::Read)).then(|| ChatEvent::ToolStarted {
+                call_id: id.into(),
+                name: name.into(),
+                label: label(name),
+            })
+        };
+        // Stored before any call runs: an approval card refers to it.
+        let first = calls.first().and_then(|(id, name, _)| started(id, name));
+        let (opened, mut written) = stages::timed(sink.push_with_message(
+            first.into_iter().collect(),
+            RoundMessage {
+                role: "assistant",
+                content: &answer.content,
+                model: Some(&answer.model),
+            },
+        ))
+        .await;
+        let answer_stored = opened?.message;
+        let mut events = Vec::new();
+        let mut results = Vec::with_capacity(calls.len());
+        for (i, (id, name, input)) in calls.iter().enumerate() {
+            if i > 0 {
+                events.extend(started(id, name));
+                if !events.is_empty() {
+                    let (pushed, took) =
+                        stages::timed(sink.push_all(std::mem::take(&mut events))).await;
+                    pushed?;
+                    written += took;
+                }
+            }
+            let (block, event) = self
+                .call(tools, mode, answer_stored.id, id, name, input)
+                .await?;
+            results.push(block);
+            events.push(event);
+        }
+        let (closed, took) = stages::timed(sink.push_with_message(
+            events,
+            RoundMessage {
+                role: "tool",
+                content: &results,
+                model: None,
+            },
+        ))
+        .await;
+        self.part(conversation_id, Part::ToolWrites, written + took);
+        Ok(Dispatched {
+            answer: answer_stored,
+            results: closed?,
+        })
+    }
+
     /// Runs a read call, turns a write call into an approval card, and
-    /// answers anything else with an error the model can read.
+    /// answers anything else with an error the model can read. Returns the
+    /// result the model reads and the event the page shows.
     #[allow(clippy::too_many_arguments)]
     async fn call(
         &self,
@@ -504,103 +538,86 @@ impl Agent {
         call_id: &str,
         name: &str,
         input: &serde_json::Value,
-        sink: &mut EventSink,
-    ) -> sqlx::Result<Block> {
+    ) -> sqlx::Result<(Block, ChatEvent)> {
         let result = |content: String, is_error: bool| Block::ToolResult {
             tool_use_id: call_id.to_string(),
             content,
             is_error,
         };
+        let failed = |summary: String| ChatEvent::ToolFinished {
+            call_id: call_id.into(),
+            name: name.into(),
+            summary,
+            is_error: true,
+        };
         match Toolbox::access(name) {
             Some(Access::Read) => {
-                let (pushed, started) = stages::timed(sink.push(ChatEvent::ToolStarted {
-                    call_id: call_id.into(),
-                    name: name.into(),
-                    label: label(name),
-                }))
-                .await;
-                pushed?;
                 let (outcome, ran) = stages::timed(tokio::time::timeout(
                     self.settings.tool_limit,
                     Toolbox::run_read(tools, name, input),
                 ))
                 .await;
+                self.part(tools.conversation_id, Part::ToolRun, ran);
                 let outcome = outcome.unwrap_or(Err(ToolError::Unavailable));
                 let (content, summary, is_error) = match outcome {
                     Ok(o) => (o.for_model, o.summary, false),
                     Err(e) => (e.to_string(), e.to_string(), true),
                 };
-                let (pushed, finished) = stages::timed(sink.push(ChatEvent::ToolFinished {
+                let finished = ChatEvent::ToolFinished {
                     call_id: call_id.into(),
                     name: name.into(),
                     summary,
                     is_error,
-                }))
-                .await;
-                pushed?;
-                self.part(tools.conversation_id, Part::ToolRun, ran);
-                self.part(tools.conversation_id, Part::ToolEvents, started + finished);
-                Ok(result(content, is_error))
+                };
+                Ok((result(content, is_error), finished))
             }
-            Some(Access::Write) => match Toolbox::propose(tools, mode, name, input).await {
-                Ok(proposal) => {
-                    let pending = match approvals::create(
-                        &self.db,
-                        tools.conversation_id,
-                        message_id,
-                        call_id,
-                        name,
-                        &proposal.arguments,
-                        self.settings.approval_ttl,
-                    )
-                    .await
-                    {
-                        Ok(pending) => pending,
-                        Err(approvals::ApprovalError::Db(e)) => return Err(e),
-                        Err(e) => {
-                            sink.push(ChatEvent::ToolFinished {
-                                call_id: call_id.into(),
-                                name: name.into(),
-                                summary: format!("Proposition impossible : {e}"),
-                                is_error: true,
-                            })
-                            .await?;
-                            return Ok(result(e.to_string(), true));
-                        }
-                    };
-                    sink.push(ChatEvent::ApprovalRequested(ApprovalCard {
-                        approval_id: pending.id,
-                        tool_name: name.into(),
-                        title: proposal.title,
-                        expires_at: pending.expires_at.to_rfc3339(),
-                        arguments_hash: pending.arguments_hash,
-                        body: proposal.body,
-                    }))
-                    .await?;
-                    Ok(result(history::pending_text(pending.id), false))
-                }
-                Err(e) => {
-                    sink.push(ChatEvent::ToolFinished {
-                        call_id: call_id.into(),
-                        name: name.into(),
-                        summary: format!("Proposition impossible : {e}"),
-                        is_error: true,
-                    })
-                    .await?;
-                    Ok(result(e.to_string(), true))
-                }
-            },
+            Some(Access::Write) => {
+                let proposal = match Toolbox::propose(tools, mode, name, input).await {
+                    Ok(proposal) => proposal,
+                    Err(e) => {
+                        let summary = format!("Proposition impossible : {e}");
+                        return Ok((result(e.to_string(), true), failed(summary)));
+                    }
+                };
+                let pending = match approvals::create(
+                    &self.db,
+                    tools.conversation_id,
+                    message_id,
+                    call_id,
+                    name,
+                    &proposal.arguments,
+                    self.settings.approval_ttl,
+                )
+                .await
+                {
+                    Ok(pending) => pending,
+                    Err(approvals::ApprovalError::Db(e)) => return Err(e),
+                    Err(e) => {
+                        let summary = format!("Proposition impossible : {e}");
+                        return Ok((result(e.to_string(), true), failed(summary)));
+                    }
+                };
+                let card = ChatEvent::ApprovalRequested(ApprovalCard {
+                    approval_id: pending.id,
+                    tool_name: name.into(),
+                    title: proposal.title,
+                    expires_at: pending.expires_at.to_rfc3339(),
+                    arguments_hash: pending.arguments_hash,
+                    body: proposal.body,
+                });
+                Ok((result(history::pending_text(pending.id), false), card))
+            }
             None => {
                 let error = ToolError::UnknownTool(name.into());
-                sink.push(ChatEvent::ToolFinished {
-                    call_id: call_id.into(),
-                    name: name.into(),
-                    summary: error.to_string(),
-                    is_error: true,
-                })
-                .await?;
-                Ok(result(error.to_string(), true))
+                Ok((result(error.to_string(), true), failed(error.to_string())))
             }
         }
     }
+}
+
+/// What a round's dispatch stored: the model's answer and the results
+/// (with the approvals as they stood then).
+struct Dispatched {
+    answer: StoredMessage,
+    results: RoundStored,
 }

@@ -40,8 +40,13 @@ pub async fn request(db: impl PgExecutor<'_>, id: i64) -> sqlx::Result<Option<Re
 }
 
 /// The prompt's reads as three columns: the request `$1` (when set and
-/// existing) and the `$2` latest training sessions and knowledge entries.
-fn prompt_columns() -> String {
+/// existing) and the `recent` latest training sessions and knowledge
+/// entries. The limits are written into the statement, not bound: with a
+/// bound LIMIT, PostgreSQL's generic plan guesses a tenth of the table and
+/// loses to a custom plan, which is planned again on every call (half a
+/// millisecond of a chat turn's first reads). They are our own numbers,
+/// never a user's input.
+fn prompt_columns(recent: u16) -> String {
     format!(
         "(SELECT to_jsonb(x) FROM (SELECT {REQUEST_COLUMNS}
              FROM requests r JOIN pools p ON p.id = r.pool_id WHERE r.id = $1) x),
@@ -49,11 +54,11 @@ fn prompt_columns() -> String {
              SELECT t.verdict, t.category, t.event_type, m.code AS member_code, t.reason,
                     t.directives, t.created_at
                FROM training_sessions t LEFT JOIN members m ON m.id = t.member_id
-              ORDER BY t.created_at DESC LIMIT $2) x),
+              ORDER BY t.created_at DESC LIMIT {recent}) x),
          (SELECT coalesce(jsonb_agg(x ORDER BY x.created_at DESC), '[]') FROM (
              SELECT m.code AS member_code, k.title, k.created_at
                FROM knowledge_entries k JOIN members m ON m.id = k.member_id
-              ORDER BY k.created_at DESC LIMIT $2) x)"
+              ORDER BY k.created_at DESC LIMIT {recent}) x)"
     )
 }
 
@@ -69,16 +74,15 @@ type PromptRow = (
 pub async fn for_prompt(
     db: impl PgExecutor<'_>,
     request_id: Option<i64>,
-    recent: i64,
+    recent: u16,
 ) -> sqlx::Result<(
     Option<RequestContext>,
     Vec<RecentTraining>,
     Vec<RecentKnowledge>,
 )> {
     let (request, training, knowledge): PromptRow =
-        sqlx::query_as(&format!("SELECT {}", prompt_columns()))
+        sqlx::query_as(&format!("SELECT {}", prompt_columns(recent)))
             .bind(request_id)
-            .bind(recent)
             .fetch_one(db)
             .await?;
     Ok((request.map(|Json(r)| r), training.0, knowledge.0))
@@ -99,13 +103,15 @@ pub struct TurnReads {
 /// [`for_prompt`], the conversation's last `window` messages
 /// (`ai_messages::last`) and its approvals
 /// (`ai_conversations::approval_outcomes`), in one statement: a turn's first
-/// reads are one round trip, not three at once competing for the CPU.
+/// reads are one round trip, not three at once competing for the CPU. The
+/// limits are written into the statement, as in [`prompt_columns`], so it is
+/// planned once per connection.
 pub async fn for_turn(
     db: impl PgExecutor<'_>,
     request_id: Option<i64>,
-    recent: i64,
+    recent: u16,
     conversation_id: i64,
-    window: i64,
+    window: u16,
 ) -> sqlx::Result<TurnReads> {
     type Row = (
         Option<Json<RequestContext>>,
@@ -119,15 +125,13 @@ pub async fn for_turn(
             "SELECT {},
            (SELECT coalesce(jsonb_agg(x), '[]') FROM (
                SELECT {MESSAGE_COLUMNS} FROM ai_messages
-                WHERE conversation_id = $3 ORDER BY seq DESC LIMIT $4) x),
+                WHERE conversation_id = $2 ORDER BY seq DESC LIMIT {window}) x),
            (SELECT coalesce(jsonb_agg(x), '[]') FROM (
-               SELECT {OUTCOME_COLUMNS} FROM ai_pending_approvals WHERE conversation_id = $3) x)",
-            prompt_columns()
+               SELECT {OUTCOME_COLUMNS} FROM ai_pending_approvals WHERE conversation_id = $2) x)",
+            prompt_columns(recent)
         ))
         .bind(request_id)
-        .bind(recent)
         .bind(conversation_id)
-        .bind(window)
         .fetch_one(db)
         .await?;
     // Newest first in the query (the LIMIT keeps the newest), oldest first out.

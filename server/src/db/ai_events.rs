@@ -1,25 +1,37 @@
 //! `ai_events`: the log a conversation page is drawn from (one
 //! `app::chat::ChatEvent` per row, numbered by `seq`).
+use super::ai_conversations::{ApprovalOutcome, OUTCOME_COLUMNS};
+use super::ai_messages::{self, StoredMessage};
 use super::llm_calls::{self, CallContext};
-use crate::llm::CallRecord;
+use crate::llm::{Block, CallRecord};
 use app::chat::{ChatEvent, SeqEvent};
 use sqlx::types::Json;
 use sqlx::{PgExecutor, PgPool};
 
 /// The CTEs appending events `$4` (jsonb[], `$3` of them) of turn `$2` to
 /// conversation `$1`, numbered after the conversation's counter (taken
-/// under its row lock); `rows` holds their seqs.
+/// under its row lock); `rows` holds their seqs. With an argument, the same
+/// UPDATE also takes that many message numbers (`counter.message` is the
+/// last one): one row lock numbers a statement's events and its message.
 macro_rules! append_ctes {
     () => {
-        "counter AS (
-             UPDATE ai_conversations SET event_seq = event_seq + $3
-              WHERE id = $1 RETURNING event_seq - $3 AS first
-         ), rows AS (
-             INSERT INTO ai_events (conversation_id, seq, turn_id, event)
-             SELECT $1, counter.first + e.n, $2, e.event
-               FROM counter, unnest($4::jsonb[]) WITH ORDINALITY AS e(event, n)
-             RETURNING seq
-         )"
+        append_ctes!("0")
+    };
+    ($messages:literal) => {
+        concat!(
+            "counter AS (
+                 UPDATE ai_conversations
+                    SET event_seq = event_seq + $3, message_seq = message_seq + ",
+            $messages,
+            "
+                  WHERE id = $1 RETURNING event_seq - $3 AS first, message_seq - 1 AS message
+             ), rows AS (
+                 INSERT INTO ai_events (conversation_id, seq, turn_id, event)
+                 SELECT $1, counter.first + e.n, $2, e.event
+                   FROM counter, unnest($4::jsonb[]) WITH ORDINALITY AS e(event, n)
+                 RETURNING seq
+             )"
+        )
     };
 }
 
@@ -78,6 +90,84 @@ pub async fn append_during_turn(
     .await
 }
 
+/// A message a round of a running turn stores: the model's answer with its
+/// tool calls, or the results of those calls.
+#[derive(Clone, Copy, Debug)]
+pub struct RoundMessage<'a> {
+    /// `assistant` or `tool`.
+    pub role: &'a str,
+    pub content: &'a [Block],
+    pub model: Option<&'a str>,
+}
+
+/// What [`append_with_message`] stored and read.
+#[derive(Debug)]
+pub struct RoundStored {
+    pub message: StoredMessage,
+    /// The conversation's approvals as this statement saw them: the next
+    /// round's history reads them without a query of its own.
+    pub outcomes: Vec<ApprovalOutcome>,
+}
+
+/// Appends events of a running turn and one message of its round in one
+/// statement, committed asynchronously like [`append_during_turn`]: a tool
+/// round is two of these (before the calls run, and with their results)
+/// instead of four writes. The turn's closing (durable) carries them to
+/// disk; so does any durable commit in between, such as an approval card's.
+pub async fn append_with_message(
+    db: &PgPool,
+    conversation_id: i64,
+    turn_id: i64,
+    events: &[ChatEvent],
+    message: RoundMessage<'_>,
+) -> sqlx::Result<RoundStored> {
+    let (count, payload) = as_rows(events);
+    type Row = (
+        i64,
+        i32,
+        String,
+        Json<Vec<Block>>,
+        Json<Vec<ApprovalOutcome>>,
+    );
+    let (id, seq, role, content, Json(outcomes)): Row = sqlx::query_as(&format!(
+        concat!(
+            "WITH ",
+            relaxed_commit_cte!(),
+            ", ",
+            append_ctes!("1"),
+            ", message AS (
+                 INSERT INTO ai_messages (conversation_id, seq, role, content, tool_calls, model)
+                 SELECT $1, counter.message, $5, $6, $7, $8 FROM counter
+                 RETURNING id, seq, role, content
+             )
+             SELECT message.id, message.seq, message.role, message.content,
+                    (SELECT coalesce(jsonb_agg(x), '[]') FROM (
+                        SELECT {} FROM ai_pending_approvals WHERE conversation_id = $1) x)
+               FROM message, relaxed"
+        ),
+        OUTCOME_COLUMNS
+    ))
+    .bind(conversation_id)
+    .bind(turn_id)
+    .bind(count)
+    .bind(payload)
+    .bind(message.role)
+    .bind(Json(message.content))
+    .bind(ai_messages::tool_calls_column(message.content))
+    .bind(message.model)
+    .fetch_one(db)
+    .await?;
+    Ok(RoundStored {
+        message: StoredMessage {
+            id,
+            seq,
+            role,
+            content,
+        },
+        outcomes,
+    })
+}
+
 /// Appends a turn's last events, the model's last message when the turn
 /// ends with one (`ai_messages`, role `assistant`, no tool call), the
 /// `llm_calls` rows of the calls not recorded yet (the call that gave that
@@ -100,16 +190,9 @@ pub async fn append_closing_turn(
         "WITH closed AS (
              UPDATE ai_turns SET status = $5, error = $6, finished_at = now()
               WHERE id = $2 AND status = 'running' RETURNING id
-         ), counter AS (
-             UPDATE ai_conversations
-                SET event_seq = event_seq + $3,
-                    message_seq = message_seq + CASE WHEN $7::jsonb IS NULL THEN 0 ELSE 1 END
-              WHERE id = $1 RETURNING event_seq - $3 AS first, message_seq - 1 AS message
-         ), rows AS (
-             INSERT INTO ai_events (conversation_id, seq, turn_id, event)
-             SELECT $1, counter.first + e.n, $2, e.event
-               FROM counter, unnest($4::jsonb[]) WITH ORDINALITY AS e(event, n)
-         ), message AS (
+         ), ",
+        append_ctes!("CASE WHEN $7::jsonb IS NULL THEN 0 ELSE 1 END"),
+        ", message AS (
              INSERT INTO ai_messages (conversation_id, seq, role, content, model)
              SELECT $1, counter.message, 'assistant', $7, $8 FROM counter WHERE $7::jsonb IS NOT NULL
          ), calls AS (",

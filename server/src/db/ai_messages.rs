@@ -28,15 +28,6 @@ pub async fn append(
     content: &[Block],
     model: Option<&str>,
 ) -> sqlx::Result<StoredMessage> {
-    let tool_calls: Vec<serde_json::Value> = content
-        .iter()
-        .filter_map(|b| match b {
-            Block::ToolUse { id, name, input } => {
-                Some(serde_json::json!({"id": id, "name": name, "input": input}))
-            }
-            _ => None,
-        })
-        .collect();
     // Not max(seq) + 1 under a FOR UPDATE in the same statement: its
     // snapshot predates the lock, so it would miss a row committed while
     // waiting. An UPDATE re-reads the row it waited for.
@@ -52,10 +43,25 @@ pub async fn append(
     .bind(conversation_id)
     .bind(role)
     .bind(Json(content))
-    .bind((!tool_calls.is_empty()).then_some(Json(tool_calls)))
+    .bind(tool_calls_column(content))
     .bind(model)
     .fetch_one(db)
     .await
+}
+
+/// The `tool_calls` column of a message: its calls' ids, names and
+/// inputs, or NULL when it calls no tool.
+pub fn tool_calls_column(content: &[Block]) -> Option<Json<Vec<serde_json::Value>>> {
+    let calls: Vec<serde_json::Value> = content
+        .iter()
+        .filter_map(|b| match b {
+            Block::ToolUse { id, name, input } => {
+                Some(serde_json::json!({"id": id, "name": name, "input": input}))
+            }
+            _ => None,
+        })
+        .collect();
+    (!calls.is_empty()).then_some(Json(calls))
 }
 
 /// What sending a message found.
