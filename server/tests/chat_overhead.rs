@@ -236,7 +236,7 @@ async fn client(script: Script) -> (FakeModel, Arc<dyn LlmProvider>) {
 }
 
 #[sqlx::test(migrations = "../migrations")]
-async fn a_recording_leaves_final_answers_to_its_caller_and_writes_tool_calls(db: PgPool) {
+async fn a_recording_leaves_answers_to_its_caller_and_writes_failures(db: PgPool) {
     seed_demo(&db).await;
     let (_, conversation, _) = running_turn(&db).await;
     let context = CallContext {
@@ -253,7 +253,7 @@ async fn a_recording_leaves_final_answers_to_its_caller_and_writes_tool_calls(db
 
     // A final answer (no tool call): kept, not written.
     let (_fake, provider) = client(Arc::new(|_| Answer::Text("Voici.".into()))).await;
-    let leaving = Recording::new(provider.clone(), db.clone(), context).leaving_final_answers();
+    let leaving = Recording::new(provider.clone(), db.clone(), context).leaving_answers();
     stream_once(&leaving).await;
     assert_eq!(count().await, 0, "left to the caller");
     let calls = leaving.calls();
@@ -275,18 +275,47 @@ async fn a_recording_leaves_final_answers_to_its_caller_and_writes_tool_calls(db
     assert!(writing.calls()[0].id.is_some());
     assert!(writing.take_left().is_empty());
 
-    // An answer that calls a tool is written at once even when leaving.
+    // An answer that calls a tool is left too (the turn stores it with the
+    // answer's message).
     let (_fake, tool) = client(Arc::new(|_| Answer::ToolUse {
         text: String::new(),
         name: "get_request".into(),
         input: json!({"request_id": 1}),
     }))
     .await;
-    let leaving = Recording::new(tool, db.clone(), context).leaving_final_answers();
+    let leaving = Recording::new(tool, db.clone(), context).leaving_answers();
     stream_once(&leaving).await;
-    assert_eq!(count().await, 2);
-    assert!(leaving.calls()[0].id.is_some());
-    assert!(leaving.take_left().is_empty());
+    assert_eq!(count().await, 1);
+    assert_eq!(leaving.take_left().len(), 1);
+
+    // A call that fails is written at once even when leaving.
+    let failing = Recording::new(
+        Arc::new(
+            AnthropicClient::new(
+                &server::config::AnthropicSettings {
+                    base_url: format!("http://{}", support::closed_port().await),
+                    api_key: "test-key".into(),
+                },
+                "claude-sonnet-4-5",
+                Duration::from_secs(2),
+            )
+            .unwrap(),
+        ),
+        db.clone(),
+        context,
+    )
+    .leaving_answers();
+    let request = ChatRequest {
+        task: Task::Chat,
+        system: "Tu es Maxy.".into(),
+        tools: Arc::from(Vec::new()),
+        messages: vec![ChatMessage::user_text("Des lieux ?")],
+        max_tokens: 256,
+        time_limit: Some(Duration::from_secs(2)),
+    };
+    assert!(failing.stream(&request).await.is_err());
+    assert_eq!(count().await, 2, "the failure is recorded at once");
+    assert!(failing.take_left().is_empty());
 }
 
 /// Sends a message through the app and waits for its turn to end.

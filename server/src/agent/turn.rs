@@ -117,6 +117,17 @@ impl From<sqlx::Error> for RoundError {
 struct Recorders {
     main: Recording,
     offline: Recording,
+    /// Who their calls serve.
+    context: CallContext,
+}
+
+impl Recorders {
+    /// The answers' records not stored yet, first first.
+    fn take_left(&self) -> Vec<crate::llm::CallRecord> {
+        let mut calls = self.main.take_left();
+        calls.extend(self.offline.take_left());
+        calls
+    }
 }
 
 impl Agent {
@@ -149,13 +160,14 @@ impl Agent {
             conversation_id: Some(conversation.id),
             search_run_id: None,
         };
-        // The call that ends the turn (no tool call) is stored by the
-        // turn's closing statement: one round trip less.
+        // Each answer's call is stored by the turn's next statement (the
+        // one storing the answer with its tool calls, or the closing): no
+        // round trip of its own.
         let recorders = Recorders {
-            main: Recording::new(self.provider.clone(), self.db.clone(), context)
-                .leaving_final_answers(),
+            main: Recording::new(self.provider.clone(), self.db.clone(), context).leaving_answers(),
             offline: Recording::new(self.offline.clone(), self.db.clone(), context)
-                .leaving_final_answers(),
+                .leaving_answers(),
+            context,
         };
         let outcome = tokio::select! {
             outcome = self.drive(&conversation, turn_id, &mut sink, &recorders) => outcome.map(|last| ("done", last)),
@@ -186,8 +198,7 @@ impl Agent {
             status: status.into(),
             cost_eur: cost_usd * self.settings.usd_to_eur,
         };
-        let mut calls = recorders.main.take_left();
-        calls.extend(recorders.offline.take_left());
+        let calls = recorders.take_left();
         let closing = Closing {
             status,
             error: error.as_deref(),
@@ -218,15 +229,21 @@ impl Agent {
             if let Err(e) = ai_turns::finish(&self.db, turn_id, status, error.as_deref()).await {
                 tracing::error!(turn_id, error = %e, "cannot close a chat turn");
             }
-            for call in &calls {
-                if let Err(e) = llm_calls::insert(&self.db, call, context).await {
-                    tracing::warn!(turn_id, error = %e, "cannot record an LLM call");
-                }
-            }
+            self.store_calls(&calls, context).await;
         }
         self.lap(conversation.id, Stage::Close);
         self.live.notify(conversation.id);
         self.summarise_into_memory(conversation.id).await;
+    }
+
+    /// Stores call records on their own: the fallback when the statement
+    /// that was to store them failed.
+    async fn store_calls(&self, calls: &[crate::llm::CallRecord], context: CallContext) {
+        for call in calls {
+            if let Err(e) = llm_calls::insert(&self.db, call, context).await {
+                tracing::warn!(error = %e, "cannot record an LLM call");
+            }
+        }
     }
 
     /// Every N user messages, the conversation's durable facts become
@@ -382,7 +399,9 @@ impl Agent {
                 // Stored with the turn's closing: one round trip less.
                 return Ok(Some(answer));
             }
-            let round = self.dispatch(&tools, mode, &answer, &calls, sink).await?;
+            let round = self
+                .dispatch(&tools, mode, &answer, &calls, recorders, sink)
+                .await?;
             stored.extend([round.answer, round.results.message]);
             outcomes = round.results.outcomes;
             self.lap(conversation.id, Stage::Tools);
@@ -460,8 +479,9 @@ impl Agent {
     }
 
     /// A round's tool calls, with two writes around them: the model's
-    /// answer (and the first read call's "started" event) before the calls
-    /// run, their results (and the events saying how each ended) after.
+    /// answer (with its call's record and the first read call's "started"
+    /// event) before the calls run, their results (and the events saying
+    /// how each ended) after.
     /// Events between two calls go out at once, so the page always shows the
     /// call that is running.
     async fn dispatch(
@@ -470,6 +490,7 @@ impl Agent {
         mode: Mode,
         answer: &ChatAnswer,
         calls: &[(String, String, serde_json::Value)],
+        recorders: &Recorders,
         sink: &mut EventSink,
     ) -> sqlx::Result<Dispatched> {
         let conversation_id = tools.conversation_id;
@@ -482,16 +503,25 @@ impl Agent {
         };
         // Stored before any call runs: an approval card refers to it.
         let first = calls.first().and_then(|(id, name, _)| started(id, name));
+        let records = recorders.take_left();
         let (opened, mut written) = stages::timed(sink.push_with_message(
             first.into_iter().collect(),
             RoundMessage {
                 role: "assistant",
                 content: &answer.content,
                 model: Some(&answer.model),
+                calls: &records,
+                call_context: recorders.context,
             },
         ))
         .await;
-        let answer_stored = opened?.message;
+        let answer_stored = match opened {
+            Ok(opened) => opened.message,
+            Err(e) => {
+                self.store_calls(&records, recorders.context).await;
+                return Err(e);
+            }
+        };
         let mut events = Vec::new();
         let mut results = Vec::with_capacity(calls.len());
         for (i, (id, name, input)) in calls.iter().enumerate() {
@@ -516,6 +546,8 @@ impl Agent {
                 role: "tool",
                 content: &results,
                 model: None,
+                calls: &[],
+                call_context: recorders.context,
             },
         ))
         .await;

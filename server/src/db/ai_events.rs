@@ -98,6 +98,9 @@ pub struct RoundMessage<'a> {
     pub role: &'a str,
     pub content: &'a [Block],
     pub model: Option<&'a str>,
+    /// Model calls stored with it (the call that gave this answer).
+    pub calls: &'a [CallRecord],
+    pub call_context: CallContext,
 }
 
 /// What [`append_with_message`] stored and read.
@@ -109,8 +112,10 @@ pub struct RoundStored {
     pub outcomes: Vec<ApprovalOutcome>,
 }
 
-/// Appends events of a running turn and one message of its round in one
-/// statement, committed asynchronously like [`append_during_turn`]: a tool
+/// Appends events of a running turn, one message of its round and the
+/// `llm_calls` rows of the message's calls in one statement, committed
+/// asynchronously like [`append_during_turn`] (and like `llm_calls::insert`,
+/// which these rows would otherwise take a round trip of their own for): a tool
 /// round is two of these (before the calls run, and with their results)
 /// instead of four writes. The turn's closing (durable) carries them to
 /// disk; so does any durable commit in between, such as an approval card's.
@@ -139,7 +144,9 @@ pub async fn append_with_message(
                  INSERT INTO ai_messages (conversation_id, seq, role, content, tool_calls, model)
                  SELECT $1, counter.message, $5, $6, $7, $8 FROM counter
                  RETURNING id, seq, role, content
-             )
+             ), calls AS (",
+            insert_llm_calls_from_json!("$9"),
+            ")
              SELECT message.id, message.seq, message.role, message.content,
                     (SELECT coalesce(jsonb_agg(x), '[]') FROM (
                         SELECT {} FROM ai_pending_approvals WHERE conversation_id = $1) x)
@@ -155,6 +162,7 @@ pub async fn append_with_message(
     .bind(Json(message.content))
     .bind(ai_messages::tool_calls_column(message.content))
     .bind(message.model)
+    .bind(llm_calls::rows(message.calls, message.call_context))
     .fetch_one(db)
     .await?;
     Ok(RoundStored {

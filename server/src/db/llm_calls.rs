@@ -73,9 +73,10 @@ pub fn rows(calls: &[CallRecord], context: CallContext) -> Json<Vec<CallRow<'_>>
 /// step, and the row reaches the disk with the next durable commit (the
 /// turn's closing at the latest) or within the WAL writer's delay. A
 /// database crash in between can lose the cost of the calls of its last
-/// fraction of a second, never a person's data. (A chat turn's last call,
-/// the one that answers without a tool, is instead stored by the turn's
-/// closing statement: `db::ai_events::append_closing_turn`.)
+/// fraction of a second, never a person's data. (A chat turn's answered
+/// calls are instead stored by the turn's own statements: with the answer
+/// that calls tools, `db::ai_events::append_with_message`, or with the
+/// turn's closing, `db::ai_events::append_closing_turn`.)
 pub async fn insert(db: &PgPool, call: &CallRecord, context: CallContext) -> sqlx::Result<i64> {
     sqlx::query_scalar(concat!(
         "WITH ",

@@ -12,10 +12,10 @@
 //! call is recorded when its stream ends, however it ends: answered, failed,
 //! or dropped by the caller ("cancelled"), see [`stream`].
 //!
-//! A chat turn sets [`Recording::leaving_final_answers`]: a streamed answer
-//! that calls no tool ends the turn, and its row goes into the statement that
-//! closes the turn ([`Recording::take_left`]) instead of a round trip of its
-//! own.
+//! A chat turn sets [`Recording::leaving_answers`]: a streamed answer's row
+//! goes into the turn's next statement ([`Recording::take_left`]) instead of
+//! a round trip of its own: the statement that stores the answer with its
+//! tool calls, or the one that closes the turn.
 use super::chat::{ChatRequest, ChatStream};
 use super::{CallRecord, Check, Completion, CompletionRequest, LlmError, LlmProvider};
 use crate::db::llm_calls::{self, CallContext};
@@ -47,8 +47,8 @@ struct Sink {
     db: PgPool,
     context: CallContext,
     calls: Arc<Mutex<Vec<RecordedCall>>>,
-    /// Final answers' records left to the caller to store; `None`: every
-    /// record is written at once.
+    /// Answers' records left to the caller to store; `None`: every record
+    /// is written at once.
     left: Option<Arc<Mutex<Vec<CallRecord>>>>,
 }
 
@@ -66,7 +66,7 @@ impl Sink {
         self.log().push(RecordedCall { id, record });
     }
 
-    /// Keeps a final answer's record for the caller to store, when the
+    /// Keeps an answer's record for the caller to store, when the
     /// caller asked for that; false when it did not (write it instead).
     fn leave(&self, record: &CallRecord) -> bool {
         let Some(left) = &self.left else {
@@ -101,10 +101,11 @@ impl Recording {
         }
     }
 
-    /// Streamed answers that call no tool are not written: the caller
-    /// stores them ([`Recording::take_left`]) with its own next statement.
+    /// Streamed answers are not written: the caller stores them
+    /// ([`Recording::take_left`]) with its own next statement. Failed and
+    /// cancelled streams are still written at once.
     #[must_use]
-    pub fn leaving_final_answers(mut self) -> Self {
+    pub fn leaving_answers(mut self) -> Self {
         self.sink.left = Some(Arc::default());
         self
     }

@@ -11,9 +11,8 @@
 //!
 //! The row of a finished or failed stream is written before the last event
 //! is handed on, so a caller that saw `Finished` finds the call in
-//! [`Recording::calls`]. A finished answer that calls no tool is only kept,
-//! not written, when the recording leaves final answers to its caller
-//! ([`Recording::leaving_final_answers`]).
+//! [`Recording::calls`]. A finished answer is only kept, not written, when
+//! the recording leaves answers to its caller ([`Recording::leaving_answers`]).
 use super::{Recording, Sink};
 use crate::llm::chat::{ChatAnswer, ChatEvent, ChatRequest, ChatStream};
 use crate::llm::{pricing, CallRecord, LlmError, Task, Usage};
@@ -118,12 +117,12 @@ impl Pending {
     }
 
     /// Writes the row. Spawned, so that the row is written even if the
-    /// caller drops the stream while the insert runs. A final answer (no
-    /// tool call) is left to the caller when it asked for that.
+    /// caller drops the stream while the insert runs. An answer is left to
+    /// the caller when it asked for that.
     async fn finish(mut self, outcome: Result<&ChatAnswer, String>) {
         self.recorded = true;
         if let Ok(answer) = outcome {
-            if answer.tool_calls().next().is_none() && self.sink.leave(&self.record(Ok(answer))) {
+            if self.sink.leave(&self.record(Ok(answer))) {
                 return;
             }
         }
