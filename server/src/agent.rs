@@ -1,7 +1,8 @@
 //! The assistant's agent loop: a message from the team starts a turn on the
 //! server ([`turn`]); the model (or the offline planner) streams its answer
 //! with the system prompt ([`prompt`]) and the bounded history
-//! ([`history`]); read tools run, write tools become approval cards; every
+//! ([`history`]); read tools run, write tools become approval cards
+//! ([`dispatch`]); every
 //! step lands in the conversation's event log ([`sink`]) that pages follow
 //! ([`live`] wakes them). [`service`] is what the pages call; [`expiry`]
 //! closes the cards nobody decided in time.
@@ -9,6 +10,7 @@
 //! The loop holds the tool registry, never what runs an approved write: that
 //! runs only when a person approves a card (`crate::approvals`).
 pub mod cut_summary;
+mod dispatch;
 pub mod expiry;
 pub mod history;
 mod labels;

@@ -225,16 +225,7 @@ async fn a_model_that_obeys_injections_still_writes_nothing_without_a_person(db:
         }
     });
     let fake = FakeModel::start(script, Duration::ZERO, 7).await.unwrap();
-    let base = fake.base_url();
-    let app = TestApp::start_with(
-        db.clone(),
-        &[
-            ("MAXY_LLM_PROVIDER", "anthropic"),
-            ("MAXY_ANTHROPIC_API_KEY", support::anthropic::KEY),
-            ("MAXY_ANTHROPIC_BASE_URL", base.as_str()),
-        ],
-    )
-    .await;
+    let app = TestApp::on_model(db.clone(), &fake.base_url(), &[]).await;
     let team = app.sign_in(TEAM, PASSWORD).await;
     let rid = request.to_string();
     let sent = app

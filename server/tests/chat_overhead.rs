@@ -359,16 +359,7 @@ async fn a_turn_records_every_model_call_once_the_last_with_its_closing(db: PgPo
         }
     });
     let fake = FakeModel::start(script, Duration::ZERO, 8).await.unwrap();
-    let base = fake.base_url();
-    let app = TestApp::start_with(
-        db.clone(),
-        &[
-            ("MAXY_LLM_PROVIDER", "anthropic"),
-            ("MAXY_ANTHROPIC_API_KEY", support::anthropic::KEY),
-            ("MAXY_ANTHROPIC_BASE_URL", base.as_str()),
-        ],
-    )
-    .await;
+    let app = TestApp::on_model(db.clone(), &fake.base_url(), &[]).await;
     let team = app.sign_in(TEAM, PASSWORD).await;
 
     for (text, calls) in [("Des lieux ?", 1), ("Des lieux, avec outil ?", 2)] {
@@ -558,16 +549,7 @@ async fn later_rounds_read_the_history_a_fresh_read_gives(db: PgPool) {
         _ => Answer::Text("Voici la demande.".into()),
     });
     let fake = FakeModel::start(script, Duration::ZERO, 5).await.unwrap();
-    let base = fake.base_url();
-    let app = TestApp::start_with(
-        db.clone(),
-        &[
-            ("MAXY_LLM_PROVIDER", "anthropic"),
-            ("MAXY_ANTHROPIC_API_KEY", support::anthropic::KEY),
-            ("MAXY_ANTHROPIC_BASE_URL", base.as_str()),
-        ],
-    )
-    .await;
+    let app = TestApp::on_model(db.clone(), &fake.base_url(), &[]).await;
     let team = app.sign_in(TEAM, PASSWORD).await;
     let conversation = turn(&app, &team, "Lis la demande, avec outil").await;
 
@@ -673,7 +655,8 @@ async fn the_turns_first_reads_keep_one_plan(db: PgPool) {
     }
     let (generic, custom): (i64, i64) = sqlx::query_as(
         "SELECT generic_plans, custom_plans FROM pg_prepared_statements
-          WHERE statement LIKE '%FROM ai_pending_approvals WHERE conversation_id = $2%'",
+          WHERE statement LIKE '%FROM ai_pending_approvals WHERE conversation_id = $2%'
+            AND statement NOT LIKE '%pg_prepared_statements%'",
     )
     .fetch_one(&mut *one)
     .await

@@ -74,15 +74,10 @@ async fn the_cut_history_is_summarised_by_the_model_and_rolled_forward(db: PgPoo
         Answer::Text("Bien noté.".into())
     });
     let fake = FakeModel::start(script, Duration::ZERO, 50).await.unwrap();
-    let base = fake.base_url();
-    let app = TestApp::start_with(
+    let app = TestApp::on_model(
         db.clone(),
-        &[
-            ("MAXY_LLM_PROVIDER", "anthropic"),
-            ("MAXY_ANTHROPIC_API_KEY", support::anthropic::KEY),
-            ("MAXY_ANTHROPIC_BASE_URL", base.as_str()),
-            ("MAXY_CHAT_HISTORY_MESSAGES", "4"),
-        ],
+        &fake.base_url(),
+        &[("MAXY_CHAT_HISTORY_MESSAGES", "4")],
     )
     .await;
     let team = app.sign_in(TEAM, PASSWORD).await;

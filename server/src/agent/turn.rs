@@ -12,25 +12,23 @@
 //! the offline planner answers the round instead and the team is told.
 use super::cut_summary;
 use super::history;
-use super::labels::label;
 use super::live::Live;
 use super::prompt::{self, PromptContext, SimilarCache};
 use super::sink::{EventSink, FLUSH_EVERY};
 use super::stages::{self, Part, Stage, StageLog};
-use crate::approvals;
 use crate::db::ai_context;
 use crate::db::ai_conversations::{self, Conversation};
-use crate::db::ai_events::{Closing, FinalMessage, RoundMessage, RoundStored};
-use crate::db::ai_messages::{self, StoredMessage};
+use crate::db::ai_events::{Closing, FinalMessage};
+use crate::db::ai_messages;
 use crate::db::ai_turns;
 use crate::db::llm_calls::{self, CallContext};
 use crate::embeddings::EmbeddingProvider;
 use crate::llm::{
-    Block, ChatAnswer, ChatEvent as ModelEvent, ChatRequest, LlmError, LlmProvider, Recording, Task,
+    ChatAnswer, ChatEvent as ModelEvent, ChatRequest, LlmError, LlmProvider, Recording, Task,
 };
 use crate::search::SearchService;
-use crate::tools::{Access, Mode, ToolContext, ToolError, Toolbox};
-use app::chat::{ApprovalCard, ChatEvent};
+use crate::tools::{Mode, ToolContext, Toolbox};
+use app::chat::ChatEvent;
 use futures_util::StreamExt;
 use sqlx::PgPool;
 use std::sync::Arc;
@@ -114,16 +112,16 @@ impl From<sqlx::Error> for RoundError {
 }
 
 /// A turn's two recorders: the configured model's and the planner's.
-struct Recorders {
+pub(super) struct Recorders {
     main: Recording,
     offline: Recording,
     /// Who their calls serve.
-    context: CallContext,
+    pub(super) context: CallContext,
 }
 
 impl Recorders {
     /// The answers' records not stored yet, first first.
-    fn take_left(&self) -> Vec<crate::llm::CallRecord> {
+    pub(super) fn take_left(&self) -> Vec<crate::llm::CallRecord> {
         let mut calls = self.main.take_left();
         calls.extend(self.offline.take_left());
         calls
@@ -143,7 +141,7 @@ impl Agent {
         }
     }
 
-    fn part(&self, conversation_id: i64, part: Part, took: Duration) {
+    pub(super) fn part(&self, conversation_id: i64, part: Part, took: Duration) {
         if let Some(log) = &self.stages {
             log.part(conversation_id, part, took);
         }
@@ -238,7 +236,7 @@ impl Agent {
 
     /// Stores call records on their own: the fallback when the statement
     /// that was to store them failed.
-    async fn store_calls(&self, calls: &[crate::llm::CallRecord], context: CallContext) {
+    pub(super) async fn store_calls(&self, calls: &[crate::llm::CallRecord], context: CallContext) {
         for call in calls {
             if let Err(e) = llm_calls::insert(&self.db, call, context).await {
                 tracing::warn!(error = %e, "cannot record an LLM call");
@@ -477,179 +475,4 @@ impl Agent {
             }
         }
     }
-
-    /// A round's tool calls, with two writes around them: the model's
-    /// answer (with its call's record and the first read call's "started"
-    /// event) before the calls run, their results (and the events saying
-    /// how each ended) after.
-    /// Events between two calls go out at once, so the page always shows the
-    /// call that is running.
-    async fn dispatch(
-        &self,
-        tools: &ToolContext,
-        mode: Mode,
-        answer: &ChatAnswer,
-        calls: &[(String, String, serde_json::Value)],
-        recorders: &Recorders,
-        sink: &mut EventSink,
-    ) -> sqlx::Result<Dispatched> {
-        let conversation_id = tools.conversation_id;
-        let started = |id: &str, name: &str| {
-            (Toolbox::access(name) == Some(Access::Read)).then(|| ChatEvent::ToolStarted {
-                call_id: id.into(),
-                name: name.into(),
-                label: label(name),
-            })
-        };
-        // Stored before any call runs: an approval card refers to it.
-        let first = calls.first().and_then(|(id, name, _)| started(id, name));
-        let records = recorders.take_left();
-        let (opened, mut written) = stages::timed(sink.push_with_message(
-            first.into_iter().collect(),
-            RoundMessage {
-                role: "assistant",
-                content: &answer.content,
-                model: Some(&answer.model),
-                calls: &records,
-                call_context: recorders.context,
-            },
-        ))
-        .await;
-        let answer_stored = match opened {
-            Ok(opened) => opened.message,
-            Err(e) => {
-                self.store_calls(&records, recorders.context).await;
-                return Err(e);
-            }
-        };
-        let mut events = Vec::new();
-        let mut results = Vec::with_capacity(calls.len());
-        for (i, (id, name, input)) in calls.iter().enumerate() {
-            if i > 0 {
-                events.extend(started(id, name));
-                if !events.is_empty() {
-                    let (pushed, took) =
-                        stages::timed(sink.push_all(std::mem::take(&mut events))).await;
-                    pushed?;
-                    written += took;
-                }
-            }
-            let (block, event) = self
-                .call(tools, mode, answer_stored.id, id, name, input)
-                .await?;
-            results.push(block);
-            events.push(event);
-        }
-        let (closed, took) = stages::timed(sink.push_with_message(
-            events,
-            RoundMessage {
-                role: "tool",
-                content: &results,
-                model: None,
-                calls: &[],
-                call_context: recorders.context,
-            },
-        ))
-        .await;
-        self.part(conversation_id, Part::ToolWrites, written + took);
-        Ok(Dispatched {
-            answer: answer_stored,
-            results: closed?,
-        })
-    }
-
-    /// Runs a read call, turns a write call into an approval card, and
-    /// answers anything else with an error the model can read. Returns the
-    /// result the model reads and the event the page shows.
-    #[allow(clippy::too_many_arguments)]
-    async fn call(
-        &self,
-        tools: &ToolContext,
-        mode: Mode,
-        message_id: i64,
-        call_id: &str,
-        name: &str,
-        input: &serde_json::Value,
-    ) -> sqlx::Result<(Block, ChatEvent)> {
-        let result = |content: String, is_error: bool| Block::ToolResult {
-            tool_use_id: call_id.to_string(),
-            content,
-            is_error,
-        };
-        let failed = |summary: String| ChatEvent::ToolFinished {
-            call_id: call_id.into(),
-            name: name.into(),
-            summary,
-            is_error: true,
-        };
-        match Toolbox::access(name) {
-            Some(Access::Read) => {
-                let (outcome, ran) = stages::timed(tokio::time::timeout(
-                    self.settings.tool_limit,
-                    Toolbox::run_read(tools, name, input),
-                ))
-                .await;
-                self.part(tools.conversation_id, Part::ToolRun, ran);
-                let outcome = outcome.unwrap_or(Err(ToolError::Unavailable));
-                let (content, summary, is_error) = match outcome {
-                    Ok(o) => (o.for_model, o.summary, false),
-                    Err(e) => (e.to_string(), e.to_string(), true),
-                };
-                let finished = ChatEvent::ToolFinished {
-                    call_id: call_id.into(),
-                    name: name.into(),
-                    summary,
-                    is_error,
-                };
-                Ok((result(content, is_error), finished))
-            }
-            Some(Access::Write) => {
-                let proposal = match Toolbox::propose(tools, mode, name, input).await {
-                    Ok(proposal) => proposal,
-                    Err(e) => {
-                        let summary = format!("Proposition impossible : {e}");
-                        return Ok((result(e.to_string(), true), failed(summary)));
-                    }
-                };
-                let pending = match approvals::create(
-                    &self.db,
-                    tools.conversation_id,
-                    message_id,
-                    call_id,
-                    name,
-                    &proposal.arguments,
-                    self.settings.approval_ttl,
-                )
-                .await
-                {
-                    Ok(pending) => pending,
-                    Err(approvals::ApprovalError::Db(e)) => return Err(e),
-                    Err(e) => {
-                        let summary = format!("Proposition impossible : {e}");
-                        return Ok((result(e.to_string(), true), failed(summary)));
-                    }
-                };
-                let card = ChatEvent::ApprovalRequested(ApprovalCard {
-                    approval_id: pending.id,
-                    tool_name: name.into(),
-                    title: proposal.title,
-                    expires_at: pending.expires_at.to_rfc3339(),
-                    arguments_hash: pending.arguments_hash,
-                    body: proposal.body,
-                });
-                Ok((result(history::pending_text(pending.id), false), card))
-            }
-            None => {
-                let error = ToolError::UnknownTool(name.into());
-                Ok((result(error.to_string(), true), failed(error.to_string())))
-            }
-        }
-    }
-}
-
-/// What a round's dispatch stored: the model's answer and the results
-/// (with the approvals as they stood then).
-struct Dispatched {
-    answer: StoredMessage,
-    results: RoundStored,
 }

@@ -115,6 +115,18 @@ impl TestApp {
         }
     }
 
+    /// A server whose assistant calls a local model speaking Anthropic's
+    /// wire at `model_url`, with more settings.
+    pub async fn on_model(db: PgPool, model_url: &str, settings: &[(&str, &str)]) -> TestApp {
+        let mut all = vec![
+            ("MAXY_LLM_PROVIDER", "anthropic"),
+            ("MAXY_ANTHROPIC_API_KEY", super::anthropic::KEY),
+            ("MAXY_ANTHROPIC_BASE_URL", model_url),
+        ];
+        all.extend_from_slice(settings);
+        TestApp::start_with(db, &all).await
+    }
+
     /// The `Cookie` header value that carries `session`.
     pub fn cookie(&self, session: &str) -> String {
         format!("{}={session}", self.cookie_name)
