@@ -7,17 +7,20 @@ use super::sink::EventSink;
 use super::stages::{self, Part};
 use super::turn::{Agent, Recorders};
 use crate::approvals;
+use crate::db::ai_conversations::ApprovalOutcome;
 use crate::db::ai_events::{RoundMessage, RoundStored};
 use crate::db::ai_messages::StoredMessage;
 use crate::llm::{Block, ChatAnswer};
 use crate::tools::{Access, Mode, ToolContext, ToolError, Toolbox};
 use app::chat::{ApprovalCard, ChatEvent};
+use sqlx::types::Json;
 
 impl Agent {
     /// A round's tool calls, with two writes around them: the model's
     /// answer (with its call's record and the first read call's "started"
     /// event) before the calls run, their results (and the events saying
-    /// how each ended) after.
+    /// how each ended) after, behind the turn (the next model call does not
+    /// wait for it).
     /// Events between two calls go out at once, so the page always shows the
     /// call that is running.
     pub(super) async fn dispatch(
@@ -59,8 +62,11 @@ impl Agent {
             }
             _ => (store_answer.await, None),
         };
-        let answer_stored = match opened {
-            Ok(opened) => opened.message,
+        let RoundStored {
+            message: answer_stored,
+            outcomes,
+        } = match opened {
+            Ok(opened) => opened,
             Err(e) => {
                 self.store_calls(&records, recorders.context).await;
                 return Err(e);
@@ -89,21 +95,29 @@ impl Agent {
             results.push(block);
             events.push(event);
         }
-        let (closed, took) = stages::timed(sink.push_with_message(
+        // Written while the next round's model call runs: that round reads
+        // the results from memory, and the sink's next write waits for this.
+        let results_stored = StoredMessage {
+            // Not known before the write; the history never reads it.
+            id: 0,
+            // Only the turn appends messages while it runs.
+            seq: answer_stored.seq + 1,
+            role: "tool".into(),
+            content: Json(results.clone()),
+        };
+        let (behind, took) = stages::timed(sink.push_with_message_behind(
             events,
-            RoundMessage {
-                role: "tool",
-                content: &results,
-                model: None,
-                calls: &[],
-                call_context: recorders.context,
-            },
+            "tool",
+            results,
+            recorders.context,
         ))
         .await;
+        behind?;
         self.part(conversation_id, Part::ToolWrites, written + took);
         Ok(Dispatched {
             answer: answer_stored,
-            results: closed?,
+            results: results_stored,
+            outcomes,
         })
     }
 
@@ -214,8 +228,9 @@ impl Agent {
 }
 
 /// What a round's dispatch stored: the model's answer and the results
-/// (with the approvals as they stood then).
+/// (being written), with the approvals as they stood then.
 pub(super) struct Dispatched {
     pub answer: StoredMessage,
-    pub results: RoundStored,
+    pub results: StoredMessage,
+    pub outcomes: Vec<ApprovalOutcome>,
 }

@@ -2,8 +2,13 @@
 //! streams following it woken. Text deltas are coalesced (flushed every
 //! [`FLUSH_EVERY`] or before any other event), so a fast model costs a few
 //! rows a second, not one per token.
+//!
+//! A write can also go on behind the turn ([`EventSink::push_with_message_behind`]):
+//! the next write of the sink waits for it first, so the log keeps its order.
 use super::live::Live;
 use crate::db::ai_events;
+use crate::db::llm_calls::CallContext;
+use crate::llm::Block;
 use app::chat::ChatEvent;
 use sqlx::PgPool;
 use std::sync::Arc;
@@ -18,6 +23,8 @@ pub struct EventSink {
     turn_id: i64,
     text: String,
     text_since: Option<Instant>,
+    /// A write going on behind the turn, to finish before the next one.
+    behind: Option<tokio::task::JoinHandle<sqlx::Result<()>>>,
 }
 
 impl EventSink {
@@ -29,6 +36,7 @@ impl EventSink {
             turn_id,
             text: String::new(),
             text_since: None,
+            behind: None,
         }
     }
 
@@ -44,6 +52,7 @@ impl EventSink {
 
     /// Any other event: the pending text first, then it.
     pub async fn push(&mut self, event: ChatEvent) -> sqlx::Result<()> {
+        self.settle().await?;
         let mut events = self.take_text();
         events.push(event);
         self.write(&events).await
@@ -52,6 +61,7 @@ impl EventSink {
     /// Several events in one write (the pending text first); nothing
     /// written when there is nothing to write.
     pub async fn push_all(&mut self, events: Vec<ChatEvent>) -> sqlx::Result<()> {
+        self.settle().await?;
         let mut all = self.take_text();
         all.extend(events);
         if all.is_empty() {
@@ -67,6 +77,7 @@ impl EventSink {
         events: Vec<ChatEvent>,
         message: ai_events::RoundMessage<'_>,
     ) -> sqlx::Result<ai_events::RoundStored> {
+        self.settle().await?;
         let mut all = self.take_text();
         all.extend(events);
         let stored = ai_events::append_with_message(
@@ -84,11 +95,53 @@ impl EventSink {
     }
 
     pub async fn flush(&mut self) -> sqlx::Result<()> {
-        let events = self.take_text();
-        if events.is_empty() {
+        if self.text.is_empty() {
             return Ok(());
         }
+        self.settle().await?;
+        let events = self.take_text();
         self.write(&events).await
+    }
+
+    /// [`Self::push_with_message`] without waiting for it: a round's tool
+    /// results are written while the model reads them (the next round has
+    /// them in memory), and the next write of this sink waits for this one
+    /// first. Its failure is the next write's.
+    pub async fn push_with_message_behind(
+        &mut self,
+        events: Vec<ChatEvent>,
+        role: &'static str,
+        content: Vec<Block>,
+        call_context: CallContext,
+    ) -> sqlx::Result<()> {
+        self.settle().await?;
+        let mut all = self.take_text();
+        all.extend(events);
+        let (db, live) = (self.db.clone(), self.live.clone());
+        let (conversation_id, turn_id) = (self.conversation_id, self.turn_id);
+        self.behind = Some(tokio::spawn(async move {
+            let message = ai_events::RoundMessage {
+                role,
+                content: &content,
+                model: None,
+                calls: &[],
+                call_context,
+            };
+            ai_events::append_with_message(&db, conversation_id, turn_id, &all, message).await?;
+            live.notify(conversation_id);
+            Ok(())
+        }));
+        Ok(())
+    }
+
+    /// Waits for the write going on behind the turn, if any.
+    pub async fn settle(&mut self) -> sqlx::Result<()> {
+        let Some(behind) = self.behind.take() else {
+            return Ok(());
+        };
+        behind
+            .await
+            .map_err(|e| sqlx::Error::Io(std::io::Error::other(e)))?
     }
 
     /// The turn's last event (and the model's last message, if any), and
@@ -99,6 +152,7 @@ impl EventSink {
         last: ChatEvent,
         closing: ai_events::Closing<'_>,
     ) -> sqlx::Result<bool> {
+        self.settle().await?;
         let mut events = self.take_text();
         events.push(last);
         let closed = ai_events::append_closing_turn(

@@ -400,8 +400,8 @@ impl Agent {
             let round = self
                 .dispatch(&tools, mode, &answer, &calls, recorders, sink)
                 .await?;
-            stored.extend([round.answer, round.results.message]);
-            outcomes = round.results.outcomes;
+            stored.extend([round.answer, round.results]);
+            outcomes = round.outcomes;
             self.lap(conversation.id, Stage::Tools);
         }
         sink.push(ChatEvent::Notice {
