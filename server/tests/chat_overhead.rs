@@ -577,6 +577,17 @@ async fn later_rounds_read_the_history_a_fresh_read_gives(db: PgPool) {
             "turn_finished"
         ]
     );
+    // The send wrote the start event with the turn it opened.
+    let (named, opened): (i64, i64) = sqlx::query_as(
+        "SELECT (e.event->>'turn_id')::int8, t.id FROM ai_events e
+           JOIN ai_turns t ON t.id = e.turn_id
+          WHERE e.conversation_id = $1 AND e.event->>'type' = 'turn_started'",
+    )
+    .bind(conversation)
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    assert_eq!(named, opened, "the start event names its turn");
     let roles: Vec<(i32, String)> =
         sqlx::query_as("SELECT seq, role FROM ai_messages WHERE conversation_id = $1 ORDER BY seq")
             .bind(conversation)

@@ -234,8 +234,17 @@ impl Assistant for AssistantService {
             author,
         };
         let provider = self.provider_name();
+        // Its turn id is set by the statement that opens the turn.
+        let started = self.agent.turn_started(0);
         let send = || {
-            ai_messages::send_user_message(db, user_id, conversation_id, provider, &text, &event)
+            ai_messages::send_user_message(
+                db,
+                user_id,
+                conversation_id,
+                provider,
+                &text,
+                [&event, &started],
+            )
         };
         let mut sent = send().await.map_err(AppError::unavailable)?;
         if let Sent::Busy(_) = sent {

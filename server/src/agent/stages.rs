@@ -16,13 +16,13 @@ use std::time::{Duration, Instant};
 /// A segment of a turn's critical path, in the order a turn runs them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
-    /// `send`: checks, the message stored and the turn opened (one durable
-    /// statement), the turn's task spawned.
+    /// `send`: checks, the message stored, the turn opened and its start
+    /// event (one durable statement), the turn's task spawned.
     Send,
     /// The spawned turn waiting for a worker thread.
     Spawn,
-    /// The start event, the prompt context and the history, read at once
-    /// (and the history of later rounds).
+    /// The prompt context and the history (one statement; later rounds
+    /// take the history from memory).
     Reads,
     /// The system prompt rendered and the request assembled.
     Prompt,
@@ -50,9 +50,9 @@ impl Stage {
 
     pub fn label(self) -> &'static str {
         match self {
-            Stage::Send => "send (message + turn opened)",
+            Stage::Send => "send (message, turn opened, start event)",
             Stage::Spawn => "turn task scheduled",
-            Stage::Reads => "reads (history, context, start event)",
+            Stage::Reads => "reads (history, context)",
             Stage::Prompt => "prompt build",
             Stage::Model => "model call (client side)",
             Stage::Tools => "tool dispatch",
@@ -70,8 +70,6 @@ pub enum Part {
     Reads,
     /// The similar requests (cached per request).
     Similar,
-    /// The turn's start event written (at the same time as the reads).
-    StartEvent,
     /// A read tool's own work (its argument check, queries, wrapping).
     ToolRun,
     /// The round's writes: the model's answer with the first "started"
@@ -81,19 +79,12 @@ pub enum Part {
 }
 
 impl Part {
-    pub const ALL: [Part; 5] = [
-        Part::Reads,
-        Part::Similar,
-        Part::StartEvent,
-        Part::ToolRun,
-        Part::ToolWrites,
-    ];
+    pub const ALL: [Part; 4] = [Part::Reads, Part::Similar, Part::ToolRun, Part::ToolWrites];
 
     pub fn label(self) -> &'static str {
         match self {
             Part::Reads => "in reads: context + history (one statement)",
             Part::Similar => "in reads: similar requests (cached)",
-            Part::StartEvent => "in reads: start event written",
             Part::ToolRun => "in tools: the read tool's own work",
             Part::ToolWrites => "in tools: answer + results stored, with events",
         }

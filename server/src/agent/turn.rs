@@ -134,6 +134,21 @@ impl Agent {
         self.provider.name() == self.offline.name()
     }
 
+    /// The event that opens a turn: who answers it (written by the send,
+    /// which opens the turn).
+    pub fn turn_started(&self, turn_id: i64) -> ChatEvent {
+        let offline = self.is_offline();
+        ChatEvent::TurnStarted {
+            turn_id,
+            offline,
+            model: if offline {
+                "offline-planner".into()
+            } else {
+                self.provider.model().to_string()
+            },
+        }
+    }
+
     /// A stage boundary (a no-op unless the benchmark collects timings).
     pub(super) fn lap(&self, conversation_id: i64, stage: Stage) {
         if let Some(log) = &self.stages {
@@ -168,7 +183,7 @@ impl Agent {
             context,
         };
         let outcome = tokio::select! {
-            outcome = self.drive(&conversation, turn_id, &mut sink, &recorders) => outcome.map(|last| ("done", last)),
+            outcome = self.drive(&conversation, &mut sink, &recorders) => outcome.map(|last| ("done", last)),
             () = self.stop_requested(conversation.id, turn_id) => Ok(("stopped", None)),
         };
         let (status, error, last) = match outcome {
@@ -277,20 +292,10 @@ impl Agent {
     async fn drive(
         &self,
         conversation: &Conversation,
-        turn_id: i64,
         sink: &mut EventSink,
         recorders: &Recorders,
     ) -> Result<Option<ChatAnswer>, TurnError> {
         let mut offline = self.is_offline();
-        let started = ChatEvent::TurnStarted {
-            turn_id,
-            offline,
-            model: if offline {
-                "offline-planner".into()
-            } else {
-                self.provider.model().to_string()
-            },
-        };
         let mode = if conversation.mode == "training" {
             Mode::Training
         } else {
@@ -312,19 +317,16 @@ impl Agent {
         // The start event and the first round's reads (prompt context,
         // history, approvals: one statement) at once.
         let window = u16::try_from(self.settings.max_history).unwrap_or(30);
-        let (started, reads) = tokio::join!(
-            stages::timed(sink.push(started)),
-            stages::timed(ai_context::for_turn(
-                &self.db,
-                conversation.request_id,
-                prompt::RECENT,
-                conversation.id,
-                window,
-            )),
-        );
-        self.part(conversation.id, Part::StartEvent, started.1);
+        // The start event was written by the send, with the turn opened.
+        let reads = stages::timed(ai_context::for_turn(
+            &self.db,
+            conversation.request_id,
+            prompt::RECENT,
+            conversation.id,
+            window,
+        ))
+        .await;
         self.part(conversation.id, Part::Reads, reads.1);
-        started.0?;
         let reads = reads.0?;
         let (context, history) = tokio::join!(
             stages::timed(PromptContext::with_similar(

@@ -81,16 +81,18 @@ pub enum Sent {
 }
 
 /// A team member's message, in one statement: checks the conversation is
-/// theirs, opens its turn (refused while one runs), and stores the message
-/// and the event showing it (both numbered by their counters on the
-/// conversation, taken under its row lock). Sending is one round trip.
+/// theirs, opens its turn (refused while one runs), and stores the message,
+/// the event showing it and the event opening the turn (numbered by their
+/// counters on the conversation, taken under its row lock; the second
+/// event's `turn_id` is set to the turn opened). Sending is one round trip,
+/// and the turn's first reads need no write beside them.
 pub async fn send_user_message(
     db: impl sqlx::PgExecutor<'_>,
     user_id: i64,
     conversation_id: i64,
     provider: &str,
     text: &str,
-    event: &app::chat::ChatEvent,
+    [message_event, turn_started]: [&app::chat::ChatEvent; 2],
 ) -> sqlx::Result<Sent> {
     let content = [Block::Text {
         text: text.to_string(),
@@ -105,16 +107,21 @@ pub async fn send_user_message(
              RETURNING id
          ), counter AS (
              UPDATE ai_conversations
-                SET message_seq = message_seq + 1, event_seq = event_seq + 1
+                SET message_seq = message_seq + 1, event_seq = event_seq + 2
               WHERE id = $1 AND EXISTS (SELECT 1 FROM turn)
-              RETURNING message_seq - 1 AS message, event_seq AS event
+              RETURNING message_seq - 1 AS message, event_seq - 1 AS event
          ), message AS (
              INSERT INTO ai_messages (conversation_id, seq, role, content)
              SELECT $1, counter.message, 'user', $4 FROM counter
-         ), event AS (
+         ), events AS (
              INSERT INTO ai_events (conversation_id, seq, turn_id, event)
              SELECT $1, counter.event, turn.id, $5 FROM counter, turn
+             UNION ALL
+             SELECT $1, counter.event + 1, turn.id, jsonb_set($6, '{turn_id}', to_jsonb(turn.id))
+               FROM counter, turn
              RETURNING seq
+         ), event AS (
+             SELECT min(seq) AS seq FROM events HAVING count(*) > 0
          )
          SELECT conv.id, conv.user_id, conv.request_id, conv.mode, conv.title, conv.updated_at,
                 turn.id AS turn_id, event.seq AS event_seq
@@ -124,7 +131,8 @@ pub async fn send_user_message(
     .bind(user_id)
     .bind(provider)
     .bind(Json(&content[..]))
-    .bind(Json(event))
+    .bind(Json(message_event))
+    .bind(Json(turn_started))
     .try_map(|row: sqlx::postgres::PgRow| {
         use sqlx::Row;
         Ok((
