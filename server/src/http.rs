@@ -94,7 +94,8 @@ pub fn router(state: AppState) -> Router {
 /// first polled meanwhile (a page another router of this process renders)
 /// waits forever: so the list is made before any router exists and never
 /// again (tests build many routers in one process; leptos-rs/leptos#4773).
-fn route_list() -> &'static [AxumRouteListing] {
+/// Whatever else needs the list reads it here, never by listing again.
+pub fn route_list() -> &'static [AxumRouteListing] {
     static ROUTES: OnceLock<Vec<AxumRouteListing>> = OnceLock::new();
     ROUTES.get_or_init(|| generate_route_list(App))
 }

@@ -37,7 +37,7 @@ fn every_route() -> Vec<(String, String)> {
             .join("/")
     };
     let mut routes: Vec<(String, String)> = Vec::new();
-    for route in leptos_axum::generate_route_list(app::App) {
+    for route in server::http::route_list() {
         routes.push(("GET".into(), fill(route.path())));
     }
     for (path, method) in leptos::server_fn::axum::server_fn_paths() {
@@ -81,7 +81,7 @@ fn the_route_list_is_read_from_the_router() {
 fn every_page_of_the_router_has_an_access_rule() {
     // The page guard reads `app::routes::PAGES`: a page missing there would
     // only be protected by its own data calls.
-    let mut routed: Vec<String> = leptos_axum::generate_route_list(app::App)
+    let mut routed: Vec<String> = server::http::route_list()
         .iter()
         .map(|r| r.path().replace('{', ":").replace('}', ""))
         .collect();

@@ -1,8 +1,9 @@
 //! Building a router while another one renders pages: listing the Leptos
 //! routes suppresses resource loading process-wide, and a resource first
 //! polled meanwhile used to wait forever (a page that never answered, seen
-//! in CI as a rare hang of one test among the others of its binary). The
-//! list is now made once per process (`http::route_list`).
+//! in CI as a rare hang of one test among the others of its binary, in
+//! `link_uses` and `access_map`, whose own route listing raced its pages).
+//! The list is now made once per process (`http::route_list`).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 mod support;
 
@@ -58,4 +59,32 @@ impl Drop for StopOnDrop {
     fn drop(&mut self) {
         self.0.store(false, Ordering::Relaxed);
     }
+}
+
+/// The list is made in one place: a test (or any code) listing the routes
+/// again, while other tests of its binary render pages, would bring the
+/// stall back.
+#[test]
+fn the_routes_are_listed_in_one_place_only() {
+    let needle = concat!("generate_route", "_list(");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut listing = Vec::new();
+    let mut dirs: Vec<std::path::PathBuf> = ["src", "tests", "../app/src"]
+        .iter()
+        .map(|d| std::path::Path::new(root).join(d))
+        .collect();
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if std::fs::read_to_string(&path)
+                .unwrap_or_default()
+                .contains(needle)
+            {
+                listing.push(path.strip_prefix(root).unwrap().display().to_string());
+            }
+        }
+    }
+    assert_eq!(listing, ["src/http.rs"]);
 }
