@@ -54,6 +54,14 @@ async fn rows(db: &PgPool, conversation_id: i64) -> Vec<Row> {
     .unwrap()
 }
 
+/// The first request of the demo.
+async fn first_request(db: &PgPool) -> i64 {
+    sqlx::query_scalar("SELECT id FROM requests ORDER BY id LIMIT 1")
+        .fetch_one(db)
+        .await
+        .unwrap()
+}
+
 /// A conversation of the first user with a running turn: (user, conversation, turn).
 async fn running_turn(db: &PgPool) -> (i64, i64, i64) {
     let user: i64 = sqlx::query_scalar("SELECT id FROM users ORDER BY id LIMIT 1")
@@ -342,10 +350,7 @@ async fn turn(app: &TestApp, session: &str, text: &str) -> i64 {
 #[sqlx::test(migrations = "../migrations")]
 async fn a_turn_records_every_model_call_once_the_last_with_its_closing(db: PgPool) {
     seed_demo(&db).await;
-    let request_id: i64 = sqlx::query_scalar("SELECT id FROM requests ORDER BY id LIMIT 1")
-        .fetch_one(&db)
-        .await
-        .unwrap();
+    let request_id = first_request(&db).await;
     let script: Script = Arc::new(move |body: &Value| {
         let asked = body["messages"].to_string();
         if asked.contains("avec outil") && last_tool_results(body).is_empty() {
@@ -430,10 +435,7 @@ async fn the_turns_reads_in_one_statement_are_the_separate_reads(db: PgPool) {
     use server::db::{ai_context, ai_conversations, ai_messages};
     seed_demo(&db).await;
     let (_, conversation, _) = running_turn(&db).await;
-    let request_id: i64 = sqlx::query_scalar("SELECT id FROM requests ORDER BY id LIMIT 1")
-        .fetch_one(&db)
-        .await
-        .unwrap();
+    let request_id = first_request(&db).await;
     let text = |t: &str| vec![Block::Text { text: t.into() }];
     for n in 0..7 {
         ai_messages::append(
@@ -529,10 +531,7 @@ fn tool_rounds(body: &Value) -> usize {
 #[sqlx::test(migrations = "../migrations")]
 async fn later_rounds_read_the_history_a_fresh_read_gives(db: PgPool) {
     seed_demo(&db).await;
-    let request_id: i64 = sqlx::query_scalar("SELECT id FROM requests ORDER BY id LIMIT 1")
-        .fetch_one(&db)
-        .await
-        .unwrap();
+    let request_id = first_request(&db).await;
     // Two tool rounds (the second with a bad argument: a tool error the
     // model reads), then text; the next turn answers at once.
     let script: Script = Arc::new(move |body: &Value| match tool_rounds(body) {
@@ -654,10 +653,7 @@ async fn the_turns_first_reads_keep_one_plan(db: PgPool) {
     use server::db::ai_context;
     seed_demo(&db).await;
     let (_, conversation, _) = running_turn(&db).await;
-    let request: i64 = sqlx::query_scalar("SELECT id FROM requests ORDER BY id LIMIT 1")
-        .fetch_one(&db)
-        .await
-        .unwrap();
+    let request = first_request(&db).await;
     let mut one = db.acquire().await.unwrap();
     for _ in 0..12 {
         ai_context::for_turn(&mut *one, Some(request), 3, conversation, 30)

@@ -79,15 +79,14 @@ impl Agent {
             results.push(block);
             events.push(event);
         }
-        for (i, (id, name, input)) in calls.iter().enumerate().skip(ran) {
-            if i > 0 {
-                events.extend(started(id, name));
-                if !events.is_empty() {
-                    let (pushed, took) =
-                        stages::timed(sink.push_all(std::mem::take(&mut events))).await;
-                    pushed?;
-                    written += took;
-                }
+        for (id, name, input) in calls.iter().skip(ran) {
+            // The previous call's end and this one's start, in one write.
+            events.extend(started(id, name));
+            if !events.is_empty() {
+                let (pushed, took) =
+                    stages::timed(sink.push_all(std::mem::take(&mut events))).await;
+                pushed?;
+                written += took;
             }
             let (block, event) = self
                 .call(tools, mode, answer_stored.id, id, name, input)

@@ -52,18 +52,14 @@ impl EventSink {
 
     /// Any other event: the pending text first, then it.
     pub async fn push(&mut self, event: ChatEvent) -> sqlx::Result<()> {
-        self.settle().await?;
-        let mut events = self.take_text();
-        events.push(event);
+        let events = self.next_write(vec![event]).await?;
         self.write(&events).await
     }
 
     /// Several events in one write (the pending text first); nothing
     /// written when there is nothing to write.
     pub async fn push_all(&mut self, events: Vec<ChatEvent>) -> sqlx::Result<()> {
-        self.settle().await?;
-        let mut all = self.take_text();
-        all.extend(events);
+        let all = self.next_write(events).await?;
         if all.is_empty() {
             return Ok(());
         }
@@ -77,9 +73,7 @@ impl EventSink {
         events: Vec<ChatEvent>,
         message: ai_events::RoundMessage<'_>,
     ) -> sqlx::Result<ai_events::RoundStored> {
-        self.settle().await?;
-        let mut all = self.take_text();
-        all.extend(events);
+        let all = self.next_write(events).await?;
         let stored = ai_events::append_with_message(
             &self.db,
             self.conversation_id,
@@ -98,8 +92,7 @@ impl EventSink {
         if self.text.is_empty() {
             return Ok(());
         }
-        self.settle().await?;
-        let events = self.take_text();
+        let events = self.next_write(Vec::new()).await?;
         self.write(&events).await
     }
 
@@ -114,9 +107,7 @@ impl EventSink {
         content: Vec<Block>,
         call_context: CallContext,
     ) -> sqlx::Result<()> {
-        self.settle().await?;
-        let mut all = self.take_text();
-        all.extend(events);
+        let all = self.next_write(events).await?;
         let (db, live) = (self.db.clone(), self.live.clone());
         let (conversation_id, turn_id) = (self.conversation_id, self.turn_id);
         self.behind = Some(tokio::spawn(async move {
@@ -152,9 +143,7 @@ impl EventSink {
         last: ChatEvent,
         closing: ai_events::Closing<'_>,
     ) -> sqlx::Result<bool> {
-        self.settle().await?;
-        let mut events = self.take_text();
-        events.push(last);
+        let events = self.next_write(vec![last]).await?;
         let closed = ai_events::append_closing_turn(
             &self.db,
             self.conversation_id,
@@ -165,6 +154,15 @@ impl EventSink {
         .await?;
         self.live.notify(self.conversation_id);
         Ok(closed)
+    }
+
+    /// What the next write carries, once the write behind the turn (if
+    /// any) is done: the pending text, then `events`.
+    async fn next_write(&mut self, events: Vec<ChatEvent>) -> sqlx::Result<Vec<ChatEvent>> {
+        self.settle().await?;
+        let mut all = self.take_text();
+        all.extend(events);
+        Ok(all)
     }
 
     fn take_text(&mut self) -> Vec<ChatEvent> {

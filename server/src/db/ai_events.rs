@@ -7,6 +7,7 @@ use crate::llm::{Block, CallRecord};
 use app::chat::{ChatEvent, SeqEvent};
 use sqlx::types::Json;
 use sqlx::{PgExecutor, PgPool};
+use std::sync::LazyLock;
 
 /// The CTEs appending events `$4` (jsonb[], `$3` of them) of turn `$2` to
 /// conversation `$1`, numbered after the conversation's counter (taken
@@ -134,37 +135,41 @@ pub async fn append_with_message(
         Json<Vec<Block>>,
         Json<Vec<ApprovalOutcome>>,
     );
-    let (id, seq, role, content, Json(outcomes)): Row = sqlx::query_as(&format!(
-        concat!(
-            "WITH ",
-            relaxed_commit_cte!(),
-            ", ",
-            append_ctes!("1"),
-            ", message AS (
+    // Built once: this runs on every tool round.
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            concat!(
+                "WITH ",
+                relaxed_commit_cte!(),
+                ", ",
+                append_ctes!("1"),
+                ", message AS (
                  INSERT INTO ai_messages (conversation_id, seq, role, content, tool_calls, model)
                  SELECT $1, counter.message, $5, $6, $7, $8 FROM counter
                  RETURNING id, seq, role, content
              ), calls AS (",
-            insert_llm_calls_from_json!("$9"),
-            ")
+                insert_llm_calls_from_json!("$9"),
+                ")
              SELECT message.id, message.seq, message.role, message.content,
                     (SELECT coalesce(jsonb_agg(x), '[]') FROM (
                         SELECT {} FROM ai_pending_approvals WHERE conversation_id = $1) x)
                FROM message, relaxed"
-        ),
-        OUTCOME_COLUMNS
-    ))
-    .bind(conversation_id)
-    .bind(turn_id)
-    .bind(count)
-    .bind(payload)
-    .bind(message.role)
-    .bind(Json(message.content))
-    .bind(ai_messages::tool_calls_column(message.content))
-    .bind(message.model)
-    .bind(llm_calls::rows(message.calls, message.call_context))
-    .fetch_one(db)
-    .await?;
+            ),
+            OUTCOME_COLUMNS
+        )
+    });
+    let (id, seq, role, content, Json(outcomes)): Row = sqlx::query_as(SQL.as_str())
+        .bind(conversation_id)
+        .bind(turn_id)
+        .bind(count)
+        .bind(payload)
+        .bind(message.role)
+        .bind(Json(message.content))
+        .bind(ai_messages::tool_calls_column(message.content))
+        .bind(message.model)
+        .bind(llm_calls::rows(message.calls, message.call_context))
+        .fetch_one(db)
+        .await?;
     Ok(RoundStored {
         message: StoredMessage {
             id,
