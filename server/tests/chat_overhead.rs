@@ -470,9 +470,17 @@ async fn the_turns_reads_in_one_statement_are_the_separate_reads(db: PgPool) {
         }
     }
     for (request, window) in [(Some(request_id), 5), (None, 30), (Some(-1), 1)] {
-        let one = ai_context::for_turn(&db, request, 3, conversation, window)
-            .await
-            .unwrap();
+        let one = ai_context::for_turn(
+            &db,
+            request,
+            conversation,
+            ai_context::TurnWindow {
+                recent: 3,
+                messages: window,
+            },
+        )
+        .await
+        .unwrap();
         let (r, training, knowledge) = ai_context::for_prompt(&db, request, 3).await.unwrap();
         assert_eq!(one.request, r);
         assert_eq!(one.training, training);
@@ -493,9 +501,68 @@ async fn the_turns_reads_in_one_statement_are_the_separate_reads(db: PgPool) {
         assert_eq!(got.len(), 3);
         assert_eq!(one.messages.len(), usize::from(window.min(14)));
     }
+    // The send that opens a turn reads the same, its own message included.
+    let (user, _): (i64, i64) = sqlx::query_as(
+        "UPDATE ai_conversations SET request_id = $2 WHERE id = $1 RETURNING user_id, id",
+    )
+    .bind(conversation)
+    .bind(request_id)
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    let running: i64 = sqlx::query_scalar("SELECT id FROM ai_turns WHERE conversation_id = $1")
+        .bind(conversation)
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    server::db::ai_turns::finish(&db, running, "done", None)
+        .await
+        .unwrap();
+    for window in [5, 30, 1] {
+        let window = ai_context::TurnWindow {
+            recent: 3,
+            messages: window,
+        };
+        let sent = send(&db, user, conversation, "encore une question", window).await;
+        let ai_messages::Sent::Opened { turn_id, reads, .. } = sent else {
+            panic!("the turn opens: {sent:?}");
+        };
+        let fresh = ai_context::for_turn(&db, Some(request_id), conversation, window)
+            .await
+            .unwrap();
+        assert_eq!(*reads, fresh, "window {window:?}");
+        assert_eq!(
+            reads.messages.last().unwrap().content.0,
+            text("encore une question")
+        );
+        assert!(reads.request.is_some());
+        // While the turn runs, a send is refused and nothing is read.
+        let busy = send(&db, user, conversation, "et alors ?", window).await;
+        assert!(matches!(busy, ai_messages::Sent::Busy(_)), "{busy:?}");
+        server::db::ai_turns::finish(&db, turn_id, "done", None)
+            .await
+            .unwrap();
+    }
+    // Someone else's conversation: nothing found, nothing written.
+    let window = ai_context::TurnWindow {
+        recent: 3,
+        messages: 30,
+    };
+    let other = send(&db, user + 1_000_000, conversation, "intrus", window).await;
+    assert!(matches!(other, ai_messages::Sent::NotFound), "{other:?}");
     // A conversation with nothing yet reads empty lists.
     let (_, empty, _) = running_turn(&db).await;
-    let none = ai_context::for_turn(&db, None, 3, empty, 30).await.unwrap();
+    let none = ai_context::for_turn(
+        &db,
+        None,
+        empty,
+        ai_context::TurnWindow {
+            recent: 3,
+            messages: 30,
+        },
+    )
+    .await
+    .unwrap();
     assert!(none.messages.is_empty() && none.outcomes.is_empty() && none.request.is_none());
 }
 
@@ -646,23 +713,33 @@ async fn later_rounds_read_the_history_a_fresh_read_gives(db: PgPool) {
     );
 }
 
-/// The first reads' statement is planned once per connection (a generic
-/// plan), not again on every turn: its limits are written into it.
+/// The send that opens a turn, and reads for it, is planned once per
+/// connection (a generic plan), not again on every turn: its limits are
+/// written into it.
 #[sqlx::test(migrations = "../migrations")]
 async fn the_turns_first_reads_keep_one_plan(db: PgPool) {
-    use server::db::ai_context;
+    use server::db::{ai_context, ai_messages, ai_turns};
     seed_demo(&db).await;
-    let (_, conversation, _) = running_turn(&db).await;
-    let request = first_request(&db).await;
+    let (user, conversation, turn) = running_turn(&db).await;
+    ai_turns::finish(&db, turn, "done", None).await.unwrap();
+    let window = ai_context::TurnWindow {
+        recent: 3,
+        messages: 30,
+    };
     let mut one = db.acquire().await.unwrap();
     for _ in 0..12 {
-        ai_context::for_turn(&mut *one, Some(request), 3, conversation, 30)
+        let sent = send(&mut *one, user, conversation, "bonjour", window).await;
+        let ai_messages::Sent::Opened { turn_id, .. } = sent else {
+            panic!("the turn opens: {sent:?}");
+        };
+        ai_turns::finish(&mut *one, turn_id, "done", None)
             .await
             .unwrap();
     }
     let (generic, custom): (i64, i64) = sqlx::query_as(
         "SELECT generic_plans, custom_plans FROM pg_prepared_statements
-          WHERE statement LIKE '%FROM ai_pending_approvals WHERE conversation_id = $2%'
+          WHERE statement LIKE '%INSERT INTO ai_turns%'
+            AND statement LIKE '%FROM ai_pending_approvals%'
             AND statement NOT LIKE '%pg_prepared_statements%'",
     )
     .fetch_one(&mut *one)
@@ -672,4 +749,34 @@ async fn the_turns_first_reads_keep_one_plan(db: PgPool) {
         generic >= 6 && custom <= 6,
         "generic {generic}, custom {custom}: planned again on every call"
     );
+}
+
+/// A team member's message sent as the chat service sends it.
+async fn send(
+    db: impl sqlx::PgExecutor<'_>,
+    user: i64,
+    conversation: i64,
+    text: &str,
+    window: server::db::ai_context::TurnWindow,
+) -> server::db::ai_messages::Sent {
+    let event = app::chat::ChatEvent::UserMessage {
+        text: text.into(),
+        author: "Camille".into(),
+    };
+    let started = app::chat::ChatEvent::TurnStarted {
+        turn_id: 0,
+        offline: true,
+        model: "offline-planner".into(),
+    };
+    server::db::ai_messages::send_user_message(
+        db,
+        user,
+        conversation,
+        "offline",
+        text,
+        [&event, &started],
+        window,
+    )
+    .await
+    .unwrap()
 }

@@ -3,7 +3,7 @@
 //! round's two writes around them (ADR 0023).
 use super::history;
 use super::labels::label;
-use super::sink::EventSink;
+use super::sink::{BehindMessage, EventSink};
 use super::stages::{self, Part};
 use super::turn::{Agent, Recorders};
 use crate::approvals;
@@ -19,10 +19,12 @@ impl Agent {
     /// A round's tool calls, with two writes around them: the model's
     /// answer (with its call's record and the first read call's "started"
     /// event) before the calls run, their results (and the events saying
-    /// how each ended) after, behind the turn (the next model call does not
-    /// wait for it).
-    /// Events between two calls go out at once, so the page always shows the
-    /// call that is running.
+    /// how each ended) after. The results are written behind the turn (the
+    /// next model call does not wait for them), and so is the answer when
+    /// every call reads (no approval card refers to it). Events between two
+    /// calls go out at once, so the page always shows the call that is
+    /// running.
+    #[allow(clippy::too_many_arguments)]
     pub(super) async fn dispatch(
         &self,
         tools: &ToolContext,
@@ -31,6 +33,7 @@ impl Agent {
         calls: &[(String, String, serde_json::Value)],
         recorders: &Recorders,
         sink: &mut EventSink,
+        before: Before,
     ) -> sqlx::Result<Dispatched> {
         let conversation_id = tools.conversation_id;
         let started = |id: &str, name: &str| {
@@ -40,36 +43,66 @@ impl Agent {
                 label: label(name),
             })
         };
-        // Stored before any write call: an approval card refers to it. A
-        // first call that reads needs nothing of it, so it runs meanwhile.
         let first = calls.first().and_then(|(id, name, _)| started(id, name));
         let records = recorders.take_left();
-        let store_answer = stages::timed(sink.push_with_message(
-            first.into_iter().collect(),
-            RoundMessage {
-                role: "assistant",
-                content: &answer.content,
-                model: Some(&answer.model),
-                calls: &records,
-                call_context: recorders.context,
-            },
-        ));
-        let ((opened, mut written), first_read) = match calls.first() {
-            Some((id, name, input)) if Toolbox::access(name) == Some(Access::Read) => {
-                let (stored, read) =
-                    tokio::join!(store_answer, self.run_read(tools, id, name, input));
-                (stored, Some(read))
-            }
-            _ => (store_answer.await, None),
-        };
-        let RoundStored {
-            message: answer_stored,
-            outcomes,
-        } = match opened {
-            Ok(opened) => opened,
-            Err(e) => {
-                self.store_calls(&records, recorders.context).await;
-                return Err(e);
+        let reads_only = calls
+            .iter()
+            .all(|(_, name, _)| Toolbox::access(name) == Some(Access::Read));
+        let mut written = std::time::Duration::ZERO;
+        let (answer_stored, outcomes, first_read) = if reads_only {
+            // Nothing refers to the answer's row: it is written behind the
+            // turn while the first call runs, the turn keeps it in memory,
+            // and the approvals stay as the turn last saw them.
+            sink.push_with_message_behind(
+                first.into_iter().collect(),
+                BehindMessage {
+                    role: "assistant",
+                    content: answer.content.clone(),
+                    model: Some(answer.model.clone()),
+                    calls: records,
+                    call_context: recorders.context,
+                },
+            );
+            let answer_stored = StoredMessage {
+                // Not known before the write; the history never reads it.
+                id: 0,
+                // Only the turn appends messages while it runs.
+                seq: before.next_seq,
+                role: "assistant".into(),
+                content: Json(answer.content.clone()),
+            };
+            let (id, name, input) = &calls[0];
+            let read = self.run_read(tools, id, name, input).await;
+            (answer_stored, before.outcomes, Some(read))
+        } else {
+            // Stored before any write call: an approval card refers to it.
+            // A first call that reads needs nothing of it, so it runs
+            // meanwhile.
+            let store_answer = stages::timed(sink.push_with_message(
+                first.into_iter().collect(),
+                RoundMessage {
+                    role: "assistant",
+                    content: &answer.content,
+                    model: Some(&answer.model),
+                    calls: &records,
+                    call_context: recorders.context,
+                },
+            ));
+            let ((opened, took), first_read) = match calls.first() {
+                Some((id, name, input)) if Toolbox::access(name) == Some(Access::Read) => {
+                    let (stored, read) =
+                        tokio::join!(store_answer, self.run_read(tools, id, name, input));
+                    (stored, Some(read))
+                }
+                _ => (store_answer.await, None),
+            };
+            written += took;
+            match opened {
+                Ok(RoundStored { message, outcomes }) => (message, outcomes, first_read),
+                Err(e) => {
+                    self.store_calls(&records, recorders.context).await;
+                    return Err(e);
+                }
             }
         };
         let mut events = Vec::new();
@@ -97,22 +130,22 @@ impl Agent {
         // Written while the next round's model call runs: that round reads
         // the results from memory, and the sink's next write waits for this.
         let results_stored = StoredMessage {
-            // Not known before the write; the history never reads it.
             id: 0,
-            // Only the turn appends messages while it runs.
             seq: answer_stored.seq + 1,
             role: "tool".into(),
             content: Json(results.clone()),
         };
-        let (behind, took) = stages::timed(sink.push_with_message_behind(
+        sink.push_with_message_behind(
             events,
-            "tool",
-            results,
-            recorders.context,
-        ))
-        .await;
-        behind?;
-        self.part(conversation_id, Part::ToolWrites, written + took);
+            BehindMessage {
+                role: "tool",
+                content: results,
+                model: None,
+                calls: Vec::new(),
+                call_context: recorders.context,
+            },
+        );
+        self.part(conversation_id, Part::ToolWrites, written);
         Ok(Dispatched {
             answer: answer_stored,
             results: results_stored,
@@ -231,5 +264,12 @@ impl Agent {
 pub(super) struct Dispatched {
     pub answer: StoredMessage,
     pub results: StoredMessage,
+    pub outcomes: Vec<ApprovalOutcome>,
+}
+
+/// What the turn knew before a round's calls: its next message's seq, and
+/// the approvals as it last read them.
+pub(super) struct Before {
+    pub next_seq: i32,
     pub outcomes: Vec<ApprovalOutcome>,
 }

@@ -244,6 +244,7 @@ impl Assistant for AssistantService {
                 provider,
                 &text,
                 [&event, &started],
+                self.agent.turn_window(),
             )
         };
         let mut sent = send().await.map_err(AppError::unavailable)?;
@@ -264,13 +265,14 @@ impl Assistant for AssistantService {
                 conversation,
                 turn_id,
                 seq,
+                reads,
             } => {
                 if let Some(log) = &self.agent.stages {
                     log.begin(conversation_id, called);
                 }
                 self.agent.lap(conversation_id, Stage::Send);
                 self.agent.live.notify(conversation_id);
-                tokio::spawn(self.agent.clone().run_turn(conversation, turn_id));
+                tokio::spawn(self.agent.clone().run_turn(conversation, turn_id, *reads));
                 Ok(SentMessage {
                     conversation_id,
                     seq,

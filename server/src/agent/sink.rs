@@ -3,12 +3,13 @@
 //! [`FLUSH_EVERY`] or before any other event), so a fast model costs a few
 //! rows a second, not one per token.
 //!
-//! A write can also go on behind the turn ([`EventSink::push_with_message_behind`]):
-//! the next write of the sink waits for it first, so the log keeps its order.
+//! Writes can also go on behind the turn ([`EventSink::push_with_message_behind`]):
+//! they run in order, and the next write of the sink waits for them first,
+//! so the log keeps its order.
 use super::live::Live;
 use crate::db::ai_events;
-use crate::db::llm_calls::CallContext;
-use crate::llm::Block;
+use crate::db::llm_calls::{self, CallContext};
+use crate::llm::{Block, CallRecord};
 use app::chat::ChatEvent;
 use sqlx::PgPool;
 use std::sync::Arc;
@@ -96,43 +97,53 @@ impl EventSink {
         self.write(&events).await
     }
 
-    /// [`Self::push_with_message`] without waiting for it: a round's tool
-    /// results are written while the model reads them (the next round has
-    /// them in memory), and the next write of this sink waits for this one
-    /// first. Its failure is the next write's.
-    pub async fn push_with_message_behind(
-        &mut self,
-        events: Vec<ChatEvent>,
-        role: &'static str,
-        content: Vec<Block>,
-        call_context: CallContext,
-    ) -> sqlx::Result<()> {
-        let all = self.next_write(events).await?;
+    /// [`Self::push_with_message`] without waiting for it: a round's
+    /// messages are written while the turn goes on (it keeps them in
+    /// memory). Writes behind the turn run one after the other, in the order
+    /// they were pushed, and the next write of this sink waits for them
+    /// first, so the log keeps its order. Their failure is the next write's;
+    /// the message's call records are then stored on their own.
+    pub fn push_with_message_behind(&mut self, events: Vec<ChatEvent>, message: BehindMessage) {
+        let mut all = self.take_text();
+        all.extend(events);
+        let previous = self.behind.take();
         let (db, live) = (self.db.clone(), self.live.clone());
         let (conversation_id, turn_id) = (self.conversation_id, self.turn_id);
         self.behind = Some(tokio::spawn(async move {
-            let message = ai_events::RoundMessage {
-                role,
-                content: &content,
-                model: None,
-                calls: &[],
-                call_context,
-            };
-            ai_events::append_with_message(&db, conversation_id, turn_id, &all, message).await?;
+            let written = async {
+                if let Some(previous) = previous {
+                    joined(previous).await?;
+                }
+                ai_events::append_with_message(
+                    &db,
+                    conversation_id,
+                    turn_id,
+                    &all,
+                    message.as_round(),
+                )
+                .await
+            }
+            .await;
+            if let Err(e) = &written {
+                tracing::warn!(conversation_id, error = %e, "a round's message was not stored");
+                for call in &message.calls {
+                    if let Err(e) = llm_calls::insert(&db, call, message.call_context).await {
+                        tracing::warn!(error = %e, "cannot record an LLM call");
+                    }
+                }
+            }
+            written?;
             live.notify(conversation_id);
             Ok(())
         }));
-        Ok(())
     }
 
     /// Waits for the write going on behind the turn, if any.
     pub async fn settle(&mut self) -> sqlx::Result<()> {
-        let Some(behind) = self.behind.take() else {
-            return Ok(());
-        };
-        behind
-            .await
-            .map_err(|e| sqlx::Error::Io(std::io::Error::other(e)))?
+        match self.behind.take() {
+            Some(behind) => joined(behind).await,
+            None => Ok(()),
+        }
     }
 
     /// The turn's last event (and the model's last message, if any), and
@@ -180,5 +191,36 @@ impl EventSink {
         ai_events::append_during_turn(&self.db, self.conversation_id, self.turn_id, events).await?;
         self.live.notify(self.conversation_id);
         Ok(())
+    }
+}
+
+/// A write behind the turn, finished (a panic in it is an error).
+async fn joined(write: tokio::task::JoinHandle<sqlx::Result<()>>) -> sqlx::Result<()> {
+    write
+        .await
+        .map_err(|e| sqlx::Error::Io(std::io::Error::other(e)))?
+}
+
+/// A round's message written behind the turn: owned, as the write outlives
+/// the call that pushed it.
+pub struct BehindMessage {
+    /// `assistant` or `tool`.
+    pub role: &'static str,
+    pub content: Vec<Block>,
+    pub model: Option<String>,
+    /// Model calls stored with it (the call that gave this answer).
+    pub calls: Vec<CallRecord>,
+    pub call_context: CallContext,
+}
+
+impl BehindMessage {
+    fn as_round(&self) -> ai_events::RoundMessage<'_> {
+        ai_events::RoundMessage {
+            role: self.role,
+            content: &self.content,
+            model: self.model.as_deref(),
+            calls: &self.calls,
+            call_context: self.call_context,
+        }
     }
 }

@@ -16,13 +16,15 @@ use std::time::{Duration, Instant};
 /// A segment of a turn's critical path, in the order a turn runs them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
-    /// `send`: checks, the message stored, the turn opened and its start
-    /// event (one durable statement), the turn's task spawned.
+    /// `send`: checks, the message stored, the turn opened with its start
+    /// event and its first reads (one durable statement), the turn's task
+    /// spawned.
     Send,
     /// The spawned turn waiting for a worker thread.
     Spawn,
-    /// The prompt context and the history (one statement; later rounds
-    /// take the history from memory).
+    /// The prompt context completed (similar requests) and the history
+    /// bounded (the send read both; later rounds take the history from
+    /// memory).
     Reads,
     /// The system prompt rendered and the request assembled.
     Prompt,
@@ -50,9 +52,9 @@ impl Stage {
 
     pub fn label(self) -> &'static str {
         match self {
-            Stage::Send => "send (message, turn opened, start event)",
+            Stage::Send => "send (message, turn opened, start event, first reads)",
             Stage::Spawn => "turn task scheduled",
-            Stage::Reads => "reads (history, context)",
+            Stage::Reads => "reads (similar requests, history bound)",
             Stage::Prompt => "prompt build",
             Stage::Model => "model call (client side)",
             Stage::Tools => "tool dispatch",
@@ -66,8 +68,6 @@ impl Stage {
 /// tools' parts run one after the other).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Part {
-    /// The prompt context, the history and the approvals: one statement.
-    Reads,
     /// The similar requests (cached per request).
     Similar,
     /// A read tool's own work (its argument check, queries, wrapping).
@@ -79,11 +79,10 @@ pub enum Part {
 }
 
 impl Part {
-    pub const ALL: [Part; 4] = [Part::Reads, Part::Similar, Part::ToolRun, Part::ToolWrites];
+    pub const ALL: [Part; 3] = [Part::Similar, Part::ToolRun, Part::ToolWrites];
 
     pub fn label(self) -> &'static str {
         match self {
-            Part::Reads => "in reads: context + history (one statement)",
             Part::Similar => "in reads: similar requests (cached)",
             Part::ToolRun => "in tools: the read tool's own work",
             Part::ToolWrites => "in tools: answer + results stored, with events",
@@ -204,13 +203,13 @@ mod tests {
         log.lap(7, Stage::Send);
         std::thread::sleep(Duration::from_millis(3));
         log.lap(7, Stage::Reads);
-        log.part(7, Part::Reads, Duration::from_millis(1));
+        log.part(7, Part::Similar, Duration::from_millis(1));
         log.lap(7, Stage::Close);
         let t = log.take(7).expect("recorded");
         assert!(t.stage(Stage::Send) >= Duration::from_millis(2));
         assert!(t.stage(Stage::Reads) >= Duration::from_millis(3));
         assert_eq!(t.stage(Stage::Model), Duration::ZERO);
-        assert_eq!(t.part(Part::Reads), Duration::from_millis(1));
+        assert_eq!(t.part(Part::Similar), Duration::from_millis(1));
         let sum: Duration = t.stages.iter().sum();
         assert_eq!(Some(sum), t.total());
         assert!(log.take(7).is_none(), "taken once");

@@ -149,6 +149,14 @@ impl Agent {
         }
     }
 
+    /// How much a turn reads before its first model call.
+    pub fn turn_window(&self) -> ai_context::TurnWindow {
+        ai_context::TurnWindow {
+            recent: prompt::RECENT,
+            messages: u16::try_from(self.settings.max_history).unwrap_or(u16::MAX),
+        }
+    }
+
     /// A stage boundary (a no-op unless the benchmark collects timings).
     pub(super) fn lap(&self, conversation_id: i64, stage: Stage) {
         if let Some(log) = &self.stages {
@@ -164,7 +172,13 @@ impl Agent {
 
     /// Runs the turn to its end and closes it. Never panics the caller:
     /// every failure ends the turn as `failed` with a notice.
-    pub async fn run_turn(self: Arc<Self>, conversation: Conversation, turn_id: i64) {
+    /// `reads` are what the send that opened it read for it.
+    pub async fn run_turn(
+        self: Arc<Self>,
+        conversation: Conversation,
+        turn_id: i64,
+        reads: ai_context::TurnReads,
+    ) {
         self.lap(conversation.id, Stage::Spawn);
         let mut sink = EventSink::new(self.db.clone(), self.live.clone(), conversation.id, turn_id);
         let context = CallContext {
@@ -183,7 +197,7 @@ impl Agent {
             context,
         };
         let outcome = tokio::select! {
-            outcome = self.drive(&conversation, &mut sink, &recorders) => outcome.map(|last| ("done", last)),
+            outcome = self.drive(&conversation, reads, &mut sink, &recorders) => outcome.map(|last| ("done", last)),
             () = self.stop_requested(conversation.id, turn_id) => Ok(("stopped", None)),
         };
         let (status, error, last) = match outcome {
@@ -292,6 +306,7 @@ impl Agent {
     async fn drive(
         &self,
         conversation: &Conversation,
+        reads: ai_context::TurnReads,
         sink: &mut EventSink,
         recorders: &Recorders,
     ) -> Result<Option<ChatAnswer>, TurnError> {
@@ -314,20 +329,6 @@ impl Agent {
         // Offline (by configuration or since a fallback), the cut history is
         // summarised extractively, without a model call.
         let summariser = |offline: bool| (!offline).then_some(&recorders.main as &dyn LlmProvider);
-        // The start event and the first round's reads (prompt context,
-        // history, approvals: one statement) at once.
-        let window = u16::try_from(self.settings.max_history).unwrap_or(30);
-        // The start event was written by the send, with the turn opened.
-        let reads = stages::timed(ai_context::for_turn(
-            &self.db,
-            conversation.request_id,
-            prompt::RECENT,
-            conversation.id,
-            window,
-        ))
-        .await;
-        self.part(conversation.id, Part::Reads, reads.1);
-        let reads = reads.0?;
         let (context, history) = tokio::join!(
             stages::timed(PromptContext::with_similar(
                 &self.db,
@@ -399,8 +400,12 @@ impl Agent {
                 // Stored with the turn's closing: one round trip less.
                 return Ok(Some(answer));
             }
+            let before = super::dispatch::Before {
+                next_seq: stored.last().map_or(0, |m| m.seq + 1),
+                outcomes: std::mem::take(&mut outcomes),
+            };
             let round = self
-                .dispatch(&tools, mode, &answer, &calls, recorders, sink)
+                .dispatch(&tools, mode, &answer, &calls, recorders, sink, before)
                 .await?;
             stored.extend([round.answer, round.results]);
             outcomes = round.outcomes;

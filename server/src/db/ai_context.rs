@@ -39,27 +39,83 @@ pub async fn request(db: impl PgExecutor<'_>, id: i64) -> sqlx::Result<Option<Re
     .await
 }
 
-/// The prompt's reads as three columns: the request `$1` (when set and
-/// existing) and the `recent` latest training sessions and knowledge
-/// entries. The limits are written into the statement, not bound: with a
-/// bound LIMIT, PostgreSQL's generic plan guesses a tenth of the table and
-/// loses to a custom plan, which is planned again on every call (half a
-/// millisecond of a chat turn's first reads). They are our own numbers,
-/// never a user's input.
-fn prompt_columns(recent: u16) -> String {
-    format!(
-        "(SELECT to_jsonb(x) FROM (SELECT {REQUEST_COLUMNS}
-             FROM requests r JOIN pools p ON p.id = r.pool_id WHERE r.id = $1) x),
-         (SELECT coalesce(jsonb_agg(x ORDER BY x.created_at DESC), '[]') FROM (
-             SELECT t.verdict, t.category, t.event_type, m.code AS member_code, t.reason,
-                    t.directives, t.created_at
-               FROM training_sessions t LEFT JOIN members m ON m.id = t.member_id
-              ORDER BY t.created_at DESC LIMIT {recent}) x),
-         (SELECT coalesce(jsonb_agg(x ORDER BY x.created_at DESC), '[]') FROM (
-             SELECT m.code AS member_code, k.title, k.created_at
-               FROM knowledge_entries k JOIN members m ON m.id = k.member_id
-              ORDER BY k.created_at DESC LIMIT {recent}) x)"
-    )
+/// The prompt's reads as three columns: the request whose id is the SQL
+/// expression `request` (when set and existing) and the `recent` latest
+/// training sessions and knowledge entries. The limits are written into the
+/// statement, not bound: with a bound LIMIT, PostgreSQL's generic plan
+/// guesses a tenth of the table and loses to a custom plan, which is planned
+/// again on every call (half a millisecond of a chat turn's first reads).
+/// They are our own numbers, never a user's input.
+fn prompt_columns(request: &str, recent: u16) -> [(&'static str, String); 3] {
+    [
+        (
+            "request",
+            format!(
+                "(SELECT to_jsonb(x) FROM (SELECT {REQUEST_COLUMNS}
+                   FROM requests r JOIN pools p ON p.id = r.pool_id WHERE r.id = {request}) x)"
+            ),
+        ),
+        (
+            "training",
+            format!(
+                "(SELECT coalesce(jsonb_agg(x ORDER BY x.created_at DESC), '[]') FROM (
+                   SELECT t.verdict, t.category, t.event_type, m.code AS member_code, t.reason,
+                          t.directives, t.created_at
+                     FROM training_sessions t LEFT JOIN members m ON m.id = t.member_id
+                    ORDER BY t.created_at DESC LIMIT {recent}) x)"
+            ),
+        ),
+        (
+            "knowledge",
+            format!(
+                "(SELECT coalesce(jsonb_agg(x ORDER BY x.created_at DESC), '[]') FROM (
+                   SELECT m.code AS member_code, k.title, k.created_at
+                     FROM knowledge_entries k JOIN members m ON m.id = k.member_id
+                    ORDER BY k.created_at DESC LIMIT {recent}) x)"
+            ),
+        ),
+    ]
+}
+
+/// Everything a turn reads before its first model call, as five columns:
+/// [`prompt_columns`], the last `window` messages of the conversation whose
+/// id is the SQL expression `conversation` (newest first: the LIMIT keeps
+/// the newest) and its approvals. The limits are written into the
+/// statement, as in [`prompt_columns`], so it is planned once per
+/// connection. The opening of a turn (`ai_messages::send_user_message`)
+/// reads them in its own statement; [`for_turn`] reads them alone.
+pub(super) fn turn_columns(
+    request: &str,
+    conversation: &str,
+    window: TurnWindow,
+) -> Vec<(&'static str, String)> {
+    let mut columns = prompt_columns(request, window.recent).to_vec();
+    columns.push((
+        "messages",
+        format!(
+            "(SELECT coalesce(jsonb_agg(x), '[]') FROM (
+               SELECT {MESSAGE_COLUMNS} FROM ai_messages
+                WHERE conversation_id = {conversation} ORDER BY seq DESC LIMIT {}) x)",
+            window.messages
+        ),
+    ));
+    columns.push((
+        "outcomes",
+        format!(
+            "(SELECT coalesce(jsonb_agg(x), '[]') FROM (
+               SELECT {OUTCOME_COLUMNS} FROM ai_pending_approvals
+                WHERE conversation_id = {conversation}) x)"
+        ),
+    ));
+    columns
+}
+
+/// How much a turn reads: the `recent` training sessions and knowledge
+/// entries of the prompt, the last `messages` of the history.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TurnWindow {
+    pub recent: u16,
+    pub messages: u16,
 }
 
 type PromptRow = (
@@ -69,8 +125,7 @@ type PromptRow = (
 );
 
 /// The request (when `request_id` is set and exists) and the `recent`
-/// latest training sessions and knowledge entries, in one round trip: the
-/// turn waits for this before it can call the model.
+/// latest training sessions and knowledge entries, in one round trip.
 pub async fn for_prompt(
     db: impl PgExecutor<'_>,
     request_id: Option<i64>,
@@ -81,11 +136,19 @@ pub async fn for_prompt(
     Vec<RecentKnowledge>,
 )> {
     let (request, training, knowledge): PromptRow =
-        sqlx::query_as(&format!("SELECT {}", prompt_columns(recent)))
+        sqlx::query_as(&select(&prompt_columns("$1", recent)))
             .bind(request_id)
             .fetch_one(db)
             .await?;
     Ok((request.map(|Json(r)| r), training.0, knowledge.0))
+}
+
+fn select(columns: &[(&str, String)]) -> String {
+    let list: Vec<String> = columns
+        .iter()
+        .map(|(name, expr)| format!("{expr} AS {name}"))
+        .collect();
+    format!("SELECT {}", list.join(",\n"))
 }
 
 /// Everything a turn reads before its first model call.
@@ -100,49 +163,53 @@ pub struct TurnReads {
     pub outcomes: Vec<ApprovalOutcome>,
 }
 
-/// [`for_prompt`], the conversation's last `window` messages
-/// (`ai_messages::last`) and its approvals
-/// (`ai_conversations::approval_outcomes`), in one statement: a turn's first
-/// reads are one round trip, not three at once competing for the CPU. The
-/// limits are written into the statement, as in [`prompt_columns`], so it is
-/// planned once per connection.
+impl TurnReads {
+    /// The reads from a row holding [`turn_columns`] (`None` when they are
+    /// NULL: the statement did not read them).
+    pub(super) fn from_row(row: &sqlx::postgres::PgRow) -> sqlx::Result<Option<TurnReads>> {
+        use sqlx::Row;
+        let (
+            Some(Json(training)),
+            Some(Json(knowledge)),
+            Some(Json(mut messages)),
+            Some(Json(outcomes)),
+        ) = (
+            row.try_get::<Option<Json<Vec<RecentTraining>>>, _>("training")?,
+            row.try_get::<Option<Json<Vec<RecentKnowledge>>>, _>("knowledge")?,
+            row.try_get::<Option<Json<Vec<StoredMessage>>>, _>("messages")?,
+            row.try_get::<Option<Json<Vec<ApprovalOutcome>>>, _>("outcomes")?,
+        )
+        else {
+            return Ok(None);
+        };
+        let request: Option<Json<RequestContext>> = row.try_get("request")?;
+        // Newest first in the query, oldest first out.
+        messages.sort_by_key(|m| m.seq);
+        Ok(Some(TurnReads {
+            request: request.map(|Json(r)| r),
+            training,
+            knowledge,
+            messages,
+            outcomes,
+        }))
+    }
+}
+
+/// [`turn_columns`] alone: what a turn opened now would read
+/// ([`for_prompt`], `ai_messages::last` and
+/// `ai_conversations::approval_outcomes` in one statement).
 pub async fn for_turn(
     db: impl PgExecutor<'_>,
     request_id: Option<i64>,
-    recent: u16,
     conversation_id: i64,
-    window: u16,
+    window: TurnWindow,
 ) -> sqlx::Result<TurnReads> {
-    type Row = (
-        Option<Json<RequestContext>>,
-        Json<Vec<RecentTraining>>,
-        Json<Vec<RecentKnowledge>>,
-        Json<Vec<StoredMessage>>,
-        Json<Vec<ApprovalOutcome>>,
-    );
-    let (request, training, knowledge, Json(mut messages), Json(outcomes)): Row =
-        sqlx::query_as(&format!(
-            "SELECT {},
-           (SELECT coalesce(jsonb_agg(x), '[]') FROM (
-               SELECT {MESSAGE_COLUMNS} FROM ai_messages
-                WHERE conversation_id = $2 ORDER BY seq DESC LIMIT {window}) x),
-           (SELECT coalesce(jsonb_agg(x), '[]') FROM (
-               SELECT {OUTCOME_COLUMNS} FROM ai_pending_approvals WHERE conversation_id = $2) x)",
-            prompt_columns(recent)
-        ))
+    let row = sqlx::query(&select(&turn_columns("$1", "$2", window)))
         .bind(request_id)
         .bind(conversation_id)
         .fetch_one(db)
         .await?;
-    // Newest first in the query (the LIMIT keeps the newest), oldest first out.
-    messages.sort_by_key(|m| m.seq);
-    Ok(TurnReads {
-        request: request.map(|Json(r)| r),
-        training: training.0,
-        knowledge: knowledge.0,
-        messages,
-        outcomes,
-    })
+    TurnReads::from_row(&row)?.ok_or_else(|| sqlx::Error::RowNotFound)
 }
 
 /// A past request of the same pool that resembles this one.
