@@ -47,6 +47,7 @@ pub mod ai_events;
 pub mod ai_memories;
 pub mod ai_messages;
 pub mod ai_pending_approvals;
+pub mod ai_send;
 pub mod ai_turns;
 pub mod approved_writes;
 pub mod audit_log;

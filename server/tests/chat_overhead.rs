@@ -524,7 +524,7 @@ async fn the_turns_reads_in_one_statement_are_the_separate_reads(db: PgPool) {
             messages: window,
         };
         let sent = send(&db, user, conversation, "encore une question", window).await;
-        let ai_messages::Sent::Opened { turn_id, reads, .. } = sent else {
+        let server::db::ai_send::Sent::Opened { turn_id, reads, .. } = sent else {
             panic!("the turn opens: {sent:?}");
         };
         let fresh = ai_context::for_turn(&db, Some(request_id), conversation, window)
@@ -538,7 +538,10 @@ async fn the_turns_reads_in_one_statement_are_the_separate_reads(db: PgPool) {
         assert!(reads.request.is_some());
         // While the turn runs, a send is refused and nothing is read.
         let busy = send(&db, user, conversation, "et alors ?", window).await;
-        assert!(matches!(busy, ai_messages::Sent::Busy(_)), "{busy:?}");
+        assert!(
+            matches!(busy, server::db::ai_send::Sent::Busy(_)),
+            "{busy:?}"
+        );
         server::db::ai_turns::finish(&db, turn_id, "done", None)
             .await
             .unwrap();
@@ -549,7 +552,10 @@ async fn the_turns_reads_in_one_statement_are_the_separate_reads(db: PgPool) {
         messages: 30,
     };
     let other = send(&db, user + 1_000_000, conversation, "intrus", window).await;
-    assert!(matches!(other, ai_messages::Sent::NotFound), "{other:?}");
+    assert!(
+        matches!(other, server::db::ai_send::Sent::NotFound),
+        "{other:?}"
+    );
     // A conversation with nothing yet reads empty lists.
     let (_, empty, _) = running_turn(&db).await;
     let none = ai_context::for_turn(
@@ -718,7 +724,7 @@ async fn later_rounds_read_the_history_a_fresh_read_gives(db: PgPool) {
 /// written into it.
 #[sqlx::test(migrations = "../migrations")]
 async fn the_turns_first_reads_keep_one_plan(db: PgPool) {
-    use server::db::{ai_context, ai_messages, ai_turns};
+    use server::db::{ai_context, ai_turns};
     seed_demo(&db).await;
     let (user, conversation, turn) = running_turn(&db).await;
     ai_turns::finish(&db, turn, "done", None).await.unwrap();
@@ -729,7 +735,7 @@ async fn the_turns_first_reads_keep_one_plan(db: PgPool) {
     let mut one = db.acquire().await.unwrap();
     for _ in 0..12 {
         let sent = send(&mut *one, user, conversation, "bonjour", window).await;
-        let ai_messages::Sent::Opened { turn_id, .. } = sent else {
+        let server::db::ai_send::Sent::Opened { turn_id, .. } = sent else {
             panic!("the turn opens: {sent:?}");
         };
         ai_turns::finish(&mut *one, turn_id, "done", None)
@@ -758,7 +764,7 @@ async fn send(
     conversation: i64,
     text: &str,
     window: server::db::ai_context::TurnWindow,
-) -> server::db::ai_messages::Sent {
+) -> server::db::ai_send::Sent {
     let event = app::chat::ChatEvent::UserMessage {
         text: text.into(),
         author: "Camille".into(),
@@ -768,7 +774,7 @@ async fn send(
         offline: true,
         model: "offline-planner".into(),
     };
-    server::db::ai_messages::send_user_message(
+    server::db::ai_send::send_user_message(
         db,
         user,
         conversation,

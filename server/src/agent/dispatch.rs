@@ -5,7 +5,7 @@ use super::history;
 use super::labels::label;
 use super::sink::{BehindMessage, EventSink};
 use super::stages::{self, Part};
-use super::turn::{Agent, Recorders};
+use super::turn::{Agent, Before, Recorders};
 use crate::approvals;
 use crate::db::ai_conversations::ApprovalOutcome;
 use crate::db::ai_events::{RoundMessage, RoundStored};
@@ -264,12 +264,5 @@ impl Agent {
 pub(super) struct Dispatched {
     pub answer: StoredMessage,
     pub results: StoredMessage,
-    pub outcomes: Vec<ApprovalOutcome>,
-}
-
-/// What the turn knew before a round's calls: its next message's seq, and
-/// the approvals as it last read them.
-pub(super) struct Before {
-    pub next_seq: i32,
     pub outcomes: Vec<ApprovalOutcome>,
 }

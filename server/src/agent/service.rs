@@ -7,8 +7,8 @@ use super::turn::Agent;
 use crate::approvals;
 use crate::auth::tokens::SigningKey;
 use crate::db::ai_conversations::{self, Conversation};
-use crate::db::ai_messages::Sent;
-use crate::db::{ai_events, ai_messages, ai_turns};
+use crate::db::ai_send::{self, Sent};
+use crate::db::{ai_events, ai_turns};
 use app::chat::{
     Assistant, ChatEvent, ConversationLog, ConversationSummary, Decision, SentMessage,
     MAX_MESSAGE_CHARS,
@@ -237,7 +237,7 @@ impl Assistant for AssistantService {
         // Its turn id is set by the statement that opens the turn.
         let started = self.agent.turn_started(0);
         let send = || {
-            ai_messages::send_user_message(
+            ai_send::send_user_message(
                 db,
                 user_id,
                 conversation_id,

@@ -17,7 +17,7 @@ use super::prompt::{self, PromptContext, SimilarCache};
 use super::sink::{EventSink, FLUSH_EVERY};
 use super::stages::{self, Part, Stage, StageLog};
 use crate::db::ai_context;
-use crate::db::ai_conversations::{self, Conversation};
+use crate::db::ai_conversations::{self, ApprovalOutcome, Conversation};
 use crate::db::ai_events::{Closing, FinalMessage};
 use crate::db::ai_messages;
 use crate::db::ai_turns;
@@ -400,7 +400,7 @@ impl Agent {
                 // Stored with the turn's closing: one round trip less.
                 return Ok(Some(answer));
             }
-            let before = super::dispatch::Before {
+            let before = Before {
                 next_seq: stored.last().map_or(0, |m| m.seq + 1),
                 outcomes: std::mem::take(&mut outcomes),
             };
@@ -482,4 +482,11 @@ impl Agent {
             }
         }
     }
+}
+
+/// What the turn knew before a round's calls: its next message's seq, and
+/// the approvals as it last read them.
+pub(super) struct Before {
+    pub next_seq: i32,
+    pub outcomes: Vec<ApprovalOutcome>,
 }

@@ -82,7 +82,7 @@ fn prompt_columns(request: &str, recent: u16) -> [(&'static str, String); 3] {
 /// id is the SQL expression `conversation` (newest first: the LIMIT keeps
 /// the newest) and its approvals. The limits are written into the
 /// statement, as in [`prompt_columns`], so it is planned once per
-/// connection. The opening of a turn (`ai_messages::send_user_message`)
+/// connection. The opening of a turn (`ai_send::send_user_message`)
 /// reads them in its own statement; [`for_turn`] reads them alone.
 pub(super) fn turn_columns(
     request: &str,
