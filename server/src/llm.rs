@@ -22,7 +22,8 @@ pub mod routing;
 
 pub use anthropic::{AnthropicClient, ClientBuildError};
 pub use chat::{
-    Block, ChatAnswer, ChatEvent, ChatMessage, ChatRequest, ChatRole, ChatStream, ToolSpec,
+    Block, ChatAnswer, ChatEvent, ChatMessage, ChatRequest, ChatRole, ChatStream, ToolList,
+    ToolSpec,
 };
 pub use fenced::unfenced;
 pub use offline::OfflineLlm;

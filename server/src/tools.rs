@@ -94,7 +94,7 @@ pub enum Mode {
 /// The tool list and dispatch the agent loop holds (stateless: everything a
 /// call needs comes in its [`ToolContext`]).
 ///
-/// - `Toolbox::specs(mode) -> Arc<[crate::llm::ToolSpec]>`: every tool, read
+/// - `Toolbox::specs(mode) -> crate::llm::ToolList`: every tool, read
 ///   and write, with its generated schema;
 /// - `Toolbox::access(name) -> Option<Access>`;
 /// - `Toolbox::run_read(&ctx, name, &input) -> Result<ToolOutcome, ToolError>`;

@@ -216,7 +216,7 @@ async fn stream_once(recording: &Recording) {
     let request = ChatRequest {
         task: Task::Chat,
         system: "Tu es Maxy.".into(),
-        tools: Arc::from(Vec::new()),
+        tools: Vec::new().into(),
         messages: vec![ChatMessage::user_text("Des lieux ?")],
         max_tokens: 256,
         time_limit: Some(Duration::from_secs(10)),
@@ -316,7 +316,7 @@ async fn a_recording_leaves_answers_to_its_caller_and_writes_failures(db: PgPool
     let request = ChatRequest {
         task: Task::Chat,
         system: "Tu es Maxy.".into(),
-        tools: Arc::from(Vec::new()),
+        tools: Vec::new().into(),
         messages: vec![ChatMessage::user_text("Des lieux ?")],
         max_tokens: 256,
         time_limit: Some(Duration::from_secs(2)),

@@ -60,12 +60,8 @@ impl CachePlan {
 /// least `minimum_tokens` tokens.
 pub fn plan(request: &ChatRequest, minimum_tokens: u32) -> CachePlan {
     let minimum = u64::from(minimum_tokens);
-    let tools_chars: u64 = request
-        .tools
-        .iter()
-        .map(|t| chars(&t.name) + chars(&t.description) + chars(&t.input_schema.to_string()))
-        .sum();
-    let system_prefix = tools_chars + chars(&request.system);
+    // Counted once, when the tool list was built.
+    let system_prefix = request.tools.chars() + chars(&request.system);
     let mut plan = CachePlan {
         system: !request.system.is_empty() && tokens(system_prefix) >= minimum,
         messages: Vec::new(),

@@ -9,6 +9,8 @@
 use super::{LlmError, StopReason, Task, Usage};
 use futures_util::stream::BoxStream;
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// One chat call.
@@ -19,7 +21,7 @@ pub struct ChatRequest {
     /// the tools, the prefix the first cache breakpoint covers.
     pub system: String,
     /// Shared: the tool list is built once per mode, not per call.
-    pub tools: std::sync::Arc<[ToolSpec]>,
+    pub tools: ToolList,
     /// Alternating user / assistant, starting with the user; tool results
     /// travel in user messages right after the assistant message that
     /// called them (the history bound never separates the two).
@@ -37,6 +39,66 @@ pub struct ToolSpec {
     pub name: String,
     pub description: String,
     pub input_schema: serde_json::Value,
+}
+
+/// The tools of a chat call, with what every call would otherwise compute
+/// again from them: their size as the cache plan counts it, and their JSON
+/// (`[{name, description, input_schema}]`, Anthropic's wire form), written
+/// once when the list is built. Cloning shares all three.
+#[derive(Clone, Debug)]
+pub struct ToolList {
+    specs: Arc<[ToolSpec]>,
+    chars: u64,
+    json: Arc<RawValue>,
+}
+
+impl ToolList {
+    /// Characters of every tool's name, description and schema JSON: the
+    /// cache plan's estimate of the prompt prefix the tools take.
+    pub fn chars(&self) -> u64 {
+        self.chars
+    }
+
+    /// The list as a JSON array of `{name, description, input_schema}`.
+    pub fn json(&self) -> &RawValue {
+        &self.json
+    }
+}
+
+impl From<Vec<ToolSpec>> for ToolList {
+    fn from(specs: Vec<ToolSpec>) -> Self {
+        let count = |text: &str| text.chars().count() as u64;
+        let chars = specs
+            .iter()
+            .map(|t| count(&t.name) + count(&t.description) + count(&t.input_schema.to_string()))
+            .sum();
+        let json = serde_json::value::to_raw_value(&specs)
+            .expect("a tool list (strings and JSON values) always serialises");
+        ToolList {
+            specs: specs.into(),
+            chars,
+            json: json.into(),
+        }
+    }
+}
+
+impl FromIterator<ToolSpec> for ToolList {
+    fn from_iter<I: IntoIterator<Item = ToolSpec>>(specs: I) -> Self {
+        specs.into_iter().collect::<Vec<_>>().into()
+    }
+}
+
+impl std::ops::Deref for ToolList {
+    type Target = [ToolSpec];
+    fn deref(&self) -> &[ToolSpec] {
+        &self.specs
+    }
+}
+
+impl PartialEq for ToolList {
+    fn eq(&self, other: &Self) -> bool {
+        self.specs == other.specs
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -156,3 +218,41 @@ impl ChatAnswer {
 
 /// A streamed answer. Dropping it cancels the call (the user pressed stop).
 pub type ChatStream = BoxStream<'static, Result<ChatEvent, LlmError>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_tool_list_keeps_its_json_and_its_size_as_the_specs_give_them() {
+        let specs = vec![
+            ToolSpec {
+                name: "get_member".into(),
+                description: "Fiche d'un lieu « par code »".into(),
+                input_schema: json!({"type": "object", "properties": {"code": {"type": "string"}}}),
+            },
+            ToolSpec {
+                name: "count_members".into(),
+                description: String::new(),
+                input_schema: json!({"type": "object"}),
+            },
+        ];
+        let list = ToolList::from(specs.clone());
+        let json: serde_json::Value = serde_json::from_str(list.json().get()).unwrap();
+        assert_eq!(json, serde_json::to_value(&specs).unwrap());
+        assert_eq!(json[0]["name"], "get_member");
+        let chars = |t: &ToolSpec| {
+            (t.name.chars().count()
+                + t.description.chars().count()
+                + t.input_schema.to_string().chars().count()) as u64
+        };
+        assert_eq!(list.chars(), specs.iter().map(chars).sum::<u64>());
+        assert_eq!(&list[..], &specs[..]);
+        let empty = ToolList::from(Vec::new());
+        assert_eq!(
+            (empty.len(), empty.chars(), empty.json().get()),
+            (0, 0, "[]")
+        );
+    }
+}

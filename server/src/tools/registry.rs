@@ -4,8 +4,8 @@
 use super::{
     read, schema, write, Access, Mode, Proposal, ToolContext, ToolError, ToolOutcome, Toolbox,
 };
-use crate::llm::ToolSpec;
-use std::sync::{Arc, OnceLock};
+use crate::llm::{ToolList, ToolSpec};
+use std::sync::OnceLock;
 
 /// What each tool does, for the model (French, as the team speaks).
 fn description(name: &str) -> Option<&'static str> {
@@ -36,9 +36,9 @@ fn description(name: &str) -> Option<&'static str> {
 impl Toolbox {
     /// Every tool, read then write, with its schema for `mode`. Built once
     /// per mode: generating the schemas cost about a millisecond per turn.
-    pub fn specs(mode: Mode) -> Arc<[ToolSpec]> {
-        static CHAT: OnceLock<Arc<[ToolSpec]>> = OnceLock::new();
-        static TRAINING: OnceLock<Arc<[ToolSpec]>> = OnceLock::new();
+    pub fn specs(mode: Mode) -> ToolList {
+        static CHAT: OnceLock<ToolList> = OnceLock::new();
+        static TRAINING: OnceLock<ToolList> = OnceLock::new();
         let cell = match mode {
             Mode::Chat => &CHAT,
             Mode::Training => &TRAINING,
@@ -46,7 +46,7 @@ impl Toolbox {
         cell.get_or_init(|| Self::build_specs(mode)).clone()
     }
 
-    fn build_specs(mode: Mode) -> Arc<[ToolSpec]> {
+    fn build_specs(mode: Mode) -> ToolList {
         read::NAMES
             .iter()
             .chain(write::NAMES)

@@ -27,18 +27,13 @@ pub(super) struct ChatWireRequest<'a> {
     model: &'a str,
     max_tokens: u32,
     stream: bool,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    tools: Vec<WireTool<'a>>,
+    /// Serialised once with the list (`ToolList::json`): the same JSON as
+    /// `[{name, description, input_schema}]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tools: Option<&'a serde_json::value::RawValue>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     system: Vec<WireBlock<'a>>,
     messages: Vec<WireMessage<'a>>,
-}
-
-#[derive(Serialize)]
-struct WireTool<'a> {
-    name: &'a str,
-    description: &'a str,
-    input_schema: &'a serde_json::Value,
 }
 
 #[derive(Serialize)]
@@ -87,15 +82,7 @@ impl<'a> ChatWireRequest<'a> {
             model,
             max_tokens: request.max_tokens,
             stream: true,
-            tools: request
-                .tools
-                .iter()
-                .map(|t| WireTool {
-                    name: &t.name,
-                    description: &t.description,
-                    input_schema: &t.input_schema,
-                })
-                .collect(),
+            tools: (!request.tools.is_empty()).then(|| request.tools.json()),
             system: if request.system.is_empty() {
                 vec![]
             } else {
