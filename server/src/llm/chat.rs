@@ -49,7 +49,9 @@ pub struct ToolSpec {
 pub struct ToolList {
     specs: Arc<[ToolSpec]>,
     chars: u64,
-    json: Arc<RawValue>,
+    /// `None` only if serialising failed, which strings and JSON values
+    /// never do; the body then writes the specs itself.
+    json: Option<Arc<RawValue>>,
 }
 
 impl ToolList {
@@ -60,8 +62,8 @@ impl ToolList {
     }
 
     /// The list as a JSON array of `{name, description, input_schema}`.
-    pub fn json(&self) -> &RawValue {
-        &self.json
+    pub fn json(&self) -> Option<&RawValue> {
+        self.json.as_deref()
     }
 }
 
@@ -72,12 +74,11 @@ impl From<Vec<ToolSpec>> for ToolList {
             .iter()
             .map(|t| count(&t.name) + count(&t.description) + count(&t.input_schema.to_string()))
             .sum();
-        let json = serde_json::value::to_raw_value(&specs)
-            .expect("a tool list (strings and JSON values) always serialises");
+        let json = serde_json::value::to_raw_value(&specs).ok().map(Arc::from);
         ToolList {
             specs: specs.into(),
             chars,
-            json: json.into(),
+            json,
         }
     }
 }
@@ -239,7 +240,7 @@ mod tests {
             },
         ];
         let list = ToolList::from(specs.clone());
-        let json: serde_json::Value = serde_json::from_str(list.json().get()).unwrap();
+        let json: serde_json::Value = serde_json::from_str(list.json().unwrap().get()).unwrap();
         assert_eq!(json, serde_json::to_value(&specs).unwrap());
         assert_eq!(json[0]["name"], "get_member");
         let chars = |t: &ToolSpec| {
@@ -251,8 +252,8 @@ mod tests {
         assert_eq!(&list[..], &specs[..]);
         let empty = ToolList::from(Vec::new());
         assert_eq!(
-            (empty.len(), empty.chars(), empty.json().get()),
-            (0, 0, "[]")
+            (empty.len(), empty.chars(), empty.json().map(RawValue::get)),
+            (0, 0, Some("[]"))
         );
     }
 }

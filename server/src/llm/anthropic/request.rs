@@ -8,7 +8,7 @@
 //! consecutive messages of one role are merged into one (their blocks kept
 //! in order), so a history stored turn by turn is always accepted.
 use crate::llm::cache::{self, CachePlan};
-use crate::llm::chat::{Block, ChatRequest, ChatRole};
+use crate::llm::chat::{Block, ChatRequest, ChatRole, ToolSpec};
 use serde::Serialize;
 
 /// Smallest prefix, in tokens, the model caches (Anthropic's documented
@@ -27,13 +27,20 @@ pub(super) struct ChatWireRequest<'a> {
     model: &'a str,
     max_tokens: u32,
     stream: bool,
-    /// Serialised once with the list (`ToolList::json`): the same JSON as
-    /// `[{name, description, input_schema}]`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    tools: Option<&'a serde_json::value::RawValue>,
+    tools: Option<WireTools<'a>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     system: Vec<WireBlock<'a>>,
     messages: Vec<WireMessage<'a>>,
+}
+
+/// `[{name, description, input_schema}]`: as the list wrote it once
+/// (`ToolList::json`), or written now if it could not.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum WireTools<'a> {
+    Written(&'a serde_json::value::RawValue),
+    Specs(&'a [ToolSpec]),
 }
 
 #[derive(Serialize)]
@@ -82,7 +89,10 @@ impl<'a> ChatWireRequest<'a> {
             model,
             max_tokens: request.max_tokens,
             stream: true,
-            tools: (!request.tools.is_empty()).then(|| request.tools.json()),
+            tools: (!request.tools.is_empty()).then(|| match request.tools.json() {
+                Some(json) => WireTools::Written(json),
+                None => WireTools::Specs(&request.tools),
+            }),
             system: if request.system.is_empty() {
                 vec![]
             } else {
