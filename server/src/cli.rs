@@ -81,6 +81,10 @@ pub enum BenchCommand {
         /// Milliseconds the fake model waits before each delta.
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(0..=10_000))]
         pace_ms: u64,
+        /// Milliseconds the fake model takes to its first token in the
+        /// second overhead run (0: only the run where it answers at once).
+        #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+        think_ms: u64,
     },
     /// The memory search's vector path at scale: one user's memories among
     /// many users' (seeds synthetic rows once), exact against HNSW.

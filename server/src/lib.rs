@@ -84,6 +84,7 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
             turns,
             concurrent,
             pace_ms,
+            think_ms,
         }) => {
             let db = db::connect(&config.database).await?;
             db::migrate(&db).await?;
@@ -91,6 +92,7 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
                 turns: usize::try_from(turns)?,
                 concurrent: usize::try_from(concurrent)?,
                 pace: std::time::Duration::from_millis(pace_ms),
+                think: std::time::Duration::from_millis(think_ms),
             };
             bench::chat::run(&db, &options).await
         }

@@ -40,50 +40,87 @@ pub struct FakeModel {
     pub addr: SocketAddr,
     seen: Arc<Mutex<Vec<Value>>>,
     served: Arc<std::sync::atomic::AtomicU64>,
+    served_after_parse: Arc<std::sync::atomic::AtomicU64>,
 }
 
 #[derive(Clone)]
 struct Shared {
     script: Script,
     pace: Duration,
+    /// Wait before the first frame (a real model's time to first token).
+    think: Duration,
     chunk: usize,
     seen: Arc<Mutex<Vec<Value>>>,
     calls: Arc<std::sync::atomic::AtomicU64>,
     /// Microseconds spent answering, summed over calls.
     served: Arc<std::sync::atomic::AtomicU64>,
+    /// The same, counted from the parsed body (the earlier benchmarks' clock).
+    served_after_parse: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl FakeModel {
     /// Serves on a loopback port; each delta waits `pace`.
     pub async fn start(script: Script, pace: Duration, chunk: usize) -> std::io::Result<FakeModel> {
+        Self::start_thinking(script, Duration::ZERO, pace, chunk).await
+    }
+
+    /// Like [`FakeModel::start`], each answer's first frame waiting `think`
+    /// (a real model's time to first token, inside the model's clock).
+    pub async fn start_thinking(
+        script: Script,
+        think: Duration,
+        pace: Duration,
+        chunk: usize,
+    ) -> std::io::Result<FakeModel> {
         let seen: Arc<Mutex<Vec<Value>>> = Arc::default();
         let served: Arc<std::sync::atomic::AtomicU64> = Arc::default();
+        let served_after_parse: Arc<std::sync::atomic::AtomicU64> = Arc::default();
         let shared = Shared {
             script,
             pace,
+            think,
             chunk: chunk.max(1),
             seen: seen.clone(),
             calls: Arc::default(),
             served: served.clone(),
+            served_after_parse: served_after_parse.clone(),
         };
         let app = Router::new()
             .route("/v1/messages", post(answer))
+            .layer(axum::middleware::from_fn(arrived))
             .with_state(shared);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
         tokio::spawn(async move { axum::serve(listener, app).await });
-        Ok(FakeModel { addr, seen, served })
+        Ok(FakeModel {
+            addr,
+            seen,
+            served,
+            served_after_parse,
+        })
     }
 
     pub fn base_url(&self) -> String {
         format!("http://{}", self.addr)
     }
 
-    /// The time spent answering so far, summed over calls (from the parsed
-    /// request to the last frame handed to the connection), to the
-    /// microsecond: the model's share of a benchmarked turn.
+    /// The time spent answering so far, summed over calls (from the
+    /// request's head arriving to the last frame handed to the connection),
+    /// to the microsecond: the model's share of a benchmarked turn. Reading
+    /// and parsing the request body is the model's work (a real model's
+    /// servers do it on their own machines), so it is inside this clock.
     pub fn served(&self) -> Duration {
         Duration::from_micros(self.served.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// [`FakeModel::served`] counted from the parsed request body instead:
+    /// the clock of the benchmarks before 2026-12-03, which charged the
+    /// fake's reading and parsing of the body to the server.
+    pub fn served_after_parse(&self) -> Duration {
+        Duration::from_micros(
+            self.served_after_parse
+                .load(std::sync::atomic::Ordering::Relaxed),
+        )
     }
 
     /// The request bodies received, in order (the first 10,000).
@@ -95,8 +132,23 @@ impl FakeModel {
     }
 }
 
-async fn answer(State(shared): State<Shared>, Json(body): Json<Value>) -> Response {
-    let started = std::time::Instant::now();
+/// When a request's head reached the fake, before its body is read.
+#[derive(Clone, Copy)]
+struct Arrived(std::time::Instant);
+
+async fn arrived(mut request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    request
+        .extensions_mut()
+        .insert(Arrived(std::time::Instant::now()));
+    next.run(request).await
+}
+
+async fn answer(
+    State(shared): State<Shared>,
+    axum::Extension(Arrived(started)): axum::Extension<Arrived>,
+    Json(body): Json<Value>,
+) -> Response {
+    let parsed = std::time::Instant::now();
     let n = shared
         .calls
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -109,17 +161,24 @@ async fn answer(State(shared): State<Shared>, Json(body): Json<Value>) -> Respon
             seen.push(body);
         }
     }
-    let served = shared.served.clone();
+    let (served, served_after_parse) = (shared.served.clone(), shared.served_after_parse.clone());
     let done = move || {
-        let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
-        served.fetch_add(micros, std::sync::atomic::Ordering::Relaxed);
+        let micros = |since: std::time::Instant| {
+            u64::try_from(since.elapsed().as_micros()).unwrap_or(u64::MAX)
+        };
+        served.fetch_add(micros(started), std::sync::atomic::Ordering::Relaxed);
+        served_after_parse.fetch_add(micros(parsed), std::sync::atomic::Ordering::Relaxed);
     };
     if !streaming {
+        if !shared.think.is_zero() {
+            tokio::time::sleep(shared.think).await;
+        }
         let response = Json(whole(&answer, n)).into_response();
         done();
         return response;
     }
-    streamed(frames(&answer, shared.chunk, n), shared.pace, done).into_response()
+    let frames = frames(&answer, shared.chunk, n);
+    streamed(frames, shared.think, shared.pace, done).into_response()
 }
 
 /// A non-streamed answer (`"stream"` absent or false).
@@ -137,10 +196,14 @@ fn whole(answer: &Answer, n: u64) -> Value {
 
 fn streamed(
     frames: Vec<(&'static str, Value)>,
+    think: Duration,
     pace: Duration,
     done: impl FnOnce() + Send + 'static,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     let stream = stream::iter(frames).then(move |(event, data)| async move {
+        if !think.is_zero() && event == "message_start" {
+            tokio::time::sleep(think).await;
+        }
         if !pace.is_zero() && event.ends_with("delta") {
             tokio::time::sleep(pace).await;
         }
