@@ -343,6 +343,37 @@ mod tests {
             .any(|(_, d)| d["delta"]["stop_reason"] == "tool_use"));
     }
 
+    /// The benchmark takes the model's time from these clocks: the body's
+    /// reading and parsing and the time to first token are inside the
+    /// model's, the earlier clock (from the parsed body) is never longer.
+    #[tokio::test]
+    async fn the_models_clock_holds_the_body_and_the_time_to_first_token() {
+        let think = Duration::from_millis(30);
+        let script: Script = Arc::new(|_| Answer::Text("Bonjour".into()));
+        let fake = FakeModel::start_thinking(script, think, Duration::ZERO, 4)
+            .await
+            .unwrap();
+        let tools: Vec<Value> = (0..200)
+            .map(|i| json!({"name": format!("tool_{i}"), "input_schema": {"type": "object"}}))
+            .collect();
+        let body = json!({"stream": true, "tools": tools,
+                          "messages": [{"role": "user", "content": "Des lieux ?"}]});
+        let reply = reqwest::Client::new()
+            .post(format!("{}/v1/messages", fake.base_url()))
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(reply.contains("message_stop"), "{reply}");
+        assert!(fake.served() >= think, "{:?}", fake.served());
+        assert!(fake.served_after_parse() >= think);
+        assert!(fake.served() >= fake.served_after_parse());
+        assert_eq!(fake.seen().len(), 1);
+    }
+
     #[test]
     fn pieces_never_split_a_character() {
         assert_eq!(pieces("éàü", 2), vec!["éà".to_string(), "ü".to_string()]);
