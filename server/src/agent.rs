@@ -13,6 +13,7 @@ pub mod cut_summary;
 mod dispatch;
 pub mod expiry;
 pub mod history;
+pub mod known_history;
 mod labels;
 pub mod live;
 pub mod memory_summary;

@@ -120,6 +120,7 @@ impl Services {
             settings: agent_settings,
             similar: Default::default(),
             summaries: Default::default(),
+            known: Default::default(),
             memory: Some(memory.clone()),
             stages: None,
         });

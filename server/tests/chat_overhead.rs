@@ -765,6 +765,18 @@ async fn send(
     text: &str,
     window: server::db::ai_context::TurnWindow,
 ) -> server::db::ai_send::Sent {
+    send_knowing(db, user, conversation, text, window, &[]).await
+}
+
+/// [`send`], the caller holding `known` messages of the conversation.
+async fn send_knowing(
+    db: impl sqlx::PgExecutor<'_>,
+    user: i64,
+    conversation: i64,
+    text: &str,
+    window: server::db::ai_context::TurnWindow,
+    known: &[server::db::ai_messages::StoredMessage],
+) -> server::db::ai_send::Sent {
     let event = app::chat::ChatEvent::UserMessage {
         text: text.into(),
         author: "Camille".into(),
@@ -782,7 +794,86 @@ async fn send(
         text,
         [&event, &started],
         window,
+        known,
     )
     .await
     .unwrap()
+}
+
+/// The messages a send already knows are not read again; what it reads
+/// after them (another server's messages, or more than a window of them)
+/// makes the same window a fresh read gives.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_send_reads_only_the_messages_after_those_it_knows(db: PgPool) {
+    use server::db::ai_send::Sent;
+    use server::db::{ai_context, ai_messages};
+    seed_demo(&db).await;
+    let (user, conversation, running) = running_turn(&db).await;
+    server::db::ai_turns::finish(&db, running, "done", None)
+        .await
+        .unwrap();
+    let text = |t: &str| vec![Block::Text { text: t.into() }];
+    let append = |n: usize| {
+        let db = db.clone();
+        async move {
+            for i in 0..n {
+                // Written by another server: this one does not know them.
+                ai_messages::append(
+                    &db,
+                    conversation,
+                    "user",
+                    &text(&format!("ailleurs {i}")),
+                    None,
+                )
+                .await
+                .unwrap();
+            }
+        }
+    };
+    append(7).await;
+    for window in [5u16, 30] {
+        let window = ai_context::TurnWindow {
+            recent: 3,
+            messages: window,
+        };
+        let mut known: Vec<ai_messages::StoredMessage> = Vec::new();
+        for (step, elsewhere) in [
+            (0, 0),
+            (1, 2),
+            (2, 0),
+            (3, usize::from(window.messages) + 3),
+        ] {
+            append(elsewhere).await;
+            let said = format!("question {step}");
+            let sent = send_knowing(&db, user, conversation, &said, window, &known).await;
+            let Sent::Opened { turn_id, reads, .. } = sent else {
+                panic!("the turn opens: {sent:?}");
+            };
+            let fresh = ai_context::for_turn(&db, None, conversation, window)
+                .await
+                .unwrap();
+            assert_eq!(reads.messages, fresh.messages, "{window:?}, step {step}");
+            assert_eq!(reads.messages.last().unwrap().content.0, text(&said));
+            server::db::ai_turns::finish(&db, turn_id, "done", None)
+                .await
+                .unwrap();
+            known = reads.messages;
+        }
+        // What is known is taken as it is, not read again: a known message
+        // altered here comes back altered.
+        let mut altered = known.clone();
+        let last = altered.len() - 1;
+        altered[last].content = sqlx::types::Json(text("tenu en mémoire"));
+        let sent = send_knowing(&db, user, conversation, "et encore", window, &altered).await;
+        let Sent::Opened { turn_id, reads, .. } = sent else {
+            panic!("the turn opens: {sent:?}");
+        };
+        let kept = usize::from(window.messages) - 1;
+        assert_eq!(reads.messages.len(), usize::from(window.messages));
+        assert_eq!(reads.messages[..kept], altered[altered.len() - kept..]);
+        assert_eq!(reads.messages[kept - 1].content.0, text("tenu en mémoire"));
+        server::db::ai_turns::finish(&db, turn_id, "done", None)
+            .await
+            .unwrap();
+    }
 }

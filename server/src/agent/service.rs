@@ -236,6 +236,7 @@ impl Assistant for AssistantService {
         let provider = self.provider_name();
         // Its turn id is set by the statement that opens the turn.
         let started = self.agent.turn_started(0);
+        let known = self.agent.known.get(conversation_id);
         let send = || {
             ai_send::send_user_message(
                 db,
@@ -245,6 +246,7 @@ impl Assistant for AssistantService {
                 &text,
                 [&event, &started],
                 self.agent.turn_window(),
+                &known,
             )
         };
         let mut sent = send().await.map_err(AppError::unavailable)?;
@@ -270,6 +272,7 @@ impl Assistant for AssistantService {
                 if let Some(log) = &self.agent.stages {
                     log.begin(conversation_id, called);
                 }
+                self.agent.known.keep(conversation_id, &reads.messages);
                 self.agent.lap(conversation_id, Stage::Send);
                 self.agent.live.notify(conversation_id);
                 tokio::spawn(self.agent.clone().run_turn(conversation, turn_id, *reads));

@@ -84,6 +84,9 @@ pub struct Agent {
     pub similar: SimilarCache,
     /// The model's summaries of long conversations' cut history.
     pub summaries: super::cut_summary::CutSummaries,
+    /// Each conversation's messages as its last send read them: the next
+    /// send reads only the newer ones.
+    pub known: super::known_history::KnownHistory,
     /// The team's memories: the memory tools and the conversation
     /// summariser (`None`: neither runs).
     pub memory: Option<Arc<crate::memory::MemoryStore>>,

@@ -320,6 +320,7 @@ async fn service(
         settings: AgentSettings::default(),
         similar: Default::default(),
         summaries: Default::default(),
+        known: Default::default(),
         memory: None,
         stages: Some(log.clone()),
     };

@@ -79,14 +79,16 @@ fn prompt_columns(request: &str, recent: u16) -> [(&'static str, String); 3] {
 
 /// Everything a turn reads before its first model call, as five columns:
 /// [`prompt_columns`], the last `window` messages of the conversation whose
-/// id is the SQL expression `conversation` (newest first: the LIMIT keeps
-/// the newest) and its approvals. The limits are written into the
+/// id is the SQL expression `conversation` from the seq `from_seq` on (an
+/// SQL expression too; newest first: the LIMIT keeps the newest) and its
+/// approvals. The limits are written into the
 /// statement, as in [`prompt_columns`], so it is planned once per
 /// connection. The opening of a turn (`ai_send::send_user_message`)
 /// reads them in its own statement; [`for_turn`] reads them alone.
 pub(super) fn turn_columns(
     request: &str,
     conversation: &str,
+    from_seq: &str,
     window: TurnWindow,
 ) -> Vec<(&'static str, String)> {
     let mut columns = prompt_columns(request, window.recent).to_vec();
@@ -95,7 +97,8 @@ pub(super) fn turn_columns(
         format!(
             "(SELECT coalesce(jsonb_agg(x), '[]') FROM (
                SELECT {MESSAGE_COLUMNS} FROM ai_messages
-                WHERE conversation_id = {conversation} ORDER BY seq DESC LIMIT {}) x)",
+                WHERE conversation_id = {conversation} AND seq >= {from_seq}
+                ORDER BY seq DESC LIMIT {}) x)",
             window.messages
         ),
     ));
@@ -204,7 +207,7 @@ pub async fn for_turn(
     conversation_id: i64,
     window: TurnWindow,
 ) -> sqlx::Result<TurnReads> {
-    let row = sqlx::query(&select(&turn_columns("$1", "$2", window)))
+    let row = sqlx::query(&select(&turn_columns("$1", "$2", "0", window)))
         .bind(request_id)
         .bind(conversation_id)
         .fetch_one(db)

@@ -34,6 +34,12 @@ pub enum Sent {
 /// needs before its first model call (`ai_context::turn_columns`, within
 /// `window`). Sending is one round trip, and the turn starts with its reads
 /// done.
+///
+/// `known` are messages of the conversation the caller already holds, as a
+/// read gave them, oldest first and without a gap up to their last (the
+/// previous send's window): only the messages after them are read, since a
+/// stored message never changes. Empty: the whole window is read.
+#[allow(clippy::too_many_arguments)]
 pub async fn send_user_message(
     db: impl sqlx::PgExecutor<'_>,
     user_id: i64,
@@ -42,6 +48,7 @@ pub async fn send_user_message(
     text: &str,
     [message_event, turn_started]: [&app::chat::ChatEvent; 2],
     window: TurnWindow,
+    known: &[StoredMessage],
 ) -> sqlx::Result<Sent> {
     let content = [Block::Text {
         text: text.to_string(),
@@ -49,7 +56,8 @@ pub async fn send_user_message(
     // The reads run only when the turn opened (CASE evaluates its branch
     // only then). They see the statement's snapshot, which the message it
     // inserts is not in: it is added to them below.
-    let reads: Vec<String> = turn_columns("conv.request_id", "$1", window)
+    let from_seq = known.last().map_or(0, |m| m.seq + 1);
+    let reads: Vec<String> = turn_columns("conv.request_id", "$1", "$7", window)
         .into_iter()
         .map(|(name, expr)| format!("CASE WHEN turn.id IS NOT NULL THEN {expr} END AS {name}"))
         .collect();
@@ -93,6 +101,7 @@ pub async fn send_user_message(
     .bind(Json(&content[..]))
     .bind(Json(message_event))
     .bind(Json(turn_started))
+    .bind(from_seq)
     .fetch_optional(db)
     .await?;
     let Some(row) = row else {
@@ -110,6 +119,15 @@ pub async fn send_user_message(
         return Ok(Sent::Busy(conversation));
     };
     let mut reads = TurnReads::from_row(&row)?.ok_or(sqlx::Error::RowNotFound)?;
+    // Fewer than the window read: every message after the known ones is
+    // there, and the known ones come before them. A full window: the read
+    // alone is the newest `window` messages.
+    if reads.messages.len() < usize::from(window.messages) && !known.is_empty() {
+        let read = std::mem::take(&mut reads.messages);
+        let keep = usize::from(window.messages).saturating_sub(read.len());
+        let start = known.len().saturating_sub(keep);
+        reads.messages = known[start..].iter().cloned().chain(read).collect();
+    }
     reads.messages.push(StoredMessage {
         id: message_id,
         seq: message_seq,
