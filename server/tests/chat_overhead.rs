@@ -1,11 +1,12 @@
 //! What the chat turn's overhead round changed (docs/benchmarks.md, fifth
 //! round): the turn's last model call is stored by the statement that
-//! closes the turn (one round trip, and a durable commit, instead of a
-//! relaxed insert of its own), and the row keeps its tokens, cost, latency
+//! closes the turn (one round trip instead of a relaxed insert of its
+//! own), and the row keeps its tokens, cost, latency
 //! and who it served, while calls that asked for a tool are still written at
 //! once; the first round's reads are one statement that reads what the
-//! separate reads did; the per-stage timings of `maxy bench chat` are never
-//! collected by the production wiring.
+//! separate reads did; the send and the closing reach the disk through the
+//! flush that follows them; the per-stage timings of `maxy bench chat` are
+//! never collected by the production wiring.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 mod support;
 
@@ -80,6 +81,85 @@ async fn running_turn(db: &PgPool) -> (i64, i64, i64) {
     .await
     .unwrap();
     (user, conversation, turn)
+}
+
+/// Where the WAL is written up to, and whether it is on disk up to `lsn`.
+async fn wal_written(db: &PgPool) -> String {
+    sqlx::query_scalar("SELECT pg_current_wal_insert_lsn()::text")
+        .fetch_one(db)
+        .await
+        .unwrap()
+}
+
+async fn on_disk_up_to(db: &PgPool, lsn: &str) -> bool {
+    sqlx::query_scalar("SELECT pg_current_wal_flush_lsn() >= $1::pg_lsn")
+        .bind(lsn)
+        .fetch_one(db)
+        .await
+        .unwrap()
+}
+
+/// The send and the closing commit without waiting for the disk (ADR
+/// 0024); the flush that follows each carries it to disk: once it returns,
+/// the WAL is on disk past their commits. A turn that does not exist makes
+/// no write, so no flush, and says so.
+#[sqlx::test(migrations = "../migrations")]
+async fn the_turns_flush_puts_its_relaxed_send_and_closing_on_disk(db: PgPool) {
+    use server::db::ai_turns;
+    seed_demo(&db).await;
+    let (user, conversation, turn) = running_turn(&db).await;
+    ai_turns::finish(&db, turn, "done", None).await.unwrap();
+    let window = server::db::ai_context::TurnWindow {
+        recent: 3,
+        messages: 30,
+    };
+    let server::db::ai_send::Sent::Opened { turn_id, .. } =
+        send(&db, user, conversation, "bonjour", window).await
+    else {
+        panic!("the turn opens");
+    };
+    let sent = wal_written(&db).await;
+    assert!(ai_turns::flush_to_disk(&db, turn_id).await.unwrap());
+    assert!(on_disk_up_to(&db, &sent).await, "the send is on disk");
+
+    let closing = Closing {
+        status: "done",
+        error: None,
+        message: None,
+        calls: &[],
+        call_context: CallContext::default(),
+    };
+    let finished = app::chat::ChatEvent::TurnFinished {
+        turn_id,
+        status: "done".into(),
+        cost_eur: 0.0,
+    };
+    let closed = ai_events::append_closing_turn(
+        &db,
+        conversation,
+        turn_id,
+        std::slice::from_ref(&finished),
+        closing,
+    )
+    .await
+    .unwrap();
+    assert!(closed);
+    let closed_at = wal_written(&db).await;
+    assert!(ai_turns::flush_to_disk(&db, turn_id).await.unwrap());
+    assert!(
+        on_disk_up_to(&db, &closed_at).await,
+        "the closing is on disk"
+    );
+    let status: String = sqlx::query_scalar("SELECT status FROM ai_turns WHERE id = $1")
+        .bind(turn_id)
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    assert_eq!(status, "done", "the flush leaves the turn as it was");
+
+    assert!(!ai_turns::flush_to_disk(&db, turn_id + 1_000_000)
+        .await
+        .unwrap());
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -732,15 +812,18 @@ async fn the_turns_first_reads_keep_one_plan(db: PgPool) {
         recent: 3,
         messages: 30,
     };
-    let mut one = db.acquire().await.unwrap();
+    // One connection: the plans counted are its own.
+    let one = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .connect_with((*db.connect_options()).clone())
+        .await
+        .unwrap();
     for _ in 0..12 {
-        let sent = send(&mut *one, user, conversation, "bonjour", window).await;
+        let sent = send(&one, user, conversation, "bonjour", window).await;
         let server::db::ai_send::Sent::Opened { turn_id, .. } = sent else {
             panic!("the turn opens: {sent:?}");
         };
-        ai_turns::finish(&mut *one, turn_id, "done", None)
-            .await
-            .unwrap();
+        ai_turns::finish(&one, turn_id, "done", None).await.unwrap();
     }
     let (generic, custom): (i64, i64) = sqlx::query_as(
         "SELECT generic_plans, custom_plans FROM pg_prepared_statements
@@ -748,7 +831,7 @@ async fn the_turns_first_reads_keep_one_plan(db: PgPool) {
             AND statement LIKE '%FROM ai_pending_approvals%'
             AND statement NOT LIKE '%pg_prepared_statements%'",
     )
-    .fetch_one(&mut *one)
+    .fetch_one(&one)
     .await
     .unwrap();
     assert!(
@@ -759,7 +842,7 @@ async fn the_turns_first_reads_keep_one_plan(db: PgPool) {
 
 /// A team member's message sent as the chat service sends it.
 async fn send(
-    db: impl sqlx::PgExecutor<'_>,
+    db: &PgPool,
     user: i64,
     conversation: i64,
     text: &str,
@@ -770,7 +853,7 @@ async fn send(
 
 /// [`send`], the caller holding `known` messages of the conversation.
 async fn send_knowing(
-    db: impl sqlx::PgExecutor<'_>,
+    db: &PgPool,
     user: i64,
     conversation: i64,
     text: &str,

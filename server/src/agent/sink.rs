@@ -187,7 +187,8 @@ impl EventSink {
     }
 
     async fn write(&mut self, events: &[ChatEvent]) -> sqlx::Result<()> {
-        // Relaxed commits: the turn's closing makes them durable.
+        // Relaxed commits: the flush after the turn's closing makes them
+        // durable.
         ai_events::append_during_turn(&self.db, self.conversation_id, self.turn_id, events).await?;
         self.live.notify(self.conversation_id);
         Ok(())

@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
     /// `send`: checks, the message stored, the turn opened with its start
-    /// event and its first reads (one durable statement), the turn's task
-    /// spawned.
+    /// event and its first reads (one relaxed statement), the turn's task
+    /// spawned. Its flush to disk runs beside the turn ([`Part::SendFlush`]).
     Send,
     /// The spawned turn waiting for a worker thread.
     Spawn,
@@ -35,7 +35,7 @@ pub enum Stage {
     /// Tool calls run or turned into cards, and the round's messages stored.
     Tools,
     /// The cost summed, the last events, the answer and the closing in one
-    /// durable statement.
+    /// relaxed statement; its flush to disk follows ([`Part::CloseFlush`]).
     Close,
 }
 
@@ -52,13 +52,13 @@ impl Stage {
 
     pub fn label(self) -> &'static str {
         match self {
-            Stage::Send => "send (message, turn opened, start event, first reads)",
+            Stage::Send => "send (message, turn opened, first reads)",
             Stage::Spawn => "turn task scheduled",
             Stage::Reads => "reads (similar requests, history bound)",
             Stage::Prompt => "prompt build",
             Stage::Model => "model call (client side)",
             Stage::Tools => "tool dispatch",
-            Stage::Close => "closing (durable commit)",
+            Stage::Close => "closing (the page sees the end)",
         }
     }
 }
@@ -76,16 +76,29 @@ pub enum Part {
     /// event, then the results with the calls' last events (two statements
     /// for one call).
     ToolWrites,
+    /// The send's flush to disk, beside the turn: the page's answer waits
+    /// for it, the turn does not.
+    SendFlush,
+    /// The closing's flush to disk, after the page was told the turn ended.
+    CloseFlush,
 }
 
 impl Part {
-    pub const ALL: [Part; 3] = [Part::Similar, Part::ToolRun, Part::ToolWrites];
+    pub const ALL: [Part; 5] = [
+        Part::Similar,
+        Part::ToolRun,
+        Part::ToolWrites,
+        Part::SendFlush,
+        Part::CloseFlush,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
             Part::Similar => "in reads: similar requests (cached)",
             Part::ToolRun => "in tools: the read tool's own work",
             Part::ToolWrites => "in tools: answer + results stored, with events",
+            Part::SendFlush => "beside the turn: the send's flush to disk",
+            Part::CloseFlush => "after the closing: its flush to disk",
         }
     }
 }
@@ -100,8 +113,10 @@ pub struct TurnTimings {
     /// When `send` was called.
     pub sent_at: Option<Instant>,
     /// When the turn's closing statement returned: where the server knows
-    /// the turn is over.
+    /// the turn is over, and the page is told.
     pub closed_at: Option<Instant>,
+    /// When the closing was on disk (its flush returned).
+    pub on_disk_at: Option<Instant>,
     /// The last boundary.
     lap: Option<Instant>,
 }
@@ -118,6 +133,11 @@ impl TurnTimings {
     /// `send` called → closing returned.
     pub fn total(&self) -> Option<Duration> {
         Some(self.closed_at?.saturating_duration_since(self.sent_at?))
+    }
+
+    /// `send` called → the closing on disk.
+    pub fn to_disk(&self) -> Option<Duration> {
+        Some(self.on_disk_at?.saturating_duration_since(self.sent_at?))
     }
 }
 
@@ -161,6 +181,13 @@ impl StageLog {
         }
     }
 
+    /// The turn's closing is on disk, now (after its last stage).
+    pub fn on_disk(&self, conversation_id: i64) {
+        if let Some(turn) = self.turns().get_mut(&conversation_id) {
+            turn.on_disk_at = Some(Instant::now());
+        }
+    }
+
     /// A concurrent part of a stage took `took`.
     pub fn part(&self, conversation_id: i64, part: Part, took: Duration) {
         if let Some(turn) = self.turns().get_mut(&conversation_id) {
@@ -173,12 +200,14 @@ impl StageLog {
         self.turns().remove(&conversation_id)
     }
 
-    /// Like [`StageLog::take`], once the turn's closing was recorded (the
-    /// closing commit is visible to other sessions a moment before its
-    /// statement returns here).
+    /// Like [`StageLog::take`], once the turn's closing was recorded and
+    /// is on disk (the closing commit is visible to other sessions a moment
+    /// before its statement returns here, and the flush follows).
     pub fn take_closed(&self, conversation_id: i64) -> Option<TurnTimings> {
         let mut turns = self.turns();
-        turns.get(&conversation_id)?.closed_at?;
+        let turn = turns.get(&conversation_id)?;
+        turn.closed_at?;
+        turn.on_disk_at?;
         turns.remove(&conversation_id)
     }
 }

@@ -66,9 +66,10 @@ pub async fn append(
 
 /// Appends events of a running turn, committing asynchronously
 /// (`relaxed_commit_cte!`): a turn waits for these writes between the model's
-/// rounds. They reach the disk at the latest with the turn's closing
-/// ([`append_closing_turn`], a durable commit); a database crash before it
-/// loses them together with the turn, which is then closed as interrupted.
+/// rounds. They reach the disk at the latest with the flush that follows
+/// the turn's closing ([`super::ai_turns::flush_to_disk`]); a database crash
+/// before it loses them together with the turn, which is then closed as
+/// interrupted.
 pub async fn append_during_turn(
     db: &PgPool,
     conversation_id: i64,
@@ -118,8 +119,8 @@ pub struct RoundStored {
 /// asynchronously like [`append_during_turn`] (and like `llm_calls::insert`,
 /// which these rows would otherwise take a round trip of their own for): a tool
 /// round is two of these (before the calls run, and with their results)
-/// instead of four writes. The turn's closing (durable) carries them to
-/// disk; so does any durable commit in between, such as an approval card's.
+/// instead of four writes. The flush after the turn's closing carries them
+/// to disk; so does any durable commit in between, such as an approval card's.
 pub async fn append_with_message(
     db: &PgPool,
     conversation_id: i64,
@@ -185,10 +186,15 @@ pub async fn append_with_message(
 /// ends with one (`ai_messages`, role `assistant`, no tool call), the
 /// `llm_calls` rows of the calls not recorded yet (the call that gave that
 /// message), and closes the turn (`ai_turns::finish`'s update), in one
-/// statement: the end of every turn is one round trip, and one durable
-/// commit. Returns whether the turn was still running.
+/// statement: the end of every turn is one round trip. Returns whether the
+/// turn was still running.
+///
+/// It commits without waiting for the disk: the page shows the turn's end
+/// at once, and the turn then calls [`super::ai_turns::flush_to_disk`],
+/// whose commit carries this one to disk (ADR 0024). On the pool, never in
+/// a caller's transaction, whose whole commit it would relax.
 pub async fn append_closing_turn(
-    db: impl PgExecutor<'_>,
+    db: &sqlx::PgPool,
     conversation_id: i64,
     turn_id: i64,
     events: &[ChatEvent],
@@ -200,7 +206,9 @@ pub async fn append_closing_turn(
         None => (None, None),
     };
     sqlx::query_scalar(concat!(
-        "WITH closed AS (
+        "WITH ",
+        relaxed_commit_cte!(),
+        ", closed AS (
              UPDATE ai_turns SET status = $5, error = $6, finished_at = now()
               WHERE id = $2 AND status = 'running' RETURNING id
          ), ",
@@ -212,7 +220,7 @@ pub async fn append_closing_turn(
         insert_llm_calls_from_json!("$9"),
         ")
          -- Data-modifying CTEs run to completion whether read or not.
-         SELECT EXISTS (SELECT 1 FROM closed)"
+         SELECT EXISTS (SELECT 1 FROM closed) FROM relaxed"
     ))
     .bind(conversation_id)
     .bind(turn_id)

@@ -39,9 +39,14 @@ pub enum Sent {
 /// read gave them, oldest first and without a gap up to their last (the
 /// previous send's window): only the messages after them are read, since a
 /// stored message never changes. Empty: the whole window is read.
+///
+/// The statement commits without waiting for the disk, so that the turn's
+/// first model call need not wait for it; the caller answers the page only
+/// after [`super::ai_turns::flush_to_disk`] (ADR 0024). On the pool, never
+/// in a caller's transaction, whose whole commit it would relax.
 #[allow(clippy::too_many_arguments)]
 pub async fn send_user_message(
-    db: impl sqlx::PgExecutor<'_>,
+    db: &sqlx::PgPool,
     user_id: i64,
     conversation_id: i64,
     provider: &str,
@@ -62,7 +67,7 @@ pub async fn send_user_message(
         .map(|(name, expr)| format!("CASE WHEN turn.id IS NOT NULL THEN {expr} END AS {name}"))
         .collect();
     let row = sqlx::query(&format!(
-        "WITH conv AS (
+        "WITH {}, conv AS (
              SELECT id, user_id, request_id, mode, title, updated_at FROM ai_conversations
               WHERE id = $1 AND user_id = $2 AND archived_at IS NULL
          ), turn AS (
@@ -92,7 +97,9 @@ pub async fn send_user_message(
                 turn.id AS turn_id, event.seq AS event_seq,
                 message.id AS message_id, message.seq AS message_seq,
                 {}
-           FROM conv LEFT JOIN turn ON true LEFT JOIN event ON true LEFT JOIN message ON true",
+           FROM conv CROSS JOIN relaxed
+                LEFT JOIN turn ON true LEFT JOIN event ON true LEFT JOIN message ON true",
+        relaxed_commit_cte!(),
         reads.join(",\n")
     ))
     .bind(conversation_id)

@@ -1,6 +1,6 @@
 //! `ai_turns`: the assistant answering one message, recorded while it runs
 //! so the stop button, a reload and another server process all see it.
-use sqlx::PgExecutor;
+use sqlx::{PgExecutor, PgPool};
 use std::time::Duration;
 
 /// The running turn of the conversation, if any.
@@ -34,6 +34,21 @@ pub async fn beat(db: impl PgExecutor<'_>, turn_id: i64) -> sqlx::Result<bool> {
     .await?;
     // A turn closed under us (marked stale) stops too.
     Ok(stop.unwrap_or(true))
+}
+
+/// Touches the turn's heartbeat in a commit that waits for the disk, so
+/// that every commit before it, relaxed or not, is on disk when it returns
+/// (the WAL is one sequence, flushed in order): the send and the closing of
+/// a turn commit without waiting, and this follows them (ADR 0024). A
+/// commit that wrote nothing flushes nothing, so the turn must exist; false
+/// when it does not. On the pool, never in a caller's transaction: the
+/// flush is this statement's own commit.
+pub async fn flush_to_disk(db: &PgPool, turn_id: i64) -> sqlx::Result<bool> {
+    let touched = sqlx::query("UPDATE ai_turns SET heartbeat_at = now() WHERE id = $1")
+        .bind(turn_id)
+        .execute(db)
+        .await?;
+    Ok(touched.rows_affected() > 0)
 }
 
 /// Closes the turn as `done`, `stopped` or `failed`.
