@@ -77,19 +77,17 @@ pub enum Part {
     /// for one call).
     ToolWrites,
     /// The send's flush to disk, beside the turn: the page's answer waits
-    /// for it, the turn does not.
+    /// for it, the turn does not. (The closing's flush is
+    /// [`TurnTimings::closing_flush`].)
     SendFlush,
-    /// The closing's flush to disk, after the page was told the turn ended.
-    CloseFlush,
 }
 
 impl Part {
-    pub const ALL: [Part; 5] = [
+    pub const ALL: [Part; 4] = [
         Part::Similar,
         Part::ToolRun,
         Part::ToolWrites,
         Part::SendFlush,
-        Part::CloseFlush,
     ];
 
     pub fn label(self) -> &'static str {
@@ -98,7 +96,6 @@ impl Part {
             Part::ToolRun => "in tools: the read tool's own work",
             Part::ToolWrites => "in tools: answer + results stored, with events",
             Part::SendFlush => "beside the turn: the send's flush to disk",
-            Part::CloseFlush => "after the closing: its flush to disk",
         }
     }
 }
@@ -138,6 +135,11 @@ impl TurnTimings {
     /// `send` called → the closing on disk.
     pub fn to_disk(&self) -> Option<Duration> {
         Some(self.on_disk_at?.saturating_duration_since(self.sent_at?))
+    }
+
+    /// The closing returned → on disk: its flush, after the page was told.
+    pub fn closing_flush(&self) -> Option<Duration> {
+        Some(self.on_disk_at?.saturating_duration_since(self.closed_at?))
     }
 }
 

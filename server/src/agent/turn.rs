@@ -265,9 +265,7 @@ impl Agent {
         self.live.notify(conversation.id);
         // The closing committed without waiting for the disk, so the page
         // shows the end at once; this carries it to disk (ADR 0024).
-        let (flushed, took) = stages::timed(ai_turns::flush_to_disk(&self.db, turn_id)).await;
-        self.part(conversation.id, Part::CloseFlush, took);
-        if let Err(e) = flushed {
+        if let Err(e) = ai_turns::flush_to_disk(&self.db, turn_id).await {
             tracing::error!(turn_id, error = %e, "cannot flush the end of a chat turn to disk");
         }
         if let Some(log) = &self.stages {

@@ -271,6 +271,11 @@ fn print_stages(timings: &[(TurnTimings, Duration)]) {
         println!("        {:<46} p50 {figure:>6.3} ms", part.label());
     }
     println!(
+        "        {:<46} p50 {:>6.3} ms",
+        "after the closing: its flush to disk",
+        p50(&|(t, _)| t.closing_flush().unwrap_or_default())
+    );
+    println!(
         "      {:<42} p50 {:>6.3} ms",
         "model's own time (excluded)",
         p50(&|(_, model)| *model)

@@ -194,7 +194,7 @@ pub async fn append_with_message(
 /// whose commit carries this one to disk (ADR 0024). On the pool, never in
 /// a caller's transaction, whose whole commit it would relax.
 pub async fn append_closing_turn(
-    db: &sqlx::PgPool,
+    db: &PgPool,
     conversation_id: i64,
     turn_id: i64,
     events: &[ChatEvent],
