@@ -170,13 +170,18 @@ impl Assistant for AssistantService {
         let conversation = self.owned(user_id, conversation_id).await?;
         self.close_stale_turns(conversation_id).await?;
         let db = &self.agent.db;
-        let events = ai_events::after(db, conversation_id, 0, LOG_LIMIT)
-            .await
-            .map_err(AppError::unavailable)?;
+        // Whether a turn runs is read before the events: a turn's closing
+        // writes its last events and its status at once, so a turn seen
+        // closed has all its events in the read that follows. Read the
+        // other way round, a turn closing in between reads as ended with
+        // its last events missing, and the page would not follow it.
         let running = ai_turns::running(db, conversation_id)
             .await
             .map_err(AppError::unavailable)?
             .is_some();
+        let events = ai_events::after(db, conversation_id, 0, LOG_LIMIT)
+            .await
+            .map_err(AppError::unavailable)?;
         let cost_usd = ai_conversations::cost_usd(db, conversation_id)
             .await
             .map_err(AppError::unavailable)?;
