@@ -75,6 +75,12 @@ pub enum BenchCommand {
         /// Turns measured one after the other, per kind of turn.
         #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=100_000))]
         turns: u64,
+        /// Turns run before each measurement and not counted: a server
+        /// answers for days, so its connections have planned its
+        /// statements (PostgreSQL plans a prepared statement anew on each
+        /// of its first five runs on a connection).
+        #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(0..=100_000))]
+        warmup: u64,
         /// Conversations streaming at the same time.
         #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=10_000))]
         concurrent: u64,

@@ -82,6 +82,7 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
         }
         Command::Bench(cli::BenchCommand::Chat {
             turns,
+            warmup,
             concurrent,
             pace_ms,
             think_ms,
@@ -90,6 +91,7 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
             db::migrate(&db).await?;
             let options = bench::chat::Options {
                 turns: usize::try_from(turns)?,
+                warmup: usize::try_from(warmup)?,
                 concurrent: usize::try_from(concurrent)?,
                 pace: std::time::Duration::from_millis(pace_ms),
                 think: std::time::Duration::from_millis(think_ms),

@@ -4,8 +4,8 @@
 //! real path: the chat service, the agent loop, the Anthropic client, the
 //! tools, PostgreSQL.
 //!
-//! 1. **Overhead per turn**: turns one after the other, the model answering
-//!    at once; overhead = the turn's wall time (`send` called → the turn's
+//! 1. **Overhead per turn**: turns one after the other (after `--warmup`
+//!    turns not counted), the model answering at once; overhead = the turn's wall time (`send` called → the turn's
 //!    closing statement returned, as the agent records it) minus the time
 //!    the fake model spent answering, measured inside it to the microsecond
 //!    (the request's transfer and the client's parsing of the answer count
@@ -20,18 +20,31 @@
 //!    time, as it does for a user. The p50 of each stage
 //!    ([`crate::agent::stages`]) is printed under the total, and the
 //!    overhead as the benchmark itself sees it (its wake-up and its query
-//!    that the turn is closed included) next to it.
+//!    that the turn is closed included) next to it. Under it, the overhead
+//!    without the tools' own work (a read tool's argument check, queries
+//!    and wrapping, [`Part::ToolRun`]): what the issue counts as "tool
+//!    dispatch" is the rest, since a tool's own work is what the model
+//!    asked for (a venue search takes hundreds of milliseconds) and the
+//!    same in any design. Last, **the server's own work**, the figure the
+//!    issue's goal is about (ADR 0025): the turn's wall time without its
+//!    model calls as the agent sees them (request out, answer parsed: the
+//!    exchange with the model, loopback transfer and wake-ups included)
+//!    and without the tools' own work, plus the client's own work on each
+//!    call (encoding the request, decoding the answer), timed in memory on
+//!    the requests the fake received ([`own_work`]).
 //! 2. **Concurrency**: `--concurrent` conversations sending at the same
 //!    moment, the model streaming deltas at `--pace-ms`; counts turns that
 //!    did not end `done`, and the process's resident memory before, at its
 //!    peak and after.
-use super::fake_model::{last_tool_results, Answer, FakeModel, Script};
+use super::fake_model::{event_stream, frames, last_tool_results, Answer, FakeModel, Script};
 use super::{ms, pct};
 use crate::agent::stages::{Part, Stage, StageLog, TurnTimings};
 use crate::agent::{Agent, AgentSettings, AssistantService, Live};
 use crate::config::AnthropicSettings;
 use crate::db::ai_turns;
-use crate::llm::{AnthropicClient, OfflineLlm};
+use crate::llm::anthropic::own_work;
+use crate::llm::{AnthropicClient, Block, ChatMessage, ChatRequest, OfflineLlm, Task};
+use crate::tools::{Mode, Toolbox};
 use crate::search::SearchService;
 use anyhow::Context;
 use app::chat::Assistant;
@@ -43,6 +56,8 @@ use std::time::{Duration, Instant};
 pub struct Options {
     /// Turns measured one after the other, per kind.
     pub turns: usize,
+    /// Turns run first and not counted (statement plans warmed).
+    pub warmup: usize,
     /// Conversations at once.
     pub concurrent: usize,
     /// Wait before each streamed delta in the concurrency run.
@@ -180,20 +195,24 @@ async fn overhead_run(
     user_id: i64,
     request_id: Option<i64>,
 ) -> anyhow::Result<()> {
-    let (service, fake, log) = service(db, script, think, Duration::ZERO).await?;
+    let (service, fake, log) = service(db, script.clone(), think, Duration::ZERO).await?;
     let mut overheads = Vec::with_capacity(opts.turns);
     let mut by_parse_clock = Vec::with_capacity(opts.turns);
     let mut detected = Vec::with_capacity(opts.turns);
     let mut totals = Vec::with_capacity(opts.turns);
     let mut on_disk = Vec::with_capacity(opts.turns);
     let mut timings = Vec::with_capacity(opts.turns);
+    let mut without_tools = Vec::with_capacity(opts.turns);
+    // (the server's work outside the model calls, the model calls made)
+    let mut outside_calls = Vec::with_capacity(opts.turns);
     let mut conversation = None;
-    for i in 0..opts.turns {
+    for i in 0..opts.warmup + opts.turns {
         // A new conversation every 10 turns: histories from 1 to ~40 messages.
         if i % 10 == 0 {
             conversation = None;
         }
         let (model_before, parse_before) = (fake.served(), fake.served_after_parse());
+        let calls_before = fake.calls();
         let started = Instant::now();
         let sent = service
             .send(
@@ -214,8 +233,18 @@ async fn overhead_run(
         let model = fake.served() - model_before;
         let model_ms = model.as_secs_f64() * 1000.0;
         let after_parse_ms = (fake.served_after_parse() - parse_before).as_secs_f64() * 1000.0;
+        if i < opts.warmup {
+            continue;
+        }
         totals.push(total);
         overheads.push((total - model_ms).max(0.0));
+        let tools_ms = turn.part(Part::ToolRun).as_secs_f64() * 1000.0;
+        without_tools.push((total - model_ms - tools_ms).max(0.0));
+        let calls_ms = turn.stage(Stage::Model).as_secs_f64() * 1000.0;
+        outside_calls.push((
+            (total - calls_ms - tools_ms).max(0.0),
+            fake.calls() - calls_before,
+        ));
         let to_disk = turn.to_disk().unwrap_or_default().as_secs_f64() * 1000.0;
         on_disk.push((to_disk - model_ms).max(0.0));
         by_parse_clock.push((total - after_parse_ms).max(0.0));
@@ -228,6 +257,7 @@ async fn overhead_run(
         &mut detected,
         &mut totals,
         &mut on_disk,
+        &mut without_tools,
     ] {
         figures.sort_by(f64::total_cmp);
     }
@@ -239,6 +269,23 @@ async fn overhead_run(
         pct(&on_disk, 0.5),
         pct(&detected, 0.5),
         pct(&by_parse_clock, 0.5),
+    );
+    println!(
+        "      {:<42} p50 {:>6.3} ms",
+        "overhead without the tools' own work",
+        pct(&without_tools, 0.5)
+    );
+    let per_call = client_work(&fake, &script).await?;
+    let mut own: Vec<f64> = outside_calls
+        .iter()
+        .map(|(outside, calls)| outside + per_call * *calls as f64)
+        .collect();
+    own.sort_by(f64::total_cmp);
+    println!(
+        "      {:<42} p50 {:>6.3} ms   (the model client's own work: {:.0} µs a call)",
+        "the server's own work (see the doc)",
+        pct(&own, 0.5),
+        per_call * 1000.0
     );
     print_stages(&timings);
     Ok(())
@@ -280,6 +327,58 @@ fn print_stages(timings: &[(TurnTimings, Duration)]) {
         "model's own time (excluded)",
         p50(&|(_, model)| *model)
     );
+}
+
+/// The model client's own work on a call, in milliseconds (p50): the
+/// last requests the fake received, each encoded again by the client and
+/// its scripted answer decoded, in memory, as [`own_work`] does.
+async fn client_work(fake: &FakeModel, script: &Script) -> anyhow::Result<f64> {
+    let seen = fake.seen();
+    let model = "claude-sonnet-4-5";
+    let mut took = Vec::new();
+    for body in seen.iter().rev().take(20) {
+        let request = ChatRequest {
+            task: Task::Chat,
+            system: body["system"]
+                .as_array()
+                .map(|blocks| {
+                    blocks
+                        .iter()
+                        .filter_map(|b| b["text"].as_str())
+                        .collect::<Vec<_>>()
+                        .join("\n\n")
+                })
+                .unwrap_or_default(),
+            tools: Toolbox::specs(Mode::Chat),
+            messages: wire_messages(body)?,
+            max_tokens: 2048,
+            time_limit: None,
+        };
+        let answer = event_stream(&frames(&script(body), 24, 0));
+        for _ in 0..10 {
+            let started = Instant::now();
+            std::hint::black_box(
+                own_work::encode_and_decode(model, &request, answer.as_bytes()).await?,
+            );
+            took.push(ms(started));
+        }
+    }
+    took.sort_by(f64::total_cmp);
+    Ok(pct(&took, 0.5))
+}
+
+/// A request body's messages, back as the chat's messages.
+fn wire_messages(body: &serde_json::Value) -> anyhow::Result<Vec<ChatMessage>> {
+    let mut messages = Vec::new();
+    for m in body["messages"].as_array().into_iter().flatten() {
+        let role = serde_json::from_value(m["role"].clone())?;
+        let content = match &m["content"] {
+            serde_json::Value::String(text) => vec![Block::Text { text: text.clone() }],
+            blocks => serde_json::from_value(blocks.clone())?,
+        };
+        messages.push(ChatMessage { role, content });
+    }
+    Ok(messages)
 }
 
 /// The turn's figures once its closing is recorded.

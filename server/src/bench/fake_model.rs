@@ -39,6 +39,7 @@ pub type Script = Arc<dyn Fn(&Value) -> Answer + Send + Sync>;
 pub struct FakeModel {
     pub addr: SocketAddr,
     seen: Arc<Mutex<Vec<Value>>>,
+    calls: Arc<std::sync::atomic::AtomicU64>,
     served: Arc<std::sync::atomic::AtomicU64>,
     served_after_parse: Arc<std::sync::atomic::AtomicU64>,
 }
@@ -75,13 +76,14 @@ impl FakeModel {
         let seen: Arc<Mutex<Vec<Value>>> = Arc::default();
         let served: Arc<std::sync::atomic::AtomicU64> = Arc::default();
         let served_after_parse: Arc<std::sync::atomic::AtomicU64> = Arc::default();
+        let calls: Arc<std::sync::atomic::AtomicU64> = Arc::default();
         let shared = Shared {
             script,
             pace,
             think,
             chunk: chunk.max(1),
             seen: seen.clone(),
-            calls: Arc::default(),
+            calls: calls.clone(),
             served: served.clone(),
             served_after_parse: served_after_parse.clone(),
         };
@@ -95,6 +97,7 @@ impl FakeModel {
         Ok(FakeModel {
             addr,
             seen,
+            calls,
             served,
             served_after_parse,
         })
@@ -102,6 +105,11 @@ impl FakeModel {
 
     pub fn base_url(&self) -> String {
         format!("http://{}", self.addr)
+    }
+
+    /// The requests answered so far.
+    pub fn calls(&self) -> u64 {
+        self.calls.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The time spent answering so far, summed over calls (from the
@@ -215,6 +223,14 @@ fn streamed(
     })
     .filter_map(|()| async { None });
     Sse::new(stream.chain(end))
+}
+
+/// `frames` as the bytes of a `text/event-stream` body.
+pub fn event_stream(frames: &[(&'static str, Value)]) -> String {
+    frames
+        .iter()
+        .map(|(event, data)| format!("event: {event}\ndata: {data}\n\n"))
+        .collect()
 }
 
 /// The SSE frames of one answer: (event name, data).

@@ -17,6 +17,7 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
 use std::time::{Duration, Instant};
 use wire::{error_message, parse_message, WireRequest};
 
+pub mod own_work;
 mod request;
 pub mod stream;
 mod streaming;
