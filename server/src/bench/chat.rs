@@ -44,8 +44,8 @@ use crate::config::AnthropicSettings;
 use crate::db::ai_turns;
 use crate::llm::anthropic::own_work;
 use crate::llm::{AnthropicClient, Block, ChatMessage, ChatRequest, OfflineLlm, Task};
-use crate::tools::{Mode, Toolbox};
 use crate::search::SearchService;
+use crate::tools::{Mode, Toolbox};
 use anyhow::Context;
 use app::chat::Assistant;
 use serde_json::json;
@@ -333,10 +333,9 @@ fn print_stages(timings: &[(TurnTimings, Duration)]) {
 /// last requests the fake received, each encoded again by the client and
 /// its scripted answer decoded, in memory, as [`own_work`] does.
 async fn client_work(fake: &FakeModel, script: &Script) -> anyhow::Result<f64> {
-    let seen = fake.seen();
     let model = "claude-sonnet-4-5";
     let mut took = Vec::new();
-    for body in seen.iter().rev().take(20) {
+    for body in &fake.last_seen(20) {
         let request = ChatRequest {
             task: Task::Chat,
             system: body["system"]

@@ -131,6 +131,12 @@ impl FakeModel {
         )
     }
 
+    /// The last `n` request bodies kept, oldest first.
+    pub fn last_seen(&self, n: usize) -> Vec<Value> {
+        let seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
+        seen[seen.len().saturating_sub(n)..].to_vec()
+    }
+
     /// The request bodies received, in order (the first 10,000).
     pub fn seen(&self) -> Vec<Value> {
         self.seen

@@ -79,8 +79,10 @@ mod tests {
     #[tokio::test]
     async fn a_cut_answer_is_an_error() {
         let cut = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude\",\"content\":[],\"stop_reason\":null,\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}\n\n";
-        assert!(encode_and_decode("claude-sonnet-4-5", &request(), cut.as_bytes())
-            .await
-            .is_err());
+        assert!(
+            encode_and_decode("claude-sonnet-4-5", &request(), cut.as_bytes())
+                .await
+                .is_err()
+        );
     }
 }
