@@ -336,23 +336,7 @@ async fn client_work(fake: &FakeModel, script: &Script) -> anyhow::Result<f64> {
     let model = "claude-sonnet-4-5";
     let mut took = Vec::new();
     for body in &fake.last_seen(20) {
-        let request = ChatRequest {
-            task: Task::Chat,
-            system: body["system"]
-                .as_array()
-                .map(|blocks| {
-                    blocks
-                        .iter()
-                        .filter_map(|b| b["text"].as_str())
-                        .collect::<Vec<_>>()
-                        .join("\n\n")
-                })
-                .unwrap_or_default(),
-            tools: Toolbox::specs(Mode::Chat),
-            messages: wire_messages(body)?,
-            max_tokens: 2048,
-            time_limit: None,
-        };
+        let request = wire_request(body)?;
         let answer = event_stream(&frames(&script(body), 24, 0));
         for _ in 0..10 {
             let started = Instant::now();
@@ -364,6 +348,31 @@ async fn client_work(fake: &FakeModel, script: &Script) -> anyhow::Result<f64> {
     }
     took.sort_by(f64::total_cmp);
     Ok(pct(&took, 0.5))
+}
+
+/// A streamed call's body, back as the chat request the agent made (the
+/// chat's tools; the system prompt is one block).
+fn wire_request(body: &serde_json::Value) -> anyhow::Result<ChatRequest> {
+    Ok(ChatRequest {
+        task: Task::Chat,
+        system: body["system"]
+            .as_array()
+            .map(|blocks| {
+                blocks
+                    .iter()
+                    .filter_map(|b| b["text"].as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n\n")
+            })
+            .unwrap_or_default(),
+        tools: Toolbox::specs(Mode::Chat),
+        messages: wire_messages(body)?,
+        max_tokens: body["max_tokens"]
+            .as_u64()
+            .and_then(|n| u32::try_from(n).ok())
+            .unwrap_or(2048),
+        time_limit: None,
+    })
 }
 
 /// A request body's messages, back as the chat's messages.
@@ -471,4 +480,75 @@ fn rss_kib(field: &str) -> u64 {
                 .and_then(|v| v.parse().ok())
         })
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llm::LlmProvider;
+    use futures_util::StreamExt;
+
+    /// The client's own work is timed on the bodies the agent sent: a body
+    /// rebuilt from what the fake received encodes to as many bytes.
+    #[tokio::test]
+    async fn the_client_work_is_timed_on_the_bodies_sent() {
+        let script: Script = Arc::new(|_| Answer::Text("Bonjour".into()));
+        let fake = FakeModel::start(script.clone(), Duration::ZERO, 8)
+            .await
+            .unwrap();
+        let client = AnthropicClient::new(
+            &AnthropicSettings {
+                base_url: fake.base_url(),
+                api_key: "test-key".into(),
+            },
+            "claude-sonnet-4-5",
+            Duration::from_secs(10),
+        )
+        .unwrap();
+        let request = ChatRequest {
+            task: Task::Chat,
+            system: "Tu es Maxy, l'assistante de l'équipe.\n".repeat(40),
+            tools: Toolbox::specs(Mode::Chat),
+            messages: vec![
+                ChatMessage::user_text("Lis la demande 12."),
+                ChatMessage {
+                    role: crate::llm::ChatRole::Assistant,
+                    content: vec![
+                        Block::Text {
+                            text: "Je lis.".into(),
+                        },
+                        Block::ToolUse {
+                            id: "toolu_1".into(),
+                            name: "get_request".into(),
+                            input: json!({"request_id": 12}),
+                        },
+                    ],
+                },
+                ChatMessage {
+                    role: crate::llm::ChatRole::User,
+                    content: vec![Block::ToolResult {
+                        tool_use_id: "toolu_1".into(),
+                        content: "{\"request\": {\"id\": 12, \"pool\": \"paris\"}}".into(),
+                        is_error: false,
+                    }],
+                },
+            ],
+            max_tokens: 2048,
+            time_limit: None,
+        };
+        let mut answer = client.stream(&request).await.unwrap();
+        while answer.next().await.is_some() {}
+        let sent = fake.last_seen(1).pop().expect("one body");
+        let rebuilt = wire_request(&sent).unwrap();
+        assert_eq!(rebuilt.messages, request.messages);
+        assert_eq!(rebuilt.system, request.system);
+        let stream = event_stream(&frames(&script(&sent), 24, 0));
+        let (length, events) =
+            own_work::encode_and_decode("claude-sonnet-4-5", &rebuilt, stream.as_bytes())
+                .await
+                .unwrap();
+        assert_eq!(length, serde_json::to_vec(&sent).unwrap().len());
+        assert!(events >= 3, "{events}");
+        assert!(client_work(&fake, &script).await.unwrap() > 0.0);
+    }
 }
