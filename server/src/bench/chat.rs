@@ -5,8 +5,9 @@
 //! tools, PostgreSQL.
 //!
 //! 1. **Overhead per turn**: turns one after the other (after `--warmup`
-//!    turns not counted), the model answering at once; overhead = the turn's wall time (`send` called → the turn's
-//!    closing statement returned, as the agent records it) minus the time
+//!    turns not counted), the model answering at once; overhead = the
+//!    turn's wall time (`send` called → the turn's closing statement
+//!    returned, as the agent records it) minus the time
 //!    the fake model spent answering, measured inside it to the microsecond
 //!    (the request's transfer and the client's parsing of the answer count
 //!    as overhead). Two kinds of turn: text only, and one read tool round
@@ -333,15 +334,14 @@ fn print_stages(timings: &[(TurnTimings, Duration)]) {
 /// last requests the fake received, each encoded again by the client and
 /// its scripted answer decoded, in memory, as [`own_work`] does.
 async fn client_work(fake: &FakeModel, script: &Script) -> anyhow::Result<f64> {
-    let model = "claude-sonnet-4-5";
     let mut took = Vec::new();
     for body in &fake.last_seen(20) {
         let request = wire_request(body)?;
-        let answer = event_stream(&frames(&script(body), 24, 0));
+        let answer = event_stream(&frames(&script(body), CHUNK, 0));
         for _ in 0..10 {
             let started = Instant::now();
             std::hint::black_box(
-                own_work::encode_and_decode(model, &request, answer.as_bytes()).await?,
+                own_work::encode_and_decode(MODEL, &request, answer.as_bytes()).await?,
             );
             took.push(ms(started));
         }
@@ -404,6 +404,23 @@ async fn closed_timings(log: &StageLog, conversation_id: i64) -> anyhow::Result<
     }
 }
 
+/// The model the client names (the fake answers any).
+const MODEL: &str = "claude-sonnet-4-5";
+/// Characters per streamed delta of the fake's answers.
+const CHUNK: usize = 24;
+
+/// The Anthropic client pointed at `fake`.
+fn client_of(fake: &FakeModel) -> anyhow::Result<AnthropicClient> {
+    Ok(AnthropicClient::new(
+        &AnthropicSettings {
+            base_url: fake.base_url(),
+            api_key: "bench-key".into(),
+        },
+        MODEL,
+        Duration::from_secs(60),
+    )?)
+}
+
 /// The chat service wired to a fake model streaming at `pace`, with the
 /// per-stage timings collected.
 async fn service(
@@ -412,16 +429,9 @@ async fn service(
     think: Duration,
     pace: Duration,
 ) -> anyhow::Result<(Arc<AssistantService>, FakeModel, Arc<StageLog>)> {
-    let fake = FakeModel::start_thinking(script, think, pace, 24).await?;
+    let fake = FakeModel::start_thinking(script, think, pace, CHUNK).await?;
     let log = Arc::new(StageLog::default());
-    let client = AnthropicClient::new(
-        &AnthropicSettings {
-            base_url: fake.base_url(),
-            api_key: "bench-key".into(),
-        },
-        "claude-sonnet-4-5",
-        Duration::from_secs(60),
-    )?;
+    let client = client_of(&fake)?;
     let offline = Arc::new(OfflineLlm);
     let agent = Agent {
         db: db.clone(),
@@ -496,15 +506,7 @@ mod tests {
         let fake = FakeModel::start(script.clone(), Duration::ZERO, 8)
             .await
             .unwrap();
-        let client = AnthropicClient::new(
-            &AnthropicSettings {
-                base_url: fake.base_url(),
-                api_key: "test-key".into(),
-            },
-            "claude-sonnet-4-5",
-            Duration::from_secs(10),
-        )
-        .unwrap();
+        let client = client_of(&fake).unwrap();
         let request = ChatRequest {
             task: Task::Chat,
             system: "Tu es Maxy, l'assistante de l'équipe.\n".repeat(40),
@@ -542,11 +544,10 @@ mod tests {
         let rebuilt = wire_request(&sent).unwrap();
         assert_eq!(rebuilt.messages, request.messages);
         assert_eq!(rebuilt.system, request.system);
-        let stream = event_stream(&frames(&script(&sent), 24, 0));
-        let (length, events) =
-            own_work::encode_and_decode("claude-sonnet-4-5", &rebuilt, stream.as_bytes())
-                .await
-                .unwrap();
+        let stream = event_stream(&frames(&script(&sent), CHUNK, 0));
+        let (length, events) = own_work::encode_and_decode(MODEL, &rebuilt, stream.as_bytes())
+            .await
+            .unwrap();
         assert_eq!(length, serde_json::to_vec(&sent).unwrap().len());
         assert!(events >= 3, "{events}");
         assert!(client_work(&fake, &script).await.unwrap() > 0.0);
