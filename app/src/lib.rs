@@ -15,6 +15,7 @@ pub mod llm_budget;
 pub mod memory;
 pub mod outreach;
 pub mod pages;
+pub mod raw_text;
 pub mod requests;
 pub mod room_configurations;
 pub mod routes;
@@ -64,7 +65,7 @@ pub fn App() -> impl IntoView {
     view! {
         <Stylesheet id="maxy-css" href="/pkg/maxy.css" />
         <Title formatter=|page: String| {
-            if page.is_empty() { "Maxy".to_string() } else { format!("{page} · Maxy") }
+            raw_text::title_text(if page.is_empty() { "Maxy".to_string() } else { format!("{page} · Maxy") })
         } />
         // Keep in step with `routes::PAGES` (who may open each page).
         <Router>

@@ -9,6 +9,7 @@ use crate::links::{
     load_organizer_catalogue, CataloguePick, OrganizerCatalogue, SaveOrganizerComment,
     SetOrganizerFavorite, MAX_COMMENT_CHARS,
 };
+use crate::raw_text::textarea_value;
 use crate::room_configurations::phrase_of;
 use leptos::prelude::*;
 use leptos_meta::{Meta, Title};
@@ -171,7 +172,7 @@ fn CommentForm(comment: Option<String>, token: String, answers: Answers) -> impl
                         maxlength=MAX_COMMENT_CHARS
                         data-testid="organizer-comment"
                         class="block w-full rounded-md border border-slate-300 px-3 py-2"
-                    >{comment.unwrap_or_default()}</textarea>
+                    >{textarea_value(comment.unwrap_or_default())}</textarea>
                 </label>
                 <button type="submit" class="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700">
                     "Enregistrer le commentaire"

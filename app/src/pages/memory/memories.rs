@@ -2,6 +2,7 @@
 //! edit form and its deletion (behind a disclosure: no JavaScript needed).
 use super::{Actions, Outcome};
 use crate::memory::MemoryView;
+use crate::raw_text::textarea_value;
 use leptos::prelude::*;
 
 #[component]
@@ -70,7 +71,7 @@ fn MemoryItem(memory: MemoryView, actions: Actions) -> impl IntoView {
                             data-testid="memory-edit-title" class="block w-full rounded-md border border-slate-300 px-2 py-1" />
                         <textarea name="content" rows="3" maxlength="4000" required aria-label="Contenu"
                             data-testid="memory-edit-content" class="block w-full rounded-md border border-slate-300 px-2 py-1">
-                            {m.content.clone()}
+                            {textarea_value(m.content.clone())}
                         </textarea>
                         <button type="submit" class="rounded-md bg-indigo-600 px-2 py-1 font-medium text-white hover:bg-indigo-700" data-testid="memory-edit-submit">
                             "Enregistrer"

@@ -2,6 +2,7 @@
 //! « consignes de recherche ». Both post the one `edit_request` server
 //! function (fields left out are kept), with or without JavaScript.
 use crate::pages::FormError;
+use crate::raw_text::textarea_value;
 use crate::requests::{status_label, EditRequest, MAX_HINTS_CHARS, MAX_MEMO_CHARS, STATUSES};
 use leptos::prelude::*;
 
@@ -61,12 +62,12 @@ pub fn NotesForm(
                 <label class="block font-medium text-slate-700">
                     "Mémo équipe"
                     <textarea name="team_memo" rows="4" maxlength=MAX_MEMO_CHARS data-testid="team-memo"
-                        placeholder="Contexte utile à l'équipe et à l'assistant" class=area>{memo.unwrap_or_default()}</textarea>
+                        placeholder="Contexte utile à l'équipe et à l'assistant" class=area>{textarea_value(memo.unwrap_or_default())}</textarea>
                 </label>
                 <label class="block font-medium text-slate-700">
                     "Consignes de recherche"
                     <textarea name="search_hints" rows="3" maxlength=MAX_HINTS_CHARS data-testid="search-hints"
-                        placeholder="Ex. : privilégier les lieux avec jardin, éviter les sous-sols" class=area>{hints.unwrap_or_default()}</textarea>
+                        placeholder="Ex. : privilégier les lieux avec jardin, éviter les sous-sols" class=area>{textarea_value(hints.unwrap_or_default())}</textarea>
                 </label>
                 <p class="text-xs text-slate-500">"Un champ vidé est effacé. L'assistant lit ces notes avec la demande."</p>
                 <button type="submit" data-testid="save-notes"

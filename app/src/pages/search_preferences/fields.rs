@@ -1,5 +1,6 @@
 //! The fields of a preferences form, shared by the user's and the
 //! request's: the names are the server functions' arguments.
+use crate::raw_text::textarea_value;
 use crate::search_preferences::PreferencesInput;
 use leptos::prelude::*;
 
@@ -50,7 +51,7 @@ pub fn PreferencesFields(values: PreferencesInput, per_pool: bool) -> impl IntoV
             {if per_pool { "Spécialités par pool (une ligne par pool)" } else { "Spécialités à privilégier" }}
             <textarea name="specialities" rows=if per_pool { "3" } else { "1" } data-testid="pref-specialities"
                 placeholder=if per_pool { "hotels : rooftop, jardin" } else { "rooftop, jardin" }
-                class=INPUT>{values.specialities.clone()}</textarea>
+                class=INPUT>{textarea_value(values.specialities.clone())}</textarea>
         </label>
     }
 }
