@@ -17,6 +17,7 @@ pub mod headers;
 mod health;
 pub mod middleware;
 pub mod navigation;
+pub mod nul_bytes;
 pub mod organizer_page;
 pub mod paths;
 mod request_id;
@@ -42,7 +43,8 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 /// Builds the whole router; tests call it directly.
 ///
 /// A request crosses, in order: request id + tracing, security headers (CSP
-/// nonce), error logging, path check, client address, CSRF check, form-error
+/// nonce), error logging, path check (and trailing-slash redirect), NUL
+/// check, client address, CSRF check, form-error
 /// check, cross-site marker, magic-link rate limit, the organizer page's
 /// renderings, authentication (session cookie), page and server-function
 /// guard, then its handler.
@@ -82,6 +84,7 @@ pub fn router(state: AppState) -> Router {
         ))
         .layer(from_fn_with_state(state.clone(), csrf::require_same_origin))
         .layer(from_fn_with_state(state.clone(), client_addr::resolve))
+        .layer(from_fn(nul_bytes::refuse_nul_bytes))
         .layer(from_fn(paths::refuse_unnormalised))
         .layer(from_fn(errors::log_errors))
         .layer(DefaultBodyLimit::max(BODY_LIMIT));

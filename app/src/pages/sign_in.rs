@@ -14,6 +14,7 @@ pub fn SignInPage() -> impl IntoView {
         query.read().get("erreur").map(|code| match code.as_str() {
             "trop" => "Trop de tentatives. Réessayez dans une minute.",
             "session" => "Votre session a expiré. Reconnectez-vous.",
+            "caractere" => "L'e-mail ou le mot de passe contient un caractère invisible interdit (caractère nul). Retapez-les.",
             _ => "E-mail ou mot de passe incorrect.",
         })
     };

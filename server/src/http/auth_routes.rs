@@ -20,6 +20,7 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::{Form, Json};
 use serde::Deserialize;
+use std::net::IpAddr;
 use std::time::Duration;
 
 /// The sign-in form is two short fields: a few kilobytes is plenty, and a
@@ -65,7 +66,13 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
     } else {
         "/"
     };
-    let email = email::normalize(&form.email);
+    // PostgreSQL stores no NUL: the account is counted under the e-mail
+    // without it (inserting NULs must not open fresh counters), and the
+    // attempt is refused below as a failure.
+    let email = email::normalize(&form.email.replace('\0', ""));
+    let has_nul = [&form.email, &form.password, &form.suivant]
+        .iter()
+        .any(|field| field.contains('\0'));
     if form.email.len() > MAX_FIELD
         || email.chars().count() > email::MAX_CHARS
         || form.password.len() > MAX_FIELD
@@ -92,6 +99,11 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
         .await;
         return refuse(json, AppError::TooManyRequests, "trop", next);
     }
+    if has_nul {
+        record_failure(&state, ip, &email, "nul_character").await;
+        let error = AppError::BadRequest(super::nul_bytes::MESSAGE.into());
+        return refuse(json, error, "caractere", next);
+    }
 
     let found = match crate::db::users::credentials_by_email(&state.db, &email).await {
         Ok(found) => found,
@@ -110,15 +122,7 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
     let user = match found {
         Some(c) if valid && !c.disabled => c.user,
         _ => {
-            let event = Event::new(Actor::Anonymous, "auth.sign_in_failed").from_ip(ip);
-            audit::record_capped(
-                &state.db,
-                &state.audit_throttle,
-                &address_block(ip).to_string(),
-                FAILED_ROWS,
-                event.details(serde_json::json!({ "email": email })),
-            )
-            .await;
+            record_failure(&state, ip, &email, "credentials").await;
             return refuse(json, AppError::WrongCredentials, "identifiants", next);
         }
     };
@@ -156,6 +160,19 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
     } else {
         ([(header::SET_COOKIE, cookie)], Redirect::to(next)).into_response()
     }
+}
+
+/// One failed sign-in in the audit log (capped per address block).
+async fn record_failure(state: &AppState, ip: IpAddr, email: &str, reason: &str) {
+    let event = Event::new(Actor::Anonymous, "auth.sign_in_failed").from_ip(ip);
+    audit::record_capped(
+        &state.db,
+        &state.audit_throttle,
+        &address_block(ip).to_string(),
+        FAILED_ROWS,
+        event.details(serde_json::json!({ "email": email, "reason": reason })),
+    )
+    .await;
 }
 
 async fn sign_out(State(state): State<AppState>, request: Request<Body>) -> Response {

@@ -4,22 +4,41 @@
 //! matches them literally: `/./console`, `/%2e/console` or `/x/../console`
 //! would slip past it to a page that a browser or the client router reads as
 //! `/console`. Such paths are refused before the guard (no page of ours has
-//! one). And wherever a path is logged, magic-link tokens are redacted, in
-//! whatever shape the path arrives.
+//! one). A trailing slash is redirected to the path without it: the router
+//! matches paths exactly, so `/c/…/` fell through to the fallback, which
+//! renders pages without the server's services (a 500). And wherever a path
+//! is logged, magic-link tokens are redacted, in whatever shape the path
+//! arrives.
 use app::errors::AppError;
 use axum::body::Body;
 use axum::extract::Request;
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 
 /// Refuses (400) paths with dot segments, empty segments, backslashes or
-/// control characters, encoded or not.
+/// control characters, encoded or not, and redirects (308: the method and
+/// body are kept) a path with a trailing slash to the same path without it.
 pub async fn refuse_unnormalised(request: Request<Body>, next: Next) -> Response {
-    if is_normal(request.uri().path()) {
-        next.run(request).await
-    } else {
-        AppError::BadRequest("Adresse invalide.".into()).into_response()
+    let uri = request.uri();
+    if !is_normal(uri.path()) {
+        return AppError::BadRequest("Adresse invalide.".into()).into_response();
     }
+    match without_trailing_slash(uri.path()) {
+        Some(path) => {
+            let location = match uri.query() {
+                Some(query) => format!("{path}?{query}"),
+                None => path.to_string(),
+            };
+            Redirect::permanent(&location).into_response()
+        }
+        None => next.run(request).await,
+    }
+}
+
+/// `/x/` → `/x`; `None` for `/` and for paths without a trailing slash. Only
+/// called on normal paths, so what is left never starts with `//`.
+fn without_trailing_slash(path: &str) -> Option<&str> {
+    path.strip_suffix('/').filter(|rest| !rest.is_empty())
 }
 
 /// Whether `path` is already in the one shape our router uses.
@@ -121,6 +140,14 @@ mod tests {
         ] {
             assert!(is_normal(path), "{path}");
         }
+    }
+
+    #[test]
+    fn a_trailing_slash_is_dropped_and_nothing_else() {
+        assert_eq!(without_trailing_slash("/console/"), Some("/console"));
+        assert_eq!(without_trailing_slash("/c/abc/"), Some("/c/abc"));
+        assert_eq!(without_trailing_slash("/"), None);
+        assert_eq!(without_trailing_slash("/console"), None);
     }
 
     #[test]
