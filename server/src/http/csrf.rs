@@ -3,28 +3,42 @@
 //! through `Sec-Fetch-Site` (modern browsers) or `Origin`. A request with
 //! neither is refused: every browser sends one of them on a POST.
 //!
-//! When `MAXY_PUBLIC_URL` is set, an `Origin` must match its scheme, host and
-//! port exactly, and the `Host` header is not consulted: behind a proxy it
-//! says nothing about the address the browser used.
+//! An `Origin`, when there is one, must name this server exactly, whatever
+//! `Sec-Fetch-Site` says (a browser never sends a foreign `Origin` with
+//! `same-origin`): when `MAXY_PUBLIC_URL` is set, its scheme, host and port,
+//! and the `Host` header is not consulted (behind a proxy it says nothing
+//! about the address the browser used); without it, `http://` and the `Host`
+//! header, since this server speaks plain HTTP (behind a TLS proxy, set
+//! `MAXY_PUBLIC_URL`). An origin has no path, and a request that repeats
+//! `Origin`, `Sec-Fetch-Site` or `Host` is refused: no browser sends two.
+//!
+//! A plain form post (no JavaScript) to a server function is answered with a
+//! redirect to its `Referer`: a `Referer` that names another site is dropped,
+//! so that the redirect stays on this site.
 use super::paths::loggable;
 use crate::state::AppState;
 use app::errors::AppError;
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{header, Method};
+use axum::http::{header, HeaderMap, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 pub async fn require_same_origin(
     State(state): State<AppState>,
-    request: Request<Body>,
+    mut request: Request<Body>,
     next: Next,
 ) -> Response {
     let safe = matches!(
         *request.method(),
         Method::GET | Method::HEAD | Method::OPTIONS
     );
-    if safe || is_same_origin(&request, state.config.auth.public_url.as_deref()) {
+    let public_url = state.config.auth.public_url.as_deref();
+    if safe {
+        return next.run(request).await;
+    }
+    if is_same_origin(&request, public_url) {
+        keep_own_referer(&mut request, public_url);
         return next.run(request).await;
     }
     tracing::warn!(path = %loggable(request.uri().path()), "refused a cross-site state-changing request");
@@ -33,24 +47,77 @@ pub async fn require_same_origin(
 
 fn is_same_origin(request: &Request<Body>, public_url: Option<&str>) -> bool {
     let headers = request.headers();
-    let header = |name| headers.get(name).and_then(|v| v.to_str().ok());
-    let fetch_site = header("sec-fetch-site");
+    let (Some(fetch_site), Some(origin), Some(host)) = (
+        single(headers, "sec-fetch-site"),
+        single(headers, header::ORIGIN.as_str()),
+        single(headers, header::HOST.as_str()),
+    ) else {
+        return false;
+    };
     if fetch_site.is_some_and(|site| site != "same-origin" && site != "none") {
         return false;
     }
-    let origin = header(header::ORIGIN.as_str());
-    match (public_url, origin) {
-        (Some(public), Some(origin)) => {
-            Origin::parse(origin).is_some_and(|o| Some(o) == Origin::parse(public))
+    match origin {
+        Some(origin) => {
+            let ours = own_origin(public_url, host);
+            ours.is_some() && Origin::parse_header(origin) == ours
         }
-        // Without a public URL, the browser's own `Sec-Fetch-Site` is enough
-        // (a proxy may have rewritten `Host`); else `Origin` must name `Host`.
-        (None, Some(origin)) if fetch_site.is_none() => {
-            let host = header(header::HOST.as_str());
-            Origin::parse(origin).is_some_and(|o| host.is_some_and(|h| o.authority_is(h)))
-        }
-        (_, _) => fetch_site.is_some(),
+        // No `Origin`: only a browser's own `Sec-Fetch-Site` vouches.
+        None => fetch_site.is_some(),
     }
+}
+
+/// The header's one value (`Some(None)` when absent); `None` when it is
+/// repeated or not text, which no browser sends.
+fn single<'a>(headers: &'a HeaderMap, name: &str) -> Option<Option<&'a str>> {
+    let mut values = headers.get_all(name).iter();
+    match (values.next(), values.next()) {
+        (None, _) => Some(None),
+        (Some(value), None) => value.to_str().ok().map(Some),
+        (Some(_), Some(_)) => None,
+    }
+}
+
+/// This server's origin as browsers name it: the public URL's, else plain
+/// HTTP on the `Host` the request was sent to.
+fn own_origin(public_url: Option<&str>, host: Option<&str>) -> Option<Origin> {
+    match public_url {
+        Some(public) => Origin::parse_url(public),
+        None => Origin::parse_header(&format!("http://{}", host?)),
+    }
+}
+
+/// Keeps the request's `Referer` only when it names a page of this site:
+/// the server function then redirects there (it needs the whole URL to add
+/// an error to its query), never elsewhere.
+fn keep_own_referer(request: &mut Request<Body>, public_url: Option<&str>) {
+    let headers = request.headers();
+    let ours = match single(headers, header::REFERER.as_str()) {
+        Some(None) => return,
+        Some(Some(referer)) => {
+            let host = single(headers, header::HOST.as_str()).flatten();
+            own_origin(public_url, host).is_some_and(|own| {
+                url_origin(referer).and_then(Origin::parse_header).as_ref() == Some(&own)
+            })
+        }
+        None => false,
+    };
+    if !ours {
+        request.headers_mut().remove(header::REFERER);
+    }
+}
+
+/// The `scheme://authority` part of an absolute URL; `None` when what
+/// follows it is not a path, a query or nothing.
+fn url_origin(url: &str) -> Option<&str> {
+    let authority_start = url.find("://")? + 3;
+    let end = url[authority_start..]
+        .find(['/', '?', '#', '\\'])
+        .map_or(url.len(), |i| authority_start + i);
+    let rest = &url[end..];
+    let sane = rest.is_empty()
+        || (rest.starts_with(['/', '?', '#']) && !rest.starts_with("//") && !rest.contains('\\'));
+    sane.then_some(&url[..end])
 }
 
 /// `scheme://host[:port]`, with the scheme's default port made explicit.
@@ -62,10 +129,20 @@ struct Origin {
 }
 
 impl Origin {
-    fn parse(url: &str) -> Option<Origin> {
+    /// An `Origin` header: exactly `scheme://host[:port]`, nothing after.
+    fn parse_header(origin: &str) -> Option<Origin> {
+        let (_, authority) = origin.split_once("://")?;
+        if authority.contains(['/', '?', '#']) {
+            return None;
+        }
+        Origin::parse_url(origin)
+    }
+
+    /// The origin of a configured URL (which may end with a path).
+    fn parse_url(url: &str) -> Option<Origin> {
         let (scheme, rest) = url.split_once("://")?;
         let scheme = scheme.to_ascii_lowercase();
-        let authority = &rest[..rest.find('/').unwrap_or(rest.len())];
+        let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
         if authority.is_empty() || authority.contains('@') {
             return None;
         }
@@ -87,11 +164,6 @@ impl Origin {
             host: host.to_ascii_lowercase(),
             port,
         })
-    }
-
-    /// Whether a `Host` header names this origin's host and port.
-    fn authority_is(&self, host: &str) -> bool {
-        Origin::parse(&format!("{}://{host}", self.scheme)).as_ref() == Some(self)
     }
 }
 
@@ -203,5 +275,93 @@ mod tests {
             &post(&[("host", "maxy.local"), ("origin", "http://maxy.local:80")]),
             None
         ));
+    }
+
+    #[test]
+    fn what_no_browser_sends_is_refused() {
+        let host = ("host", "127.0.0.1:3000");
+        // This server speaks plain HTTP: an https origin is not ours.
+        assert!(!is_same_origin(
+            &post(&[host, ("origin", "https://127.0.0.1:3000")]),
+            None
+        ));
+        // A foreign Origin beside `same-origin`, with or without a public URL.
+        for public in [None, Some("http://127.0.0.1:3000")] {
+            assert!(!is_same_origin(
+                &post(&[
+                    host,
+                    ("sec-fetch-site", "same-origin"),
+                    ("origin", "https://evil.example")
+                ]),
+                public
+            ));
+        }
+        // An origin has no path, no query, no fragment.
+        for origin in [
+            "http://127.0.0.1:3000/path",
+            "http://127.0.0.1:3000/",
+            "http://127.0.0.1:3000?x",
+        ] {
+            assert!(
+                !is_same_origin(&post(&[host, ("origin", origin)]), None),
+                "{origin}"
+            );
+        }
+        // Two Origin (or Sec-Fetch-Site, or Host) headers.
+        let ours = ("origin", "http://127.0.0.1:3000");
+        for repeated in [
+            post(&[host, ours, ("origin", "https://evil.example")]),
+            post(&[host, ("origin", "https://evil.example"), ours]),
+            post(&[host, ours, ours]),
+            post(&[
+                host,
+                ("sec-fetch-site", "same-origin"),
+                ("sec-fetch-site", "cross-site"),
+            ]),
+            post(&[host, ("host", "evil.example"), ours]),
+        ] {
+            assert!(!is_same_origin(&repeated, None));
+        }
+        assert!(is_same_origin(&post(&[host, ours]), None));
+    }
+
+    #[test]
+    fn only_a_referer_on_this_site_is_kept() {
+        let host = ("host", "127.0.0.1:3000");
+        let referer_after = |referer: &str, public: Option<&str>| {
+            let mut request = post(&[host, ("referer", referer)]);
+            keep_own_referer(&mut request, public);
+            request
+                .headers()
+                .get(header::REFERER)
+                .map(|v| v.to_str().unwrap().to_string())
+        };
+        for own in [
+            "http://127.0.0.1:3000/memoire?q=x",
+            "http://127.0.0.1:3000",
+            "http://127.0.0.1:3000/c/abc#avis",
+        ] {
+            assert_eq!(referer_after(own, None).as_deref(), Some(own));
+        }
+        for foreign in [
+            "https://evil.example/page",
+            "https://127.0.0.1:3000/memoire",
+            "http://127.0.0.1:3000@evil.example/",
+            "http://127.0.0.1:3000\\@evil.example/",
+            "http://127.0.0.1:3000//evil.example/",
+            "/memoire",
+            "null",
+        ] {
+            assert_eq!(referer_after(foreign, None), None, "{foreign}");
+        }
+        let public = Some("https://maxy.example.org");
+        assert_eq!(
+            referer_after("https://maxy.example.org/demandes/3", public).as_deref(),
+            Some("https://maxy.example.org/demandes/3")
+        );
+        assert_eq!(
+            referer_after("http://127.0.0.1:3000/demandes/3", public),
+            None
+        );
     }
 }
