@@ -92,6 +92,39 @@ test('the console is refused to a team member (403)', { timeout: TEST_TIMEOUT },
   });
 });
 
+// The journal's views (team, outsiders, system) are links: they work
+// without JavaScript and, hydrated, switch in place. The team's view holds
+// the admin's own sign-in however many outsiders failed meanwhile.
+const journalViews = (page) => page.getByRole('navigation', { name: 'Filtrer le journal' });
+
+test("the console's journal shows the team's view, with and without JavaScript", { timeout: TEST_TIMEOUT }, async () => {
+  await withPage({}, async (page, problems) => {
+    await signIn(page, ADMIN);
+    const res = await page.goto(`${BASE_URL}/console`);
+    assert.equal(res?.status(), 200);
+    await waitForHydration(page, problems);
+    await journalViews(page).getByRole('link', { name: 'Équipe', exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.get('journal') === 'equipe');
+    const current = journalViews(page).locator('[aria-current="page"]');
+    await current.getByText('Équipe', { exact: true }).waitFor();
+    const log = page.getByTestId('audit-log');
+    await log.getByRole('cell', { name: ADMIN.name, exact: true }).first().waitFor();
+    assert.equal(await log.getByRole('cell', { name: 'anonyme', exact: true }).count(), 0, 'no outsider in the team view');
+    assert.deepEqual(problems, []);
+  });
+  await withPage({ javaScriptEnabled: false }, async (page) => {
+    await signIn(page, ADMIN, { js: false });
+    const res = await page.goto(`${BASE_URL}/console?journal=equipe`);
+    assert.equal(res?.status(), 200);
+    const log = page.getByTestId('audit-log');
+    assert.ok((await log.getByRole('cell', { name: ADMIN.name, exact: true }).count()) > 0, "the admin's sign-in");
+    assert.equal(await log.getByRole('cell', { name: 'anonyme', exact: true }).count(), 0);
+    const unknown = await page.goto(`${BASE_URL}/console?journal=inconnu`);
+    assert.equal(unknown?.status(), 400);
+    assert.equal(await page.getByRole('alert').getByText(/Ce journal n.existe pas/).count(), 1);
+  });
+});
+
 // 2. The layout's nav and user menu sit in a <Transition> over the
 
 test('sign-in works without JavaScript', { timeout: TEST_TIMEOUT }, async (t) => {

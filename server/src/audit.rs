@@ -9,20 +9,22 @@
 //! swallowed error would leave the transaction aborted, and its COMMIT would
 //! silently roll the edit back while the caller reports success.
 //!
-//! Rows that an outsider can cause are capped per key and window
-//! ([`throttle`]); every text in the details is cut to [`MAX_DETAIL_CHARS`]
-//! and every list to [`MAX_DETAIL_ITEMS`], so the log cannot be flooded.
+//! Rows that an outsider can cause ([`record_capped`]) are capped per key and
+//! window, and per action across all keys with the excess summarised as one
+//! row per minute ([`throttle`]); every text in the details is cut to
+//! [`MAX_DETAIL_CHARS`] and every list to [`MAX_DETAIL_ITEMS`], so the log
+//! cannot be flooded.
 pub mod catalogue;
+mod reader;
 pub mod throttle;
 
+pub use reader::AuditReader;
 pub use throttle::{AuditThrottle, Cap};
 
 use crate::db::audit_log::{self, NewEntry};
-use app::admin::{AuditEvent, AuditLog};
-use app::errors::AppError;
 use serde_json::Value;
-use sqlx::PgPool;
 use std::net::IpAddr;
+use throttle::Admission;
 
 /// Who acted.
 #[derive(Clone, Copy, Debug)]
@@ -97,8 +99,11 @@ fn cap_texts(value: &mut Value) {
     }
 }
 
-/// Records `event` unless `throttle` says its key has written enough rows in
-/// this window; the row that is written says how many were left out.
+/// Records `event`, an outsider's, as `throttle` admits it: written (saying
+/// how many rows its key left out before), left out when its key has
+/// written enough rows in this window, or counted in the minute's summary
+/// row when its action has written enough rows this minute, all keys
+/// together. Like [`record`], a failure is only logged.
 pub async fn record_capped(
     db: impl sqlx::PgExecutor<'_>,
     throttle: &AuditThrottle,
@@ -106,15 +111,24 @@ pub async fn record_capped(
     cap: Cap,
     mut event: Event<'_>,
 ) {
-    let Some(suppressed) = throttle.admit(event.action, key, cap) else {
-        return;
-    };
-    if suppressed > 0 {
-        if let Value::Object(map) = &mut event.details {
-            map.insert("suppressed".into(), suppressed.into());
+    match throttle.admit(event.action, key, cap) {
+        Admission::LeaveOut => {}
+        Admission::Write { suppressed } => {
+            if suppressed > 0 {
+                if let Value::Object(map) = &mut event.details {
+                    map.insert("suppressed".into(), suppressed.into());
+                }
+            }
+            record(db, event).await;
+        }
+        Admission::Summarise { rows } => {
+            let (_, actor_kind) = actor_columns(event.actor);
+            let rows = i64::try_from(rows).unwrap_or(i64::MAX);
+            if let Err(e) = audit_log::add_to_summary(db, actor_kind, event.action, rows).await {
+                tracing::error!(error = %e, action = event.action, "cannot write the audit summary");
+            }
         }
     }
-    record(db, event).await;
 }
 
 /// Appends `event` to the log (its texts capped); a failure is only logged.
@@ -129,12 +143,7 @@ pub async fn record(db: impl sqlx::PgExecutor<'_>, event: Event<'_>) {
 /// caller's transaction must then fail too.
 pub async fn write(db: impl sqlx::PgExecutor<'_>, mut event: Event<'_>) -> sqlx::Result<()> {
     cap_texts(&mut event.details);
-    let (actor_id, actor_kind) = match event.actor {
-        Actor::User(id) => (Some(id), "user"),
-        Actor::MagicLink => (None, "magic_link"),
-        Actor::System => (None, "system"),
-        Actor::Anonymous => (None, "anonymous"),
-    };
+    let (actor_id, actor_kind) = actor_columns(event.actor);
     let entry = NewEntry {
         actor_id,
         actor_kind,
@@ -147,33 +156,13 @@ pub async fn write(db: impl sqlx::PgExecutor<'_>, mut event: Event<'_>) -> sqlx:
     audit_log::insert(db, &entry).await
 }
 
-/// The audit log as the admin console reads it.
-pub struct AuditReader {
-    pub db: PgPool,
-}
-
-#[async_trait::async_trait]
-impl AuditLog for AuditReader {
-    async fn latest(&self, limit: u32) -> Result<Vec<AuditEvent>, AppError> {
-        let rows = audit_log::latest(&self.db, i64::from(limit.min(1000)))
-            .await
-            .map_err(crate::db::app_error)?;
-        Ok(rows
-            .into_iter()
-            .map(|r| AuditEvent {
-                at: r.at.format("%d/%m/%Y %H:%M").to_string(),
-                actor: r.actor.unwrap_or_else(|| match r.actor_kind.as_str() {
-                    "magic_link" => "lien magique".into(),
-                    "system" => "système".into(),
-                    _ => "anonyme".into(),
-                }),
-                action: r.action,
-                object: r.object_type.map(|t| match r.object_id {
-                    Some(id) => format!("{t} #{id}"),
-                    None => t,
-                }),
-            })
-            .collect())
+/// The `actor_id` and `actor_kind` columns of `actor`.
+fn actor_columns(actor: Actor) -> (Option<i64>, &'static str) {
+    match actor {
+        Actor::User(id) => (Some(id), "user"),
+        Actor::MagicLink => (None, "magic_link"),
+        Actor::System => (None, "system"),
+        Actor::Anonymous => (None, "anonymous"),
     }
 }
 

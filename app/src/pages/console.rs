@@ -1,8 +1,11 @@
-//! « Console » (admins): playbooks land here later; today, the audit log.
+//! « Console » (admins): playbooks land here later; today, the audit log,
+//! one view per kind of actor (`/console?journal=equipe`…).
 use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
 
 use super::{ComingSoon, PageHeader};
-use crate::admin::{audit_events, AuditEvent};
+use crate::admin::{audit_events, AuditEvent, AuditKind};
+use crate::errors::AppError;
 use crate::llm_budget::LlmBudgetBanner;
 
 #[component]
@@ -23,19 +26,47 @@ pub fn ConsolePage() -> impl IntoView {
 
 #[component]
 fn AdminConsole() -> impl IntoView {
-    let events = Resource::new(|| (), |_| audit_events());
+    let query = use_query_map();
+    let journal = Memo::new(move |_| query.read().get("journal").unwrap_or_default());
+    let events = Resource::new(move || journal.get(), audit_events);
     view! {
         <LlmBudgetBanner />
         <PageHeader title="Console" subtitle="Playbooks, règles d'activation et suggestions (administrateurs)." />
         <ComingSoon what="La console des playbooks arrive bientôt ici." />
         <h2 class="mb-3 mt-10 text-lg font-medium">"Journal d'audit"</h2>
-        <Suspense fallback=|| view! { <p class="text-sm text-slate-500">"Chargement…"</p> }>
+        <JournalTabs journal />
+        <Transition fallback=|| view! { <p class="text-sm text-slate-500">"Chargement…"</p> }>
             {move || events.get().map(|result| match result {
                 Ok(list) => view! { <AuditTable events=list /> }.into_any(),
-                Err(e) => view! { <p role="alert" class="text-sm text-red-700">{e.to_string()}</p> }.into_any(),
+                Err(error) => view! { <JournalError error /> }.into_any(),
             })}
-        </Suspense>
+        </Transition>
     }
+}
+
+/// The views of the journal as plain links: they work without JavaScript,
+/// and only read (the address says which view).
+#[component]
+fn JournalTabs(journal: Memo<String>) -> impl IntoView {
+    let current = move || AuditKind::parse(&journal.get()).ok();
+    view! {
+        <nav aria-label="Filtrer le journal" data-testid="audit-kinds" class="mb-3 flex flex-wrap gap-2 text-sm">
+            {AuditKind::EVERY.into_iter().map(|kind| view! {
+                <a href=format!("/console?journal={}", kind.param())
+                    aria-current=move || (current() == Some(kind)).then_some("page")
+                    class="rounded-full border border-slate-200 px-3 py-1 text-slate-600 hover:bg-slate-50 aria-[current=page]:border-indigo-600 aria-[current=page]:bg-indigo-50 aria-[current=page]:text-indigo-700">
+                    {kind.label()}
+                </a>
+            }).collect_view()}
+        </nav>
+    }
+}
+
+#[component]
+fn JournalError(error: AppError) -> impl IntoView {
+    #[cfg(feature = "ssr")]
+    crate::errors::http::report(&error);
+    view! { <p role="alert" class="text-sm text-red-700">{error.to_string()}</p> }
 }
 
 #[component]
@@ -51,7 +82,11 @@ fn AuditTable(events: Vec<AuditEvent>) -> impl IntoView {
                         <tr>
                             <td class="whitespace-nowrap px-4 py-2 text-slate-500">{e.at}</td>
                             <td class="px-4 py-2">{e.actor}</td>
-                            <td class="px-4 py-2 font-mono text-xs">{e.action}</td>
+                            {match e.summary {
+                                // A flood's excess: its count, in words.
+                                Some(summary) => view! { <td class="px-4 py-2" data-testid="audit-summary">{summary}</td> }.into_any(),
+                                None => view! { <td class="px-4 py-2 font-mono text-xs">{e.action}</td> }.into_any(),
+                            }}
                             <td class="px-4 py-2 text-slate-500">{e.object.unwrap_or_default()}</td>
                         </tr>
                     }).collect_view()}
