@@ -95,7 +95,7 @@ async fn a_memory_stays_text_on_the_memory_page(db: PgPool) {
     seed_demo(&db).await;
     let app = TestApp::start(db).await;
     let session = app.sign_in(TEAM, PASSWORD).await;
-    for (id, payload) in PAYLOADS {
+    for (_, payload) in PAYLOADS {
         let saved = app
             .post_form(
                 "/api/memory/save",
