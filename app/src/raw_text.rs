@@ -108,13 +108,19 @@ mod tests {
             }
         }
         let mut textareas = Vec::new();
-        walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut textareas);
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut textareas,
+        );
         let with_value: Vec<_> = textareas
             .iter()
             .filter(|(file, _)| !file.ends_with("raw_text.rs"))
             .filter(|(_, inside)| inside.trim_end().ends_with('}'))
             .collect();
-        assert!(with_value.len() >= 5, "the scan finds the textareas: {with_value:?}");
+        assert!(
+            with_value.len() >= 5,
+            "the scan finds the textareas: {with_value:?}"
+        );
         for (file, inside) in with_value {
             assert!(
                 inside.contains("{textarea_value("),
