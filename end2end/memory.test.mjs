@@ -2,7 +2,8 @@
 // and found by the search box with its source badge and score; a reminder
 // due today is listed among the week's and « Fait » takes it away; the
 // same forms work without JavaScript; an empty memory is refused with its
-// message.
+// message; a search opened from another site's link is shown, not run,
+// until the member clicks « Lancer la recherche » (JavaScript on or off).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -86,3 +87,39 @@ test('the memory forms work without JavaScript, and an empty memory is refused',
     assert.match(await alert.innerText(), /vide/);
   });
 });
+
+/**
+ * Opens `/memoire?q=<word>` the way a link on another site would: from a
+ * page of another origin (served by the test itself), so the browser marks
+ * the navigation cross-site and still sends the session cookie (Lax).
+ */
+async function followLinkFromElsewhere(page, word) {
+  const target = `${BASE_URL}/memoire?q=${encodeURIComponent(word)}`;
+  await page.route('http://ailleurs.example/**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: `<a id="lien" href="${target}">mémoire</a>` }),
+  );
+  await page.goto('http://ailleurs.example/');
+  await Promise.all([page.waitForURL(/\/memoire\?q=/), page.click('#lien')]);
+}
+
+for (const js of [true, false]) {
+  test(`a search opened from another site waits for the member's click (JavaScript ${js ? 'on' : 'off'})`, { timeout: TEST_TIMEOUT }, async () => {
+    await withPage({ javaScriptEnabled: js }, async (page, problems) => {
+      await signIn(page, TEAM, { js });
+      const word = unique('ailleurs');
+      await followLinkFromElsewhere(page, word);
+      await page.getByTestId('memory-search-held').waitFor();
+      assert.equal(await page.getByTestId('memory-results').count(), 0, 'not run');
+      assert.equal(await page.getByTestId('memory-search-input').inputValue(), word);
+      if (js) {
+        await waitForHydration(page, problems);
+      }
+      await page.getByTestId('memory-run-search').click();
+      await page.getByTestId('memory-results').waitFor();
+      assert.equal(await page.getByTestId('memory-search-held').count(), 0);
+      if (js) {
+        assert.deepEqual(problems, []);
+      }
+    });
+  });
+}

@@ -71,6 +71,19 @@ pub struct SearchView {
     /// `vector`, `fts` or `recency`.
     pub source: String,
     pub hits: Vec<HitView>,
+    /// Not run: the page was opened from another site (see [`search_memory`]).
+    pub held: bool,
+}
+
+impl SearchView {
+    /// The answer to a search held back.
+    pub fn held() -> Self {
+        SearchView {
+            source: String::new(),
+            hits: Vec::new(),
+            held: true,
+        }
+    }
 }
 
 /// How the member's searches of the last 30 days were answered.
@@ -124,7 +137,14 @@ pub fn source_label(source: &str) -> &'static str {
 #[cfg(feature = "ssr")]
 #[async_trait::async_trait]
 pub trait MemoryDesk: Send + Sync {
-    async fn search(&self, user_id: i64, query: String) -> Result<SearchView, AppError>;
+    /// `record`: whether the search goes into the member's source split
+    /// (`memory_searches`); only a posted search may write.
+    async fn search(
+        &self,
+        user_id: i64,
+        query: String,
+        record: bool,
+    ) -> Result<SearchView, AppError>;
     async fn overview(&self, user_id: i64) -> Result<MemoryBoard, AppError>;
     /// A memory written by hand; its id.
     async fn save(&self, user_id: i64, title: String, content: String) -> Result<i64, AppError>;
@@ -149,11 +169,20 @@ fn desk() -> Result<std::sync::Arc<dyn MemoryDesk>, AppError> {
     crate::services::service::<dyn MemoryDesk>()
 }
 
-/// The search box (a GET form: the page reads `?q=`).
+/// The search box (a GET form: the page reads `?q=`). A page opened from
+/// another site gets [`SearchView::held`]: a link elsewhere must neither
+/// spend an embedding nor write in a signed-in member's name. Only a search
+/// the page posts (this function called over HTTP, as the page does with
+/// JavaScript) is recorded; a page rendered for a GET searches without
+/// writing (GET never writes).
 #[server(endpoint = "memory/search")]
 pub async fn search_memory(query: String) -> Result<SearchView, AppError> {
-    let user = crate::auth::access::require_team()?;
-    desk()?.search(user.id, query).await
+    use crate::auth::access;
+    let user = access::require_team()?;
+    if access::is_cross_site_navigation() {
+        return Ok(SearchView::held());
+    }
+    desk()?.search(user.id, query, access::is_post()).await
 }
 
 /// Memories, reminders due this week and the source split.

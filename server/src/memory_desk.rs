@@ -110,6 +110,7 @@ pub fn search_view(answer: SearchAnswer) -> SearchView {
     SearchView {
         source: source_word(answer.source).into(),
         hits: answer.hits.into_iter().map(hit_view).collect(),
+        held: false,
     }
 }
 
@@ -128,12 +129,20 @@ pub fn new_task(input: &ReminderInput, request_id: Option<i64>) -> Result<NewTas
 
 #[async_trait::async_trait]
 impl MemoryDesk for MemoryDeskService {
-    async fn search(&self, user_id: i64, query: String) -> Result<SearchView, AppError> {
-        let answer = self
-            .store
-            .search(user_id, &query, SEARCH_LIMIT)
-            .await
-            .map_err(app_error)?;
+    async fn search(
+        &self,
+        user_id: i64,
+        query: String,
+        record: bool,
+    ) -> Result<SearchView, AppError> {
+        let answer = if record {
+            self.store.search(user_id, &query, SEARCH_LIMIT).await
+        } else {
+            self.store
+                .search_unrecorded(user_id, &query, SEARCH_LIMIT)
+                .await
+        }
+        .map_err(app_error)?;
         Ok(search_view(answer))
     }
 

@@ -20,6 +20,23 @@ pub fn is_cross_site_navigation() -> bool {
         .is_some_and(|parts| parts.extensions.get::<CrossSiteNavigation>().is_some())
 }
 
+/// Whether this call came as a POST: a server function called by one of our
+/// pages (the CSRF check vouches for its origin), rather than a page being
+/// rendered for a GET, which any site's link can make a signed-in browser
+/// open. GET never writes: whatever writes asks this first.
+pub fn is_post() -> bool {
+    use_context::<http::request::Parts>().is_some_and(|parts| parts.method == http::Method::POST)
+}
+
+/// Refuses a write asked while a page renders for a GET (see [`is_post`]).
+pub fn require_post() -> Result<(), AppError> {
+    if is_post() {
+        Ok(())
+    } else {
+        Err(AppError::CrossSite)
+    }
+}
+
 /// The caller's role must include `needed`.
 pub fn require_role(user: Option<SessionUser>, needed: Role) -> Result<SessionUser, AppError> {
     match user {

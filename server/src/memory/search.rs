@@ -11,7 +11,8 @@
 //!
 //! An embedding outage is never an error: the chain starts at full text.
 //! Every search is logged (user, source, best similarity, hit count; never
-//! the query at `info`) and recorded in `memory_searches`.
+//! the query at `info`) and, unless it runs for a page rendered on a GET
+//! (`record` false: GET never writes), recorded in `memory_searches`.
 use super::validate::{self, MAX_HITS};
 use super::{
     embed, fused, Hit, HitKind, MemoryError, MemoryStore, SearchAnswer, SearchSource, SourceSplit,
@@ -27,6 +28,7 @@ pub async fn search(
     user_id: i64,
     query: &str,
     limit: usize,
+    record: bool,
 ) -> Result<SearchAnswer, MemoryError> {
     let query = validate::query(query)?;
     let limit = limit.clamp(1, MAX_HITS);
@@ -38,8 +40,12 @@ pub async fn search(
         best_similarity = answer.best_similarity,
         hits = answer.hits.len(),
         floor = store.floor,
+        record,
         "memory search"
     );
+    if !record {
+        return Ok(answer);
+    }
     let hits = i32::try_from(answer.hits.len()).unwrap_or(i32::MAX);
     // The log row is for monitoring: losing it must not lose the answer.
     if let Err(e) =

@@ -94,7 +94,18 @@ impl MemoryStore {
         query: &str,
         limit: usize,
     ) -> Result<SearchAnswer, MemoryError> {
-        super::search::search(self, user_id, query, limit).await
+        super::search::search(self, user_id, query, limit, true).await
+    }
+
+    /// The same search, logged but not recorded: what a page rendered for a
+    /// GET runs (GET never writes).
+    pub async fn search_unrecorded(
+        &self,
+        user_id: i64,
+        query: &str,
+        limit: usize,
+    ) -> Result<SearchAnswer, MemoryError> {
+        super::search::search(self, user_id, query, limit, false).await
     }
 
     /// How the user's searches of the last `days` days were answered.

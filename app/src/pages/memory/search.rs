@@ -2,9 +2,16 @@
 //! without JavaScript and can be bookmarked; each result shows its kind,
 //! the step that found it and its score, and the answer the step of the
 //! chain that answered (seed 003, part 7).
+//!
+//! GET never writes: a page rendered for a GET searches without recording
+//! the search, and one opened from another site does not search at all (it
+//! shows the query and a button, like the venue search). With JavaScript
+//! the form navigates inside the page, so the search is the server
+//! function's POST, which records it in the member's source split.
 use crate::memory::{search_memory, source_label, HitView};
 use leptos::prelude::*;
-use leptos_router::hooks::use_query_map;
+use leptos_router::components::Form;
+use leptos_router::hooks::{use_location, use_query_map};
 
 #[component]
 pub fn SearchBox() -> impl IntoView {
@@ -27,7 +34,7 @@ pub fn SearchBox() -> impl IntoView {
     );
     view! {
         <section aria-label="Recherche dans la mémoire">
-            <form method="get" action="/memoire" class="flex items-end gap-2 text-sm" data-testid="memory-search">
+            <Form method="get" action="/memoire" attr:class="flex items-end gap-2 text-sm" attr:data-testid="memory-search">
                 <label class="block flex-1">
                     "Rechercher (par le sens : « médicaments cette semaine » retrouve « paracétamol »)"
                     <input type="search" name="q" value=move || q.get().unwrap_or_default() maxlength="500"
@@ -37,9 +44,10 @@ pub fn SearchBox() -> impl IntoView {
                 <button type="submit" class="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700" data-testid="memory-search-submit">
                     "Rechercher"
                 </button>
-            </form>
+            </Form>
             <Suspense fallback=|| ()>
                 {move || results.get().flatten().map(|answer| match answer {
+                    Ok(answer) if answer.held => view! { <HeldSearch on_run=move || results.refetch() /> }.into_any(),
                     Ok(answer) => {
                         let badge = source_label(&answer.source);
                         view! {
@@ -65,6 +73,26 @@ pub fn SearchBox() -> impl IntoView {
                 })}
             </Suspense>
         </section>
+    }
+}
+
+/// A search opened from another site: not run until the member says so.
+/// Without JavaScript the link reloads the same URL, then a navigation from
+/// our own page; with it, the click posts the search in place.
+#[component]
+fn HeldSearch(on_run: impl Fn() + Send + Sync + 'static) -> impl IntoView {
+    let location = use_location();
+    let href = move || format!("{}{}", location.pathname.get(), location.search.get());
+    view! {
+        <div role="status" class="mt-4 rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="memory-search-held">
+            <p>"Cette recherche vient d'un lien extérieur : elle n'a pas été lancée. Vérifiez-la ci-dessus."</p>
+            <a href=href data-testid="memory-run-search"
+                class="mt-2 inline-block rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700"
+                on:click=move |ev| {
+                    ev.prevent_default();
+                    on_run();
+                }>"Lancer la recherche"</a>
+        </div>
     }
 }
 
