@@ -2,6 +2,8 @@
 // the search, move a pick, pin a room, see « Enregistré », reload and find it
 // kept; then two team members on the same catalogue: the one editing a stale
 // version is told who changed it and when, and gets the other's version.
+// Opening the builder of a request without a catalogue creates nothing: its
+// button does, JavaScript on (support.mjs `openBuilder`) or off.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -138,5 +140,32 @@ test('the workspace: invent a request, build its training catalogue', { timeout:
     assert.match(await page.getByTestId('catalogue-status').innerText(), /sur 25 au plus/);
     assert.equal(await page.getByRole('button', { name: /Envoyer/ }).count(), 0);
     assert.deepEqual(problems, []);
+  });
+});
+
+test('a request without a training catalogue: opening its builder creates nothing, the button does (JavaScript off)', { timeout: TEST_TIMEOUT }, async () => {
+  await withPage({ javaScriptEnabled: false }, async (page) => {
+    await signIn(page, TEAM, { js: false });
+    const res = await page.goto(`${BASE_URL}/atelier`);
+    assert.equal(res?.status(), 200);
+    // A request the workspace lists without a training catalogue.
+    const row = page.getByTestId('workspace-scenario').filter({ hasNotText: 'en entraînement' }).first();
+    const href = await row.getByTestId('train-on-request').getAttribute('href');
+    assert.match(href, /\/catalogue\?atelier=1$/);
+    await page.goto(`${BASE_URL}${href}`);
+    await page.getByTestId('request-summary').waitFor();
+    const prepare = page.getByTestId('prepare-catalogue');
+    assert.equal(await prepare.innerText(), "Commencer l'entraînement");
+    // Opened twice, still nothing: no draft, no builder.
+    await page.reload();
+    await prepare.waitFor();
+    assert.equal(await page.getByTestId('catalogue-status').count(), 0);
+    // The button posts; the page comes back on the new draft.
+    await prepare.click();
+    const status = page.getByTestId('catalogue-status');
+    await status.waitFor();
+    assert.match(await status.innerText(), /Brouillon · 0 lieu sur 25 au plus/);
+    assert.equal(await prepare.count(), 0);
+    assert.equal(new URL(page.url()).pathname, new URL(`${BASE_URL}${href}`).pathname);
   });
 });

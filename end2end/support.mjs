@@ -165,7 +165,9 @@ export const cardOf = (page, memberId) => page.locator(`[data-testid="pick-card"
 /**
  * Opens the builder at `path`, hydrated, on an editable draft: signed in as
  * `user`, or with the session the page's context already holds when `user`
- * is null. A sent catalogue first gets « Nouvelle version ».
+ * is null. A request without a catalogue first gets « Préparer le
+ * catalogue » (opening the page creates nothing); a sent catalogue first
+ * gets « Nouvelle version ».
  */
 export async function openBuilder(page, problems, path, user = null) {
   if (user) {
@@ -175,6 +177,11 @@ export async function openBuilder(page, problems, path, user = null) {
   }
   await page.getByTestId('request-summary').waitFor();
   await waitForHydration(page, problems);
+  const prepare = page.getByTestId('prepare-catalogue');
+  if (await prepare.count()) {
+    await prepare.click();
+    await page.getByTestId('catalogue-status').waitFor();
+  }
   const newVersion = page.getByTestId('new-version');
   if (await newVersion.count()) {
     await newVersion.click();

@@ -174,6 +174,21 @@ impl CatalogueView {
     }
 }
 
+/// What the builder page opens on. A draft is created only by « Préparer
+/// le catalogue » ([`open_catalogue`], a POST): GET never writes, and a link
+/// from anywhere can make a signed-in browser open the page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum BuilderStart {
+    /// The request's catalogue of the kind asked (see [`CatalogueBuilder::open`]).
+    Catalogue(Box<CatalogueView>),
+    /// None yet: the request alone, with the button that prepares it.
+    NotPrepared {
+        request_id: i64,
+        training: bool,
+        request: RequestSummary,
+    },
+}
+
 /// One edit of a catalogue (the server functions build it from their
 /// arguments; every one is saved at once).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -248,9 +263,12 @@ pub struct InventedScenario {
 #[cfg(feature = "ssr")]
 #[async_trait::async_trait]
 pub trait CatalogueBuilder: Send + Sync {
-    /// The request's draft of this kind (created when there is none); for
-    /// a standard catalogue without draft whose latest one was sent, that
-    /// sent one (read-only).
+    /// The request's catalogue of this kind, or the request alone when it
+    /// has none: what [`Self::open`] would show, without creating anything.
+    async fn find(&self, request_id: i64, training: bool) -> Result<BuilderStart, AppError>;
+    /// The request's draft of this kind (created when there is none: only
+    /// ever on a POST); for a standard catalogue without draft whose latest
+    /// one was sent, that sent one (read-only).
     async fn open(
         &self,
         user_id: i64,
@@ -281,7 +299,7 @@ pub trait CatalogueBuilder: Send + Sync {
     /// The acceptance of the request's latest standard catalogue.
     async fn acceptance(&self, request_id: i64) -> Result<Option<Acceptance>, AppError>;
     async fn scenarios(&self) -> Result<Vec<ScenarioOption>, AppError>;
-    /// Stores an invented request; its id.
+    /// Stores an invented request with its training draft; the request's id.
     async fn invent(&self, user_id: i64, scenario: InventedScenario) -> Result<i64, AppError>;
 }
 
@@ -290,10 +308,20 @@ fn builder() -> Result<std::sync::Arc<dyn CatalogueBuilder>, AppError> {
     crate::services::service::<dyn CatalogueBuilder>()
 }
 
-/// Opens the builder of a request (standard, or training with `training`).
+/// What the builder page of a request shows (standard, or training with
+/// `training`); reads only.
+#[server(endpoint = "catalogues/find")]
+pub async fn find_catalogue(request_id: i64, training: bool) -> Result<BuilderStart, AppError> {
+    crate::auth::access::require_team()?;
+    builder()?.find(request_id, training).await
+}
+
+/// « Préparer le catalogue »: opens the request's catalogue, creating its
+/// draft when there is none. Posted only: never while a page renders.
 #[server(endpoint = "catalogues/open")]
 pub async fn open_catalogue(request_id: i64, training: bool) -> Result<CatalogueView, AppError> {
     let user = crate::auth::access::require_team()?;
+    crate::auth::access::require_post()?;
     builder()?.open(user.id, request_id, training).await
 }
 
@@ -427,7 +455,8 @@ pub async fn workspace_scenarios() -> Result<Vec<ScenarioOption>, AppError> {
     builder()?.scenarios().await
 }
 
-/// Stores an invented request and answers with its training builder's URL.
+/// Stores an invented request (with its training draft: « Créer et
+/// entraîner ») and answers with its training builder's URL.
 #[server(endpoint = "catalogues/workspace/invent")]
 pub async fn invent_workspace_scenario(scenario: InventedScenario) -> Result<String, AppError> {
     let user = crate::auth::access::require_team()?;

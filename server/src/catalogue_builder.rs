@@ -20,8 +20,8 @@ use crate::db::catalogues::{self, CatalogueRow};
 use crate::db::{app_error, catalogue_drafts};
 use crate::search::SearchService;
 use app::catalogue_builder::{
-    Acceptance, CatalogueBuilder, CatalogueView, Edit, InventedScenario, MemberOption,
-    ScenarioOption,
+    Acceptance, BuilderStart, CatalogueBuilder, CatalogueView, Edit, InventedScenario,
+    MemberOption, ScenarioOption,
 };
 use app::errors::AppError;
 use sqlx::PgPool;
@@ -59,19 +59,42 @@ pub fn guard(catalogue: &CatalogueRow, version: i32) -> Result<(), AppError> {
     Ok(())
 }
 
+fn kind(training: bool) -> rules::Kind {
+    if training {
+        rules::Kind::Training
+    } else {
+        rules::Kind::Standard
+    }
+}
+
 #[async_trait::async_trait]
 impl CatalogueBuilder for CatalogueBuilderService {
+    async fn find(&self, request_id: i64, training: bool) -> Result<BuilderStart, AppError> {
+        let mut conn = self.db.acquire().await.map_err(app_error)?;
+        let request = catalogues::request(&mut *conn, request_id)
+            .await
+            .map_err(app_error)?
+            .ok_or(AppError::NotFound)?;
+        let current = catalogues::current_of_request(&mut *conn, request_id, kind(training).key())
+            .await
+            .map_err(app_error)?;
+        Ok(match current {
+            Some(id) => BuilderStart::Catalogue(Box::new(view::load(&mut conn, id).await?)),
+            None => BuilderStart::NotPrepared {
+                request_id,
+                training,
+                request: view::summary(&request),
+            },
+        })
+    }
+
     async fn open(
         &self,
         user_id: i64,
         request_id: i64,
         training: bool,
     ) -> Result<CatalogueView, AppError> {
-        let kind = if training {
-            rules::Kind::Training
-        } else {
-            rules::Kind::Standard
-        };
+        let kind = kind(training);
         let mut tx = self.db.begin().await.map_err(app_error)?;
         if catalogues::request(&mut *tx, request_id)
             .await

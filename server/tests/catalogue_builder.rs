@@ -6,7 +6,7 @@
 mod support;
 
 use app::catalogue_builder::{
-    CatalogueBuilder, CatalogueView, Edit, InventedScenario, PickView, Tier,
+    BuilderStart, CatalogueBuilder, CatalogueView, Edit, InventedScenario, PickView, Tier,
 };
 use app::errors::AppError;
 use server::catalogue_builder::CatalogueBuilderService;
@@ -965,7 +965,16 @@ async fn the_workspace_stores_invented_requests_and_builds_training_catalogues(d
         (source.as_str(), event_type.as_deref()),
         ("manual", Some("soirée"))
     );
-    let t = builder.open(team, id, true).await.unwrap();
+    // « Créer et entraîner »: the invented request comes with its training
+    // draft, which the builder then opens.
+    let found = builder.find(id, true).await.unwrap();
+    let BuilderStart::Catalogue(t) = found else {
+        panic!("no training draft: {found:?}")
+    };
+    assert_eq!(
+        builder.open(team, id, true).await.unwrap().catalogue_id,
+        t.catalogue_id
+    );
     assert_eq!(t.kind, "training");
     assert!(t.request.workspace_scenario);
     let listed = builder.scenarios().await.unwrap();
@@ -983,6 +992,10 @@ async fn only_signed_in_team_members_reach_the_builder(db: PgPool) {
     for (path, fields) in [
         (
             "/api/catalogues/open",
+            vec![("request_id", id.as_str()), ("training", "false")],
+        ),
+        (
+            "/api/catalogues/find",
             vec![("request_id", id.as_str()), ("training", "false")],
         ),
         ("/api/catalogues/view", vec![("catalogue_id", "1")]),

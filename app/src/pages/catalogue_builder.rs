@@ -1,6 +1,9 @@
 //! `/demandes/:id/catalogue`: the catalogue builder of a request (and, with
 //! `?atelier=1`, its training catalogue in the workspace).
 //!
+//! Opening the page reads only: a request without a catalogue of that kind
+//! shows « Préparer le catalogue » ([`prepare`]), which creates the draft.
+//!
 //! Every operation is saved at once (« Enregistré »). Each names the version
 //! of the catalogue it was based on; when another team member changed it
 //! meanwhile, the server refuses, the page says who and when, and reloads
@@ -17,11 +20,14 @@ mod acceptance;
 mod add_box;
 mod ops;
 mod pick_card;
+mod prepare;
 mod summary;
 
 pub use acceptance::AcceptanceRate;
 
-use crate::catalogue_builder::{open_catalogue, CatalogueView, Tier, SLOTS_PER_TIER};
+use crate::catalogue_builder::{
+    find_catalogue, BuilderStart, CatalogueView, OpenCatalogue, Tier, SLOTS_PER_TIER,
+};
 use crate::errors::AppError;
 use crate::pages::CatalogueOutreach;
 use acceptance::AcceptanceLine;
@@ -31,6 +37,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 use ops::{Builder, Op, SaveState};
 use pick_card::{CardContext, PickCard};
+use prepare::PrepareCatalogue;
 use summary::RequestSummaryView;
 
 #[component]
@@ -39,11 +46,13 @@ pub fn CatalogueBuilderPage() -> impl IntoView {
     let query = use_query_map();
     let request_id = move || params.read().get("id").and_then(|s| s.parse::<i64>().ok());
     let training = move || query.read().get("atelier").is_some_and(|v| v == "1");
+    // « Préparer le catalogue »: once it is done, the page finds the draft.
+    let prepare = ServerAction::<OpenCatalogue>::new();
     let opened = Resource::new(
-        move || (request_id(), training()),
-        |(id, training)| async move {
+        move || (request_id(), training(), prepare.version().get()),
+        |(id, training, _)| async move {
             match id {
-                Some(id) => open_catalogue(id, training).await,
+                Some(id) => find_catalogue(id, training).await,
                 None => Err(AppError::NotFound),
             }
         },
@@ -52,7 +61,10 @@ pub fn CatalogueBuilderPage() -> impl IntoView {
         <Title text="Catalogue" />
         <Suspense fallback=|| view! { <p class="text-sm text-slate-500">"Chargement du catalogue…"</p> }>
             {move || opened.get().map(|result| match result {
-                Ok(initial) => view! { <BuilderBody initial /> }.into_any(),
+                Ok(BuilderStart::Catalogue(initial)) => view! { <BuilderBody initial=*initial /> }.into_any(),
+                Ok(BuilderStart::NotPrepared { request_id, training, request }) => view! {
+                    <PrepareCatalogue request_id training request prepare />
+                }.into_any(),
                 Err(e) => view! {
                     <p role="alert" class="rounded-md bg-red-50 px-4 py-3 text-sm text-red-700">{e.to_string()}</p>
                 }.into_any(),

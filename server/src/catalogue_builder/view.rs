@@ -37,7 +37,7 @@ pub fn choice(request: &RequestBrief, rows: &[RoomCapacity], room_id: i64) -> Op
     })
 }
 
-fn summary(r: &RequestInfo) -> RequestSummary {
+pub fn summary(r: &RequestInfo) -> RequestSummary {
     let fmt = |d: chrono::NaiveDate| d.format("%d/%m/%Y").to_string();
     let dates = match (r.event_start_date, r.event_end_date) {
         (Some(start), Some(end)) if end != start => {

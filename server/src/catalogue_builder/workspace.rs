@@ -6,9 +6,10 @@
 //! catalogue belongs to a request (`catalogues.request_id` is required) and
 //! the verdicts recorded on it (« Apprendre ») name that request. The flag
 //! lets the requests list and the similar-requests lookup leave it out.
-use crate::db::app_error;
+use super::rules::Kind;
 use crate::db::catalogues::{self, NewScenario};
 use crate::db::venue_search;
+use crate::db::{app_error, catalogue_drafts};
 use app::catalogue_builder::{InventedScenario, ScenarioOption};
 use app::errors::AppError;
 use app::room_configurations::Configuration;
@@ -52,7 +53,9 @@ fn text(field: &str, value: &str, max: usize) -> Result<String, AppError> {
     Ok(value.to_string())
 }
 
-/// Validates and stores an invented request; its id.
+/// Validates and stores an invented request, with its training draft (the
+/// form says « Créer et entraîner »: its builder opens on that draft); the
+/// request's id.
 pub async fn invent(db: &PgPool, user_id: i64, s: InventedScenario) -> Result<i64, AppError> {
     let description = text("La description", &s.description, 2000)?;
     if description.is_empty() {
@@ -115,6 +118,9 @@ pub async fn invent(db: &PgPool, user_id: i64, s: InventedScenario) -> Result<i6
     )
     .await
     .map_err(app_error)?;
+    catalogue_drafts::lock_draft(&mut tx, id, Kind::Training.key(), user_id)
+        .await
+        .map_err(app_error)?;
     tx.commit().await.map_err(app_error)?;
     Ok(id)
 }
