@@ -56,6 +56,8 @@ async fn a_memory_search_opened_from_another_site_runs_nothing_and_writes_nothin
     assert_eq!(page.status.as_u16(), 200);
     assert!(has(&page, "memory-search-held"), "{}", page.body);
     assert!(has(&page, "memory-run-search"));
+    // Its link (without JavaScript) reloads the same URL.
+    assert!(page.body.contains(r#"href="/memoire?q="#), "{}", page.body);
     assert!(!has(&page, "memory-results"));
     // The query is shown, to be checked before it runs.
     assert!(page.body.contains(r#"value="médicaments""#));

@@ -185,6 +185,9 @@ async fn a_search_opened_from_another_site_is_held_not_run(db: PgPool) {
             "{headers:?}"
         );
         assert!(reply.body.contains("Lancer la recherche"));
+        // Without JavaScript, its link reloads the same URL.
+        let again = format!(r#"href="/lieux?pool={pool}"#);
+        assert!(reply.body.contains(&again), "{}", reply.body);
         assert!(
             reply.body.contains(r#"value="rooftop festif""#),
             "the form is filled in"

@@ -82,7 +82,14 @@ pub fn SearchBox() -> impl IntoView {
 #[component]
 fn HeldSearch(on_run: impl Fn() + Send + Sync + 'static) -> impl IntoView {
     let location = use_location();
-    let href = move || format!("{}{}", location.pathname.get(), location.search.get());
+    // The router's `search` has no `?` (server side at least): put it back.
+    let href = move || {
+        let search = location.search.get();
+        match search.trim_start_matches('?') {
+            "" => location.pathname.get(),
+            search => format!("{}?{search}", location.pathname.get()),
+        }
+    };
     view! {
         <div role="status" class="mt-4 rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="memory-search-held">
             <p>"Cette recherche vient d'un lien extérieur : elle n'a pas été lancée. Vérifiez-la ci-dessus."</p>
