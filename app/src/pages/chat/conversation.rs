@@ -7,6 +7,7 @@ use super::markdown;
 use super::stream::Follower;
 use super::timeline::{euros, CardStatus, Entry, Timeline};
 use crate::chat::{ConversationLog, SentMessage};
+use crate::external_text::for_people;
 use leptos::prelude::*;
 
 #[component]
@@ -47,7 +48,7 @@ pub fn ConversationView(log: ConversationLog, refresh: RwSignal<u32>) -> impl In
     view! {
         <div class="flex flex-wrap items-baseline justify-between gap-3 border-b border-slate-200 pb-3">
             <div>
-                <h2 class="text-lg font-medium text-slate-900" data-testid="conversation-title">{conversation.title.clone()}</h2>
+                <h2 class="text-lg font-medium text-slate-900" data-testid="conversation-title">{for_people(&conversation.title)}</h2>
                 {conversation.request_id.map(|r| view! {
                     <p class="text-xs text-slate-500" data-testid="conversation-request">"À propos de la demande n° " {r}</p>
                 })}
@@ -181,3 +182,6 @@ fn EntryView(index: usize, timeline: RwSignal<Timeline>, follower: Follower) -> 
         None => ().into_any(),
     }
 }
+
+#[cfg(all(test, feature = "ssr"))]
+mod tests;

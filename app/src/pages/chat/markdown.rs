@@ -2,6 +2,9 @@
 //! `* `, `• `) and `**bold**`. Everything else stays plain text, and text is
 //! never read as HTML (Leptos escapes it), so a model's answer cannot inject
 //! markup. Pure, so the server and the browser render the same blocks.
+//! A wrapper tag the model echoed (`<external_content …>`) is taken off
+//! first ([`for_people`]): it is for the model, never for people.
+use crate::external_text::for_people;
 use leptos::prelude::*;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -71,7 +74,7 @@ fn push_plain(out: &mut Vec<Span>, text: &str) {
 
 /// The assistant's text as paragraphs and lists.
 pub fn render(text: &str) -> impl IntoView {
-    blocks(text)
+    blocks(&for_people(text))
         .into_iter()
         .map(|block| match block {
             Block::Line(line) => {

@@ -66,10 +66,12 @@ pub fn Sidebar(
 #[component]
 fn Line(conversation: ConversationSummary, current: Signal<Option<i64>>) -> impl IntoView {
     let id = conversation.id;
-    let title = if conversation.title.trim().is_empty() {
+    // A title is the first message's words: a pasted wrapper tag comes off.
+    let title = crate::external_text::for_people(&conversation.title);
+    let title = if title.trim().is_empty() {
         "Sans titre".to_string()
     } else {
-        conversation.title
+        title
     };
     let pending = conversation.pending_approvals;
     let class = move || {

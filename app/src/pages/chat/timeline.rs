@@ -4,7 +4,10 @@
 //! the events it streams. Both go through [`Timeline::apply`], so a reload,
 //! a reconnection or an event received twice gives the same screen: an
 //! event whose `seq` was already seen is ignored (no text written twice).
+//! Every text kept is as people read it ([`people`]): no wrapper tag of the
+//! model's ever reaches the page.
 use crate::chat::{ApprovalCard, ChatEvent, ConversationLog, SeqEvent};
+use people::for_people;
 
 /// One block of the conversation. Entries are only ever appended; an entry's
 /// index in [`Timeline::entries`] is its stable identity (its key when
@@ -138,8 +141,8 @@ impl Timeline {
     fn fold(&mut self, event: &ChatEvent) {
         match event {
             ChatEvent::UserMessage { text, author } => self.entries.push(Entry::User {
-                text: text.clone(),
-                author: author.clone(),
+                text: for_people(text),
+                author: for_people(author),
             }),
             ChatEvent::TurnStarted { offline, .. } => {
                 self.running = true;
@@ -151,7 +154,7 @@ impl Timeline {
             },
             ChatEvent::ToolStarted { call_id, label, .. } => self.entries.push(Entry::Tool {
                 call_id: call_id.clone(),
-                label: label.clone(),
+                label: for_people(label),
                 summary: None,
                 is_error: false,
             }),
@@ -172,15 +175,15 @@ impl Timeline {
                 });
                 match started {
                     Some((done, error)) => {
-                        *done = Some(summary.clone());
+                        *done = Some(for_people(summary));
                         *error = *is_error;
                     }
                     // Its start was never seen (a log cut short): still say
                     // what the tool found.
                     None => self.entries.push(Entry::Tool {
                         call_id: call_id.clone(),
-                        label: name.clone(),
-                        summary: Some(summary.clone()),
+                        label: for_people(name),
+                        summary: Some(for_people(summary)),
                         is_error: *is_error,
                     }),
                 }
@@ -190,7 +193,7 @@ impl Timeline {
                 // one place: the first.
                 if self.card_status(card.approval_id).is_none() {
                     self.entries.push(Entry::Approval {
-                        card: card.clone(),
+                        card: people::card(card),
                         status: CardStatus::Pending,
                     });
                 }
@@ -206,14 +209,16 @@ impl Timeline {
                         if card.approval_id == *approval_id {
                             *now = CardStatus::Decided {
                                 status: status.clone(),
-                                detail: detail.clone(),
-                                decided_by: decided_by.clone(),
+                                detail: for_people(detail),
+                                decided_by: decided_by.as_deref().map(for_people),
                             };
                         }
                     }
                 }
             }
-            ChatEvent::Notice { text } => self.entries.push(Entry::Notice { text: text.clone() }),
+            ChatEvent::Notice { text } => self.entries.push(Entry::Notice {
+                text: for_people(text),
+            }),
             ChatEvent::TurnFinished {
                 status, cost_eur, ..
             } => {
@@ -238,5 +243,6 @@ pub fn euros(amount: f64) -> String {
     format!("{amount:.2} €").replace('.', ",")
 }
 
+mod people;
 #[cfg(test)]
 mod tests;
