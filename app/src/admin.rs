@@ -8,7 +8,11 @@ use serde::{Deserialize, Serialize};
 pub struct AuditEvent {
     pub at: String,
     pub actor: String,
+    /// The action's key (`auth.sign_in`), for tools and tests.
     pub action: String,
+    /// What a person reads for it (« Connexion »).
+    pub action_label: String,
+    /// What the row is about, in French (« demande n° 42 »).
     pub object: Option<String>,
     /// For a row standing for a flood's excess, what it stands for, in
     /// French (« 187 autres échecs de connexion cette minute »).

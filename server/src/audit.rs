@@ -15,6 +15,7 @@
 //! [`MAX_DETAIL_CHARS`] and every list to [`MAX_DETAIL_ITEMS`], so the log
 //! cannot be flooded.
 pub mod catalogue;
+pub mod labels;
 mod reader;
 pub mod throttle;
 

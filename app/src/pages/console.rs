@@ -85,7 +85,7 @@ fn AuditTable(events: Vec<AuditEvent>) -> impl IntoView {
                             {match e.summary {
                                 // A flood's excess: its count, in words.
                                 Some(summary) => view! { <td class="px-4 py-2" data-testid="audit-summary">{summary}</td> }.into_any(),
-                                None => view! { <td class="px-4 py-2 font-mono text-xs">{e.action}</td> }.into_any(),
+                                None => view! { <td class="px-4 py-2" data-action=e.action>{e.action_label}</td> }.into_any(),
                             }}
                             <td class="px-4 py-2 text-slate-500">{e.object.unwrap_or_default()}</td>
                         </tr>

@@ -1,6 +1,7 @@
 //! The audit log as the admin console reads it (`app::admin::AuditLog`):
 //! one view per kind of actor, each with its own latest rows, and summary
 //! rows told in French.
+use super::labels;
 use crate::db::audit_log;
 use app::admin::{AuditEvent, AuditKind, AuditLog};
 use app::errors::AppError;
@@ -59,11 +60,9 @@ impl AuditLog for AuditReader {
                     _ => "anonyme".into(),
                 }),
                 summary: r.summarised.map(|rows| summary(&r.action, rows)),
+                action_label: labels::action(&r.action).to_string(),
                 action: r.action,
-                object: r.object_type.map(|t| match r.object_id {
-                    Some(id) => format!("{t} #{id}"),
-                    None => t,
-                }),
+                object: r.object_type.map(|t| labels::object(&t, r.object_id)),
             })
             .collect())
     }
