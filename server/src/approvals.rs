@@ -5,13 +5,17 @@
 //! - [`create`] stores the call; the card shows the arguments' hash.
 //! - [`decide`] checks the caller owns the conversation (otherwise
 //!   [`ApprovalError::NotFound`], the same answer as for an unknown id),
-//!   then: **approve** = one conditional UPDATE `pending → approved` (still
-//!   pending, unexpired, same hash, same arguments) in a transaction that
-//!   also runs the executor and records `executed` or `failed` — the row
-//!   stays locked meanwhile, so a second click, a second server or a
-//!   racing rejection waits, then finds it decided. A crash before the
-//!   commit leaves the approval pending and nothing written. **reject** =
-//!   `pending → rejected` with the reason, which goes back to the model.
+//!   then: **approve** = the executor's network work first (an embedding,
+//!   holding no connection), then one conditional UPDATE `pending|failed →
+//!   approved` (still open, unexpired, same hash, same arguments) in a
+//!   transaction that also runs the executor and records `executed` or
+//!   `failed` — the row stays locked meanwhile, so a second click, a second
+//!   server or a racing rejection waits, then finds it decided. A crash
+//!   before the commit leaves the approval open and nothing written; a
+//!   transient database error runs the transaction again; a `failed` card
+//!   may be approved again (`execute`, ADR 0028). **reject** =
+//!   `pending|failed → rejected` with the reason, which goes back to the
+//!   model.
 //! - [`expire_due`] sweeps cards past their expiry.
 //! - [`pending_for_conversation`] rebuilds the cards still waiting, so they
 //!   survive a restart and reappear when the conversation is reopened.
@@ -34,6 +38,7 @@ use std::time::Duration;
 pub mod canonical;
 mod decide;
 mod error;
+mod execute;
 
 pub use error::ApprovalError;
 

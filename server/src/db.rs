@@ -139,6 +139,24 @@ pub fn app_error(e: sqlx::Error) -> app::errors::AppError {
     }
 }
 
+/// Whether the same work may succeed if tried again from its start: no
+/// connection in time, a connection lost, or PostgreSQL asking for a retry
+/// (serialization failure, deadlock, too many connections, a server
+/// restarting; connection exceptions, class 08). Anything else would fail
+/// the same way again.
+pub fn is_transient(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(d) => d.code().is_some_and(|code| {
+            matches!(
+                code.as_ref(),
+                "40001" | "40P01" | "53300" | "57P01" | "57P02" | "57P03"
+            ) || code.starts_with("08")
+        }),
+        _ => false,
+    }
+}
+
 /// A cheap round trip, for readiness checks.
 pub async fn ping(pool: &PgPool) -> Result<(), sqlx::Error> {
     sqlx::query_scalar::<_, i32>("SELECT 1")

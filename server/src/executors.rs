@@ -3,12 +3,18 @@
 //! never name this module; `tests/approvals.rs` reads their sources to
 //! prove it).
 //!
-//! An executor runs inside the approval's transaction (the connection it
-//! is given): it first resolves the stored arguments again against the
-//! database as it is now (a venue may have been deactivated since the card
-//! was shown) and refuses when they no longer resolve to the same values;
-//! then it writes. Its writes and the approval's `executed` status commit
-//! together, or not at all.
+//! An executor works in two steps. [`Executor::prepare`] runs before the
+//! approval's transaction opens and holds no connection: whatever waits on
+//! the network (the memory pipeline's embedding) happens there, so an
+//! approval never holds a pooled connection, nor its row lock, while a
+//! remote server takes its time (ADR 0028). [`Executor::execute`] then runs
+//! inside the approval's transaction (the connection it is given): it first
+//! resolves the stored arguments again against the database as it is now (a
+//! venue may have been deactivated since the card was shown) and refuses
+//! when they no longer resolve to the same values; then it writes, on that
+//! connection only. Its writes and the approval's `executed` status commit
+//! together, or not at all, so an attempt rolled back (and retried) wrote
+//! nothing.
 use crate::auth::tokens::SigningKey;
 use crate::tools::{write, Mode};
 use sqlx::PgConnection;
@@ -56,6 +62,24 @@ pub struct Executed {
     pub result: serde_json::Value,
 }
 
+/// What [`Executor::prepare`] computed for [`Executor::execute`]; the same
+/// value serves every attempt of one approval.
+#[derive(Clone, Debug)]
+pub enum Prepared {
+    /// Nothing to do before the transaction (most executors).
+    Nothing,
+    Memory(crate::memory::write::PreparedMemory),
+    Task(crate::memory::tasks::PreparedTask),
+}
+
+impl Prepared {
+    /// The refusal of an executor handed another executor's preparation (a
+    /// bug, said rather than hidden).
+    fn mismatch(name: &str) -> ExecError {
+        ExecError::Refused(format!("préparation manquante pour l'outil {name}"))
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ExecError {
     /// The call no longer holds (state changed since the card): French.
@@ -69,11 +93,21 @@ pub enum ExecError {
 pub trait Executor: Send + Sync {
     /// The write tool it runs.
     fn name(&self) -> &'static str;
+    /// The work that waits on the network, before any connection is taken.
+    async fn prepare(
+        &self,
+        _ctx: &ExecContext<'_>,
+        _arguments: &serde_json::Value,
+    ) -> Result<Prepared, ExecError> {
+        Ok(Prepared::Nothing)
+    }
+    /// The write, on `conn` only (the approval's transaction).
     async fn execute(
         &self,
         ctx: &ExecContext<'_>,
         conn: &mut PgConnection,
         arguments: &serde_json::Value,
+        prepared: &Prepared,
     ) -> Result<Executed, ExecError>;
 }
 

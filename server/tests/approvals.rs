@@ -583,6 +583,15 @@ async fn approving_writes_the_draft_catalogue_with_its_pinned_room_once(db: PgPo
         .unwrap();
     assert_eq!(failed.status, "failed");
     assert!(failed.detail.contains("au plus 4"), "{}", failed.detail);
+    // What the card says is French, in « vous », without the tier's key.
+    assert!(
+        failed.detail.contains("5 lieux compatibles")
+            && failed.detail.contains("retirez")
+            && !failed.detail.contains("compatible »")
+            && !failed.detail.starts_with("Échec"),
+        "{}",
+        failed.detail
+    );
     assert_eq!(
         count(&db, "SELECT count(*) FROM catalogue_picks").await,
         7,
@@ -1016,7 +1025,7 @@ async fn a_rejection_needs_a_reason_and_tells_the_model_not_to_retry(db: PgPool)
 }
 
 #[sqlx::test(migrations = "../migrations")]
-async fn a_write_that_no_longer_holds_fails_without_writing(db: PgPool) {
+async fn a_write_that_no_longer_holds_fails_without_writing_and_can_be_approved_again(db: PgPool) {
     let w = plant(&db).await;
     let p = six_picks(&db, &w).await;
     let card = pending(
@@ -1053,11 +1062,78 @@ async fn a_write_that_no_longer_holds_fails_without_writing(db: PgPool) {
             .await
             .unwrap();
     assert!(error.unwrap().contains("#103"));
-    let again = approve(&db, w.user, card.id, &card.arguments_hash).await;
+    // A failed card stays open: approved again while the venue is still
+    // inactive, it fails again and writes nothing…
+    let again = approve(&db, w.user, card.id, &card.arguments_hash)
+        .await
+        .unwrap();
+    assert_eq!(again.status, "failed", "{}", again.detail);
     assert!(
-        matches!(again, Err(ApprovalError::AlreadyDecided)),
-        "{again:?}"
+        again.detail.contains("Rien n'a été enregistré") && again.detail.contains("Réessayer"),
+        "{}",
+        again.detail
     );
+    assert_eq!(count(&db, "SELECT count(*) FROM catalogues").await, 0);
+    // …and once the venue is back, it runs, once.
+    sqlx::query("UPDATE members SET status = 'active' WHERE code = '#103'")
+        .execute(&db)
+        .await
+        .unwrap();
+    let done = approve(&db, w.user, card.id, &card.arguments_hash)
+        .await
+        .unwrap();
+    assert_eq!(done.status, "executed", "{}", done.detail);
+    assert_eq!(count(&db, "SELECT count(*) FROM catalogue_picks").await, 6);
+    let error: Option<String> =
+        sqlx::query_scalar("SELECT error FROM ai_pending_approvals WHERE id = $1")
+            .bind(card.id)
+            .fetch_one(&db)
+            .await
+            .unwrap();
+    assert_eq!(
+        error, None,
+        "the old failure is not kept beside the success"
+    );
+    let third = approve(&db, w.user, card.id, &card.arguments_hash).await;
+    assert!(
+        matches!(third, Err(ApprovalError::AlreadyDecided)),
+        "{third:?}"
+    );
+    assert_eq!(count(&db, "SELECT count(*) FROM catalogue_picks").await, 6);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_failed_card_can_be_refused_instead(db: PgPool) {
+    let w = plant(&db).await;
+    let p = six_picks(&db, &w).await;
+    let card = pending(
+        &db,
+        w.conversation,
+        w.message,
+        "toolu_1",
+        "add_members_to_catalog",
+        &p,
+    )
+    .await;
+    sqlx::query("UPDATE members SET status = 'inactive' WHERE code = '#103'")
+        .execute(&db)
+        .await
+        .unwrap();
+    let failed = approve(&db, w.user, card.id, &card.arguments_hash)
+        .await
+        .unwrap();
+    assert_eq!(failed.status, "failed");
+    let refused = reject(&db, w.user, card.id, "On garde le brouillon tel quel")
+        .await
+        .unwrap();
+    assert_eq!(refused.status, "rejected");
+    assert_eq!(status_of(&db, card.id).await, "rejected");
+    let late = approve(&db, w.user, card.id, &card.arguments_hash).await;
+    assert!(
+        matches!(late, Err(ApprovalError::AlreadyDecided)),
+        "{late:?}"
+    );
+    assert_eq!(count(&db, "SELECT count(*) FROM catalogues").await, 0);
 }
 
 #[sqlx::test(migrations = "../migrations")]

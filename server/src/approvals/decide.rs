@@ -1,20 +1,29 @@
 //! Approve and reject, each a single conditional transition of the row
-//! (see the module doc of `approvals`).
+//! (see the module doc of `approvals`); an approval's write runs through
+//! [`super::execute`].
+use super::execute::{self, Job, Ran};
 use super::{canonical, mode_of, ApprovalError, DecisionOutcome, MAX_REASON_CHARS};
 use crate::audit::{self, Actor, Event};
 use crate::auth::tokens::SigningKey;
 use crate::db::ai_pending_approvals::{self as rows, ApprovalRow};
 use crate::executors::{self, ExecContext, ExecError};
-use sqlx::{Acquire, PgPool};
+use sqlx::PgPool;
 
-/// Refuses what is not pending any more, or past its expiry (marking it).
+/// A card that still waits for a decision: `pending`, or `failed` (it may
+/// be approved again, or refused).
+fn open(status: &str) -> bool {
+    status == "pending" || status == "failed"
+}
+
+/// Refuses what is not open any more, or past its expiry (marking a
+/// pending one expired; a failed one keeps saying why it failed).
 async fn still_open(db: &PgPool, row: &ApprovalRow) -> Result<(), ApprovalError> {
     match row.status.as_str() {
-        "pending" if row.expired => {
+        status if open(status) && row.expired => {
             rows::expire_one(db, row.id).await?;
             Err(ApprovalError::Expired)
         }
-        "pending" => Ok(()),
+        status if open(status) => Ok(()),
         "expired" => Err(ApprovalError::Expired),
         _ => Err(ApprovalError::AlreadyDecided),
     }
@@ -25,12 +34,12 @@ async fn why_not(db: &PgPool, id: i64) -> Result<ApprovalError, ApprovalError> {
     Ok(match rows::status(db, id).await? {
         None => ApprovalError::NotFound,
         Some((status, _)) if status == "expired" => ApprovalError::Expired,
-        Some((status, _)) if status != "pending" => ApprovalError::AlreadyDecided,
+        Some((status, _)) if !open(&status) => ApprovalError::AlreadyDecided,
         Some((_, true)) => {
             rows::expire_one(db, id).await?;
             ApprovalError::Expired
         }
-        // Still pending and unexpired: the arguments changed under us.
+        // Still open and unexpired: the arguments changed under us.
         Some(_) => ApprovalError::Altered,
     })
 }
@@ -54,11 +63,6 @@ pub async fn approve(
     {
         return Err(ApprovalError::Altered);
     }
-    let mut tx = db.begin().await?;
-    if !rows::claim(&mut tx, id, user_id, &row.arguments_hash, &row.arguments).await? {
-        tx.rollback().await?;
-        return Err(why_not(db, id).await?);
-    }
     let ctx = ExecContext {
         user_id,
         conversation_id: row.conversation_id,
@@ -66,70 +70,65 @@ pub async fn approve(
         links,
         memory,
     };
-    // A savepoint: a failed write is undone, the `failed` status is kept.
-    let ran = match executors::find(&row.tool_name) {
-        Some(executor) => {
-            let mut savepoint = tx.begin().await?;
-            match executor.execute(&ctx, &mut savepoint, &row.arguments).await {
-                Ok(done) => {
-                    savepoint.commit().await?;
-                    Ok(done)
-                }
-                Err(e) => {
-                    savepoint.rollback().await?;
-                    Err(e)
-                }
-            }
-        }
+    let executor = executors::find(&row.tool_name);
+    // Before any connection is taken: the network work (an embedding).
+    let prepared = match executor {
+        Some(executor) => executor.prepare(&ctx, &row.arguments).await,
         None => Err(ExecError::Refused(format!(
             "aucun exécuteur pour l'outil {}",
             row.tool_name
         ))),
     };
-    let outcome = match ran {
-        Ok(done) => {
-            rows::finish(&mut tx, id, Some(&done.result), None).await?;
-            DecisionOutcome {
-                approval_id: id,
-                conversation_id: row.conversation_id,
-                tool_call_id: row.tool_call_id.clone(),
-                tool_name: row.tool_name.clone(),
-                status: "executed".into(),
-                for_model: format!(
-                    "L'équipe a approuvé l'appel {} ; il a été exécuté. Résultat : {}",
-                    row.tool_name,
-                    canonical::canonical(&done.result)
-                ),
-                detail: done.detail,
-            }
-        }
-        Err(e) => {
-            let error = match &e {
-                ExecError::Refused(text) => text.clone(),
-                ExecError::Db(cause) => {
-                    tracing::error!(approval = id, error = %cause, "an approved write failed");
-                    "l'écriture a échoué (base de données)".to_string()
-                }
-            };
-            rows::finish(&mut tx, id, None, Some(&error)).await?;
-            DecisionOutcome {
-                approval_id: id,
-                conversation_id: row.conversation_id,
-                tool_call_id: row.tool_call_id.clone(),
-                tool_name: row.tool_name.clone(),
-                status: "failed".into(),
-                detail: format!("Échec : {error}"),
-                for_model: format!(
-                    "L'équipe a approuvé l'appel {}, mais il n'a pas pu être exécuté : {error}. \
-                     Vérifie l'état avec les outils de lecture avant de proposer autre chose.",
-                    row.tool_name
-                ),
-            }
-        }
+    let job = Job {
+        executor,
+        prepared,
+        ctx,
     };
-    tx.commit().await?;
+    let Some(ran) = execute::run(db, &row, user_id, &job).await? else {
+        return Err(why_not(db, id).await?);
+    };
+    let outcome = match ran {
+        Ran::Executed(done) => DecisionOutcome {
+            approval_id: id,
+            conversation_id: row.conversation_id,
+            tool_call_id: row.tool_call_id.clone(),
+            tool_name: row.tool_name.clone(),
+            status: "executed".into(),
+            for_model: format!(
+                "L'équipe a approuvé l'appel {} ; il a été exécuté. Résultat : {}",
+                row.tool_name,
+                canonical::canonical(&done.result)
+            ),
+            detail: done.detail,
+        },
+        Ran::Failed(error) => DecisionOutcome {
+            approval_id: id,
+            conversation_id: row.conversation_id,
+            tool_call_id: row.tool_call_id.clone(),
+            tool_name: row.tool_name.clone(),
+            status: "failed".into(),
+            detail: failed_detail(&error),
+            for_model: format!(
+                "L'équipe a approuvé l'appel {}, mais il n'a pas pu être exécuté : {error}. \
+                 Vérifie l'état avec les outils de lecture avant de proposer autre chose.",
+                row.tool_name
+            ),
+        },
+    };
     record(db, user_id, &outcome).await;
     Ok(outcome)
+}
+
+/// What a failed card says after its « Échec » label: the reason as a
+/// sentence, that nothing was written, and what the person can do.
+fn failed_detail(error: &str) -> String {
+    let error = error.trim().trim_end_matches('.');
+    let mut chars = error.chars();
+    let sentence = match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect::<String>(),
+        None => "L'action n'a pas pu être exécutée".to_string(),
+    };
+    format!("{sentence}. Rien n'a été enregistré ; « Réessayer » relance la même action.")
 }
 
 pub async fn reject(

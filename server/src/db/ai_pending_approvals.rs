@@ -2,8 +2,9 @@
 //!
 //! Every transition is one conditional UPDATE on `status`, so two clicks,
 //! or two servers, cannot both move the same row: the second finds the row
-//! no longer `pending` (after waiting for the first's lock) and changes
-//! nothing.
+//! no longer open (after waiting for the first's lock) and changes
+//! nothing. A card is open while `pending`, and again once `failed`: its
+//! write did not happen, so it may be approved again (or refused).
 //!
 //! Runtime-checked queries: no offline data to regenerate.
 use chrono::{DateTime, Utc};
@@ -88,7 +89,7 @@ pub async fn status(db: impl PgExecutor<'_>, id: i64) -> sqlx::Result<Option<(St
         .await
 }
 
-/// pending → approved, only if still pending, unexpired, and holding
+/// pending or failed → approved, only if still open, unexpired, and holding
 /// exactly `hash` and `arguments`. Keeps the row locked until the caller's
 /// transaction ends.
 pub async fn claim(
@@ -101,7 +102,7 @@ pub async fn claim(
     let done = sqlx::query(
         "UPDATE ai_pending_approvals
             SET status = 'approved', decided_by = $2, decided_at = now()
-          WHERE id = $1 AND status = 'pending' AND expires_at > now()
+          WHERE id = $1 AND status IN ('pending', 'failed') AND expires_at > now()
             AND arguments_hash = $3 AND arguments = $4",
     )
     .bind(id)
@@ -135,7 +136,7 @@ pub async fn finish(
     Ok(done.rows_affected() == 1)
 }
 
-/// pending → rejected, with the reason, unless decided or expired.
+/// pending or failed → rejected, with the reason, unless decided or expired.
 pub async fn reject(
     db: impl PgExecutor<'_>,
     id: i64,
@@ -145,7 +146,7 @@ pub async fn reject(
     let done = sqlx::query(
         "UPDATE ai_pending_approvals
             SET status = 'rejected', decided_by = $2, decided_at = now(), reject_reason = $3
-          WHERE id = $1 AND status = 'pending' AND expires_at > now()",
+          WHERE id = $1 AND status IN ('pending', 'failed') AND expires_at > now()",
     )
     .bind(id)
     .bind(user_id)

@@ -1,5 +1,5 @@
 //! Adds a knowledge entry (source `ai`) written by the approver.
-use super::{recheck, stored, ExecContext, ExecError, Executed, Executor};
+use super::{recheck, stored, ExecContext, ExecError, Executed, Executor, Prepared};
 use crate::db::approved_writes;
 use crate::tools::write::add_knowledge_entry::KnowledgeArgs;
 use sqlx::PgConnection;
@@ -19,6 +19,7 @@ impl Executor for AddKnowledgeEntry {
         ctx: &ExecContext<'_>,
         conn: &mut PgConnection,
         arguments: &serde_json::Value,
+        _prepared: &Prepared,
     ) -> Result<Executed, ExecError> {
         let args: KnowledgeArgs = stored(arguments)?;
         recheck(conn, ctx.mode, NAME, arguments, args.input()).await?;

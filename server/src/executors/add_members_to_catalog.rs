@@ -4,8 +4,9 @@
 //! tier. The draft's totals are checked after writing, under its row lock.
 //! The write is audited as the builder's are (`catalogue.proposal_applied`,
 //! same function, same transaction).
-use super::{recheck, stored, ExecContext, ExecError, Executed, Executor};
+use super::{recheck, stored, ExecContext, ExecError, Executed, Executor, Prepared};
 use crate::audit::catalogue::{self as audit, Change, Venue, Written};
+use crate::catalogue_builder::pick_reason::{self, Scope};
 use crate::catalogue_builder::rules;
 use crate::db::catalogue_drafts::{self, NewPick};
 use crate::db::write_targets;
@@ -29,6 +30,7 @@ impl Executor for AddMembersToCatalog {
         ctx: &ExecContext<'_>,
         conn: &mut PgConnection,
         arguments: &serde_json::Value,
+        _prepared: &Prepared,
     ) -> Result<Executed, ExecError> {
         let args: CatalogueArgs = stored(arguments)?;
         recheck(conn, ctx.mode, NAME, arguments, args.input()).await?;
@@ -85,6 +87,9 @@ impl Executor for AddMembersToCatalog {
             }));
         }
         check_totals(conn, ctx.mode, catalogue_id).await?;
+        // A sentence that names another room or layout than the pin is
+        // rewritten from the pin (a person's own reason is kept).
+        pick_reason::refresh(conn, catalogue_id, Scope::Contradicting).await?;
         // The builder open on this draft sees a new version (and reloads
         // before its next edit); the acceptance rate follows the new picks.
         let version = catalogue_drafts::touch(conn, catalogue_id, ctx.user_id).await?;
@@ -152,14 +157,15 @@ async fn check_totals(
     let warnings = rules::check(kind(mode), recommended, compatible).map_err(ExecError::Refused)?;
     if warnings.iter().any(|w| w.over_norm) {
         let max = rules::limits(kind(mode)).max_per_tier.unwrap_or(usize::MAX);
+        // People read this on the failed card: the tier in their words.
         let (tier, n) = if recommended > max {
-            ("recommended", recommended)
+            ("recommandés", recommended)
         } else {
-            ("compatible", compatible)
+            ("compatibles", compatible)
         };
         return Err(ExecError::Refused(format!(
-            "le catalogue compterait {n} lieux « {tier} », au plus {max} : \
-             retire des lieux du brouillon d'abord"
+            "le catalogue compterait {n} lieux {tier}, au plus {max} : \
+             retirez des lieux du brouillon d'abord"
         )));
     }
     Ok(())

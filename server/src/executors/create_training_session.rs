@@ -1,6 +1,6 @@
 //! Records a training session (source `chat`) with the approver as author,
 //! through `training::create::record` (the « Apprendre » button's writer).
-use super::{recheck, stored, ExecContext, ExecError, Executed, Executor};
+use super::{recheck, stored, ExecContext, ExecError, Executed, Executor, Prepared};
 use crate::tools::write::create_training_session::{verdict_label, TrainingArgs};
 use crate::training::create::{self, CreateError};
 use crate::training::validate::Source;
@@ -21,6 +21,7 @@ impl Executor for CreateTrainingSession {
         ctx: &ExecContext<'_>,
         conn: &mut PgConnection,
         arguments: &serde_json::Value,
+        _prepared: &Prepared,
     ) -> Result<Executed, ExecError> {
         let args: TrainingArgs = stored(arguments)?;
         recheck(conn, ctx.mode, NAME, arguments, args.input()).await?;

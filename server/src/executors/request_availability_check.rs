@@ -2,7 +2,7 @@
 //! approval's transaction (a link is never issued for a check that did not
 //! commit). The link's path is shown once, to the team; the model's result
 //! holds ids only.
-use super::{recheck, stored, ExecContext, ExecError, Executed, Executor};
+use super::{recheck, stored, ExecContext, ExecError, Executed, Executor, Prepared};
 use crate::db::write_targets;
 use crate::outreach::checks::{self, CheckError, OnPending};
 use crate::tools::write::request_availability_check::CheckArgs;
@@ -23,6 +23,7 @@ impl Executor for RequestAvailabilityCheck {
         ctx: &ExecContext<'_>,
         conn: &mut PgConnection,
         arguments: &serde_json::Value,
+        _prepared: &Prepared,
     ) -> Result<Executed, ExecError> {
         let args: CheckArgs = stored(arguments)?;
         recheck(conn, ctx.mode, NAME, arguments, args.input()).await?;

@@ -2,13 +2,11 @@
 //! through the memory store: embedded when the memory pipeline answers,
 //! saved without a vector when it does not (the backfill embeds it later).
 //!
-//! The store writes on its own connection, not in the approval's
-//! transaction: its write-time embedding is a network call that must not
-//! hold the approval's row lock, and its signature takes no connection. If
-//! the approval's commit then failed, the card would stay pending with the
-//! memory written; approving it again would save it twice. That window is
-//! a commit failure after a successful write, which we accept for a note.
-use super::{recheck, stored, ExecContext, ExecError, Executed, Executor};
+//! The embedding is [`Executor::prepare`]'s work, done before the approval
+//! takes a connection; the row is written on the approval's transaction,
+//! so it commits with the `executed` status or not at all (an approval
+//! retried or approved again never saves the memory twice).
+use super::{recheck, stored, ExecContext, ExecError, Executed, Executor, Prepared};
 use crate::memory::{MemoryError, MemoryOrigin, NewMemory};
 use crate::tools::write::save_memory::SaveMemoryArgs;
 use sqlx::PgConnection;
@@ -31,17 +29,15 @@ impl Executor for SaveMemory {
         NAME
     }
 
-    async fn execute(
+    async fn prepare(
         &self,
         ctx: &ExecContext<'_>,
-        conn: &mut PgConnection,
         arguments: &serde_json::Value,
-    ) -> Result<Executed, ExecError> {
+    ) -> Result<Prepared, ExecError> {
         let args: SaveMemoryArgs = stored(arguments)?;
-        recheck(conn, ctx.mode, NAME, arguments, args.input()).await?;
-        let store = ctx.memory_store()?;
-        let memory = store
-            .save_memory(
+        let memory = ctx
+            .memory_store()?
+            .prepare_memory(
                 ctx.user_id,
                 NewMemory {
                     title: args.title,
@@ -50,6 +46,26 @@ impl Executor for SaveMemory {
                     conversation_id: Some(ctx.conversation_id),
                 },
             )
+            .await
+            .map_err(exec_error)?;
+        Ok(Prepared::Memory(memory))
+    }
+
+    async fn execute(
+        &self,
+        ctx: &ExecContext<'_>,
+        conn: &mut PgConnection,
+        arguments: &serde_json::Value,
+        prepared: &Prepared,
+    ) -> Result<Executed, ExecError> {
+        let args: SaveMemoryArgs = stored(arguments)?;
+        recheck(conn, ctx.mode, NAME, arguments, args.input()).await?;
+        let Prepared::Memory(prepared) = prepared else {
+            return Err(Prepared::mismatch(NAME));
+        };
+        let memory = ctx
+            .memory_store()?
+            .insert_memory(conn, ctx.user_id, prepared)
             .await
             .map_err(exec_error)?;
         Ok(Executed {

@@ -1,5 +1,5 @@
 //! Writes the changed fields of a request.
-use super::{recheck, stored, ExecContext, ExecError, Executed, Executor};
+use super::{recheck, stored, ExecContext, ExecError, Executed, Executor, Prepared};
 use crate::tools::write::update_request::{self, RequestChanges};
 use sqlx::PgConnection;
 
@@ -18,6 +18,7 @@ impl Executor for UpdateRequest {
         ctx: &ExecContext<'_>,
         conn: &mut PgConnection,
         arguments: &serde_json::Value,
+        _prepared: &Prepared,
     ) -> Result<Executed, ExecError> {
         let args: RequestChanges = stored(arguments)?;
         recheck(conn, ctx.mode, NAME, arguments, args.input()).await?;

@@ -31,6 +31,26 @@ impl MemoryStore {
         super::write::save(self, user_id, new).await
     }
 
+    /// A memory checked and embedded, to be written by [`Self::insert_memory`]
+    /// (an approval prepares before it takes a connection).
+    pub async fn prepare_memory(
+        &self,
+        user_id: i64,
+        new: NewMemory,
+    ) -> Result<super::write::PreparedMemory, MemoryError> {
+        super::write::prepare(self, user_id, new).await
+    }
+
+    /// Writes a prepared memory on `conn` (the caller's transaction).
+    pub async fn insert_memory(
+        &self,
+        conn: &mut sqlx::PgConnection,
+        user_id: i64,
+        prepared: &super::write::PreparedMemory,
+    ) -> Result<Memory, MemoryError> {
+        super::write::insert(conn, user_id, prepared).await
+    }
+
     /// Rewrites a memory's title and content (re-embedded the same way).
     pub async fn update_memory(
         &self,
@@ -59,6 +79,25 @@ impl MemoryStore {
     /// Creates a reminder, embedded if the pipeline answers.
     pub async fn create_task(&self, user_id: i64, new: NewTask) -> Result<Task, MemoryError> {
         super::tasks::create(self, user_id, new).await
+    }
+
+    /// A reminder checked and embedded, to be written by [`Self::insert_task`].
+    pub async fn prepare_task(
+        &self,
+        user_id: i64,
+        new: NewTask,
+    ) -> Result<super::tasks::PreparedTask, MemoryError> {
+        super::tasks::prepare(self, user_id, new).await
+    }
+
+    /// Writes a prepared reminder on `conn` (the caller's transaction).
+    pub async fn insert_task(
+        &self,
+        conn: &mut sqlx::PgConnection,
+        user_id: i64,
+        prepared: &super::tasks::PreparedTask,
+    ) -> Result<Task, MemoryError> {
+        super::tasks::insert(conn, user_id, prepared).await
     }
 
     /// Marks a task done; a recurring one spawns its next occurrence, which

@@ -1,15 +1,42 @@
 //! Reminders: creation (embedded within a bound), completion (a recurring
 //! task spawns its next occurrence, copying the parent's vector), snooze and
 //! the due list, all scoped to one user.
+//!
+//! Creation is two steps, [`prepare`] (checks and the embedding, which waits
+//! on the network) and [`insert`] (one statement on any connection), as for
+//! memories (`super::write`).
 use super::recurrence::Rule;
 use super::{embed, validate, MemoryError, MemoryStore, NewTask, Task, TaskStatus};
 use crate::db::tasks::{self, NewTaskRow, TaskRow};
 use chrono::{DateTime, Utc};
+use sqlx::PgExecutor;
 
 /// PostgreSQL's foreign-key violation (an unknown `request_id`).
 const FOREIGN_KEY_VIOLATION: &str = "23503";
 
+/// A reminder checked and embedded (or not), not written yet.
+#[derive(Clone, Debug)]
+pub struct PreparedTask {
+    title: String,
+    description: String,
+    due_at: Option<DateTime<Utc>>,
+    /// The canonical rule.
+    recurrence: Option<String>,
+    request_id: Option<i64>,
+    vector: Option<(pgvector::Vector, String)>,
+}
+
 pub async fn create(store: &MemoryStore, user_id: i64, new: NewTask) -> Result<Task, MemoryError> {
+    let prepared = prepare(store, user_id, new).await?;
+    insert(&store.db, user_id, &prepared).await
+}
+
+/// Checks `new` and embeds it within the write bound; holds no connection.
+pub async fn prepare(
+    store: &MemoryStore,
+    user_id: i64,
+    new: NewTask,
+) -> Result<PreparedTask, MemoryError> {
     let (title, description) = validate::task(&new.title, &new.description)?;
     let recurrence = match new.recurrence.as_deref().map(str::trim) {
         None | Some("") => None,
@@ -25,18 +52,35 @@ pub async fn create(store: &MemoryStore, user_id: i64, new: NewTask) -> Result<T
     };
     let text = embed::task_text(&title, &description);
     let vector = embed::for_write(store.embedder.as_ref(), user_id, "task", text).await;
-    let row = NewTaskRow {
-        title: &title,
-        description: &description,
+    Ok(PreparedTask {
+        title,
+        description,
         due_at: new.due_at,
-        recurrence: recurrence.as_deref(),
+        recurrence,
         request_id: new.request_id,
+        vector,
+    })
+}
+
+/// Writes a prepared reminder for `user_id` on `db` (the pool, or the
+/// caller's transaction). An unknown request is [`MemoryError::NotFound`].
+pub async fn insert(
+    db: impl PgExecutor<'_>,
+    user_id: i64,
+    p: &PreparedTask,
+) -> Result<Task, MemoryError> {
+    let row = NewTaskRow {
+        title: &p.title,
+        description: &p.description,
+        due_at: p.due_at,
+        recurrence: p.recurrence.as_deref(),
+        request_id: p.request_id,
     };
     let inserted = tasks::insert(
-        &store.db,
+        db,
         user_id,
         &row,
-        vector.as_ref().map(|(v, m)| (v, m.as_str())),
+        p.vector.as_ref().map(|(v, m)| (v, m.as_str())),
     )
     .await;
     match inserted {

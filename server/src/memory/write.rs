@@ -1,27 +1,70 @@
 //! Writing and listing memories: validate, embed within a bound, save
 //! (with or without a vector), all scoped to one user.
+//!
+//! A save is two steps, [`prepare`] (validation and the embedding, which
+//! waits on the network) and [`insert`] (one statement on any connection),
+//! so an approval can prepare before it takes a pooled connection and
+//! write inside its own transaction (ADR 0028).
 use super::{embed, validate, Memory, MemoryError, MemoryOrigin, MemoryStore, NewMemory};
 use crate::db::ai_memories::{self, MemoryRow};
+use sqlx::PgExecutor;
 
 /// Most memories one page of the list returns.
 pub const MAX_PAGE: i64 = 200;
+
+/// A memory checked and embedded (or not, when the pipeline failed), not
+/// written yet.
+#[derive(Clone, Debug)]
+pub struct PreparedMemory {
+    title: String,
+    content: String,
+    origin: MemoryOrigin,
+    conversation_id: Option<i64>,
+    vector: Option<(pgvector::Vector, String)>,
+}
 
 pub async fn save(
     store: &MemoryStore,
     user_id: i64,
     new: NewMemory,
 ) -> Result<Memory, MemoryError> {
+    let prepared = prepare(store, user_id, new).await?;
+    insert(&store.db, user_id, &prepared).await
+}
+
+/// Validates `new` and embeds it within the write bound; holds no connection.
+pub async fn prepare(
+    store: &MemoryStore,
+    user_id: i64,
+    new: NewMemory,
+) -> Result<PreparedMemory, MemoryError> {
     let (title, content) = validate::memory(&new.title, &new.content)?;
     let text = embed::memory_text(&title, &content);
     let vector = embed::for_write(store.embedder.as_ref(), user_id, "memory", text).await;
+    Ok(PreparedMemory {
+        title,
+        content,
+        origin: new.origin,
+        conversation_id: new.conversation_id,
+        vector,
+    })
+}
+
+/// Writes a prepared memory for `user_id` on `db` (the pool, or the
+/// caller's transaction).
+pub async fn insert(
+    db: impl PgExecutor<'_>,
+    user_id: i64,
+    p: &PreparedMemory,
+) -> Result<Memory, MemoryError> {
     let row = ai_memories::insert(
-        &store.db,
+        db,
         user_id,
-        &title,
-        &content,
-        origin_label(new.origin),
-        new.conversation_id,
-        vector.as_ref().map(|(v, m)| (v, m.as_str())),
+        &p.title,
+        &p.content,
+        origin_label(p.origin),
+        p.conversation_id,
+        p.vector.as_ref().map(|(v, m)| (v, m.as_str())),
     )
     .await?;
     // No row: the conversation is not one of this user's.
