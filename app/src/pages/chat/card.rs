@@ -1,6 +1,8 @@
 //! An approval card: a write the assistant proposes, shown for a person to
 //! approve or refuse. Nothing is written before « Approuver »; the card then
-//! shows what happened (executed, failed, rejected, expired).
+//! shows what happened (executed, failed, rejected, expired). A failed card
+//! wrote nothing and stays open: it says why and offers « Réessayer », which
+//! approves the same card again.
 use super::stream::Follower;
 use super::timeline::{CardStatus, Timeline};
 use crate::chat::{decide_approval, ApprovalCard, CardBody, CardField, CardPick, Decision};
@@ -35,9 +37,14 @@ pub fn CardView(
     });
     let busy = decide.pending();
     // One decision per card: a second click while one is in flight, or on
-    // a card already decided, does nothing.
+    // a card already decided, does nothing (a failed card may be approved
+    // again).
     let submit = move |decision: Decision| {
-        if !busy.get_untracked() && status.with_untracked(|s| *s == CardStatus::Pending) {
+        let allowed = status.with_untracked(|s| match decision {
+            Decision::Approve { .. } => can_approve(s),
+            Decision::Reject { .. } => *s == CardStatus::Pending,
+        });
+        if !busy.get_untracked() && allowed {
             decide.dispatch(decision);
         }
     };
@@ -105,12 +112,38 @@ pub fn CardView(
                         </Show>
                     </div>
                 }.into_any(),
-                decided => view! { <DecidedView status=decided /> }.into_any(),
+                decided => {
+                    let retry = can_approve(&decided);
+                    view! {
+                        <DecidedView status=decided />
+                        {retry.then(|| view! {
+                            <div class="mt-3 flex flex-wrap items-center gap-2">
+                                <button type="button" data-testid="retry-button"
+                                    class="rounded-md bg-emerald-600 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-700 disabled:opacity-50"
+                                    disabled=move || busy.get()
+                                    on:click=approve.clone()>"Réessayer"</button>
+                                <Show when=move || busy.get()>
+                                    <p role="status" class="text-xs text-slate-500">"Nouvel essai en cours…"</p>
+                                </Show>
+                            </div>
+                        })}
+                    }
+                    .into_any()
+                }
             }}
             {move || error.get().map(|e| view! {
                 <p role="alert" class="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">{e}</p>
             })}
         </article>
+    }
+}
+
+/// Whether « Approuver » (or « Réessayer ») may be sent: the card waits, or
+/// its write failed and nothing was written.
+pub fn can_approve(status: &CardStatus) -> bool {
+    match status {
+        CardStatus::Pending => true,
+        CardStatus::Decided { status, .. } => status == "failed",
     }
 }
 
@@ -255,6 +288,78 @@ mod tests {
             Some("Terrasse")
         );
         assert_eq!(room_line(&pick(None, Some(120), None)), None);
+    }
+
+    fn decided(status: &str, detail: &str) -> CardStatus {
+        CardStatus::Decided {
+            status: status.into(),
+            detail: detail.into(),
+            decided_by: Some("Camille".into()),
+        }
+    }
+
+    /// The card as the server renders it, with `status`.
+    fn rendered(status: CardStatus) -> String {
+        let card = ApprovalCard {
+            approval_id: 9,
+            tool_name: "save_memory".into(),
+            title: "Retenir dans votre mémoire".into(),
+            expires_at: "2099-12-01T14:00:00Z".into(),
+            arguments_hash: "ab12".into(),
+            body: CardBody::Fields {
+                rows: vec![CardField {
+                    label: "À retenir".into(),
+                    value: "Le Pavillon ferme en août".into(),
+                }],
+            },
+        };
+        let owner = Owner::new();
+        owner.with(|| {
+            let timeline = RwSignal::new(Timeline::default());
+            let follower = Follower::new(7, timeline, RwSignal::new(0), RwSignal::new(None));
+            let status = Signal::stored(status);
+            view! { <CardView card status timeline follower /> }.to_html()
+        })
+    }
+
+    #[test]
+    fn a_failed_card_says_why_and_offers_to_try_again() {
+        let html = rendered(decided(
+            "failed",
+            "La base de données était momentanément indisponible. Rien n'a été enregistré ; \
+             « Réessayer » relance la même action.",
+        ));
+        assert!(html.contains("Échec"), "{html}");
+        assert!(
+            html.contains("Rien n&#x27;a été enregistré")
+                || html.contains("Rien n'a été enregistré"),
+            "{html}"
+        );
+        assert!(html.contains("data-testid=\"retry-button\""), "{html}");
+        assert!(html.contains(">Réessayer<"), "{html}");
+        assert!(!html.contains("approve-button"), "{html}");
+        // No key of ours in the text people read (the status key is only
+        // the `data-status` attribute).
+        let text = html.replace("data-status=\"failed\"", "");
+        assert!(!text.contains("failed"), "{html}");
+        assert!(!text.contains("save_memory"), "{html}");
+    }
+
+    #[test]
+    fn only_a_waiting_or_failed_card_can_be_approved() {
+        assert!(can_approve(&CardStatus::Pending));
+        assert!(can_approve(&decided("failed", "x")));
+        for done in ["executed", "rejected", "expired"] {
+            assert!(!can_approve(&decided(done, "x")), "{done}");
+            let html = rendered(decided(done, "Fait."));
+            assert!(!html.contains("retry-button"), "{done}: {html}");
+            assert!(!html.contains("approve-button"), "{done}: {html}");
+        }
+        let html = rendered(CardStatus::Pending);
+        assert!(
+            html.contains("approve-button") && !html.contains("retry-button"),
+            "{html}"
+        );
     }
 
     #[test]
