@@ -118,3 +118,53 @@ test('a request with nothing to search asks what is wanted', { timeout: TEST_TIM
     assert.equal(await page.getByTestId('venue-pick').count(), 0);
   });
 });
+
+// Issue 25: the page never picks a pool by itself. Opened bare, « Tous les
+// pools » is chosen and nothing is searched; the search covers every pool
+// and says so, with the order of the picks.
+test('the Lieux page opened without a pool searches every pool and says which', { timeout: TEST_TIMEOUT }, async () => {
+  await withPage({}, async (page, problems) => {
+    await signIn(page, TEAM, { suivant: '/lieux' });
+    await heading(page, 'Lieux').waitFor();
+    await waitForHydration(page, problems);
+    const form = page.getByTestId('venue-search-form');
+    const select = form.locator('select[name="pool"]');
+    assert.equal(await select.inputValue(), '', 'no pool chosen by default');
+    assert.equal((await select.locator('option:checked').innerText()).trim(), 'Tous les pools');
+    assert.equal(await page.getByTestId('venue-results').count(), 0, 'nothing searched yet');
+    await form.locator('input[name="q"]').fill(QUERY);
+    await form.getByRole('button', { name: 'Rechercher' }).click();
+    await page.waitForURL((url) => url.searchParams.get('q') === QUERY);
+    assert.equal(location(page).searchParams.get('pool'), '');
+    await assertPicks(page);
+    const pools = await page.getByTestId('search-pools').innerText();
+    assert.match(pools, /^Cherché dans tous les pools \(5\) : /, pools);
+    for (const name of ['Hôtels', 'Restaurants', 'Lieux atypiques', 'Salles de séminaire', 'Châteaux & domaines']) {
+      assert.ok(pools.includes(name), `${name} in « ${pools} »`);
+    }
+    assert.match(await page.getByTestId('search-order').innerText(), /^Ordre : dans chaque groupe, /);
+    assert.deepEqual(problems, []);
+  });
+});
+
+test('« classés par distance » lists each group nearest first', { timeout: TEST_TIMEOUT }, async () => {
+  await withPage({ javaScriptEnabled: false }, async (page) => {
+    await signIn(page, TEAM, { js: false });
+    const q = 'près de la gare de Lyon pour 40 personnes';
+    await page.goto(`${BASE_URL}/lieux?pool=&q=${encodeURIComponent(q)}`);
+    await page.getByTestId('venue-results').waitFor();
+    assert.match(await page.getByTestId('venue-results').innerText(), /classés par distance/);
+    assert.match(await page.getByTestId('search-order').innerText(), /du plus proche au plus loin de Gare de Lyon/);
+    assert.match(await page.getByTestId('search-pools').innerText(), /tous les pools/);
+    const sections = page.locator('[data-testid="venue-results"] section');
+    assert.ok((await sections.count()) >= 1);
+    for (let s = 0; s < (await sections.count()); s += 1) {
+      const places = await sections.nth(s).getByTestId('pick-place').allInnerTexts();
+      const km = places.map((p) => Number((p.match(/· ([\d,]+) km/) ?? [])[1]?.replace(',', '.')));
+      assert.ok(km.every((d) => Number.isFinite(d)), `${places}`);
+      for (let i = 1; i < km.length; i += 1) {
+        assert.ok(km[i - 1] <= km[i], `nearest first: ${km.join(' ≤ ')}`);
+      }
+    }
+  });
+});

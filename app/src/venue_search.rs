@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SearchForm {
-    /// Pool slug: every search starts with one pool.
+    /// Pool slug; empty: every pool. Never narrowed silently: the results
+    /// say which pools were searched ([`SearchResults::pools`]).
     pub pool: String,
     /// Free French text: "rooftop festif dans le 8e pour 100 personnes".
     pub text: String,
@@ -61,6 +62,11 @@ pub struct SearchResults {
     /// A similar past request whose catalogue could be reused.
     pub similar_request: Option<SimilarRequest>,
     pub stats: SearchStats,
+    /// Which pools were searched: every answer says it.
+    pub pools: PoolScope,
+    /// How the picks are ordered within each tier, in French (« Ordre :
+    /// dans chaque groupe, … »); the order is what it says.
+    pub order: String,
     /// The search was not run: the page was opened from another site, and a
     /// search costs model calls and writes metrics. The form is filled in;
     /// the user runs it with one click.
@@ -78,6 +84,30 @@ impl SearchResults {
         SearchResults {
             held: true,
             ..SearchResults::default()
+        }
+    }
+}
+
+/// The pools a search covered, by name.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PoolScope {
+    /// No pool was chosen: every pool was searched.
+    pub all: bool,
+    pub names: Vec<String>,
+}
+
+impl PoolScope {
+    /// « Cherché dans tous les pools (5) : Hôtels, Restaurants… » or
+    /// « Cherché dans le pool Hôtels. »; empty when no search ran.
+    pub fn sentence(&self) -> String {
+        match (self.all, self.names.as_slice()) {
+            (_, []) => String::new(),
+            (true, names) => format!(
+                "Cherché dans tous les pools ({}) : {}.",
+                names.len(),
+                names.join(", ")
+            ),
+            (false, names) => format!("Cherché dans le pool {}.", names.join(", ")),
         }
     }
 }

@@ -122,7 +122,7 @@ pub async fn run(
         for (i, (pool_id, req, vector)) in plans.iter().enumerate() {
             let configs = req.configuration_keys();
             let filter = HardFilter {
-                pool_id: *pool_id,
+                pool_id: Some(*pool_id),
                 configurations: &configs,
                 min_capacity: req.min_capacity(),
                 postal_codes: &req.postal_codes,
@@ -257,10 +257,12 @@ async fn naive_candidate_vectors(
     );
     q.push_bind(model).push(
         " AND e.member_id IN (SELECT DISTINCT m.id FROM members m JOIN room_capacities rc ON rc.member_id = m.id
-           WHERE m.status = 'active' AND m.pool_id = ",
+           WHERE m.status = 'active'",
     );
-    q.push_bind(f.pool_id)
-        .push(" AND rc.configuration = ANY(")
+    if let Some(pool_id) = f.pool_id {
+        q.push(" AND m.pool_id = ").push_bind(pool_id);
+    }
+    q.push(" AND rc.configuration = ANY(")
         .push_bind(f.configurations)
         .push(") AND rc.max_capacity >= ")
         .push_bind(f.min_capacity);

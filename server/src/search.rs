@@ -6,11 +6,13 @@ pub mod defaults;
 pub mod finalist;
 pub mod lessons;
 pub mod llm_rank;
+pub mod order;
 pub mod pipeline;
 pub mod preferences;
 pub mod reading;
 mod reasons;
 pub mod request;
+pub mod scope;
 pub mod scoring;
 pub mod stage3;
 
@@ -67,6 +69,14 @@ impl SearchService {
                     .reorder(&self.db, &mut outcome.results)
                     .await
                     .map_err(crate::db::app_error)?;
+                // The order sentence is written once the defaults moved
+                // favourites and specialities up: it says the final order.
+                let first = |key: &str| applied.iter().any(|d| d.key == key);
+                outcome.results.order = order::sentence(
+                    &outcome.order,
+                    first(app::search_preferences::FAVORITES_FIRST),
+                    first(app::search_preferences::SPECIALITIES),
+                );
                 outcome.results.applied_defaults = zone.into_iter().chain(applied).collect();
                 outcome.results.removed_defaults = removed;
                 // The metrics keep the order shown.
@@ -90,7 +100,7 @@ impl SearchService {
         let calls = llm.calls();
         let llm_ms: u128 = calls.iter().map(|c| c.record.latency.as_millis()).sum();
         let run = NewRun {
-            pool_id: Some(outcome.pool_id),
+            pool_id: outcome.pool_id,
             user_id,
             criteria: serde_json::json!({
                 "participants": req.participants,

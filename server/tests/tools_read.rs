@@ -352,19 +352,26 @@ async fn search_members_runs_the_venue_search_in_the_request_pool(db: PgPool) {
     .await;
     assert_eq!(v["recommended"][0]["code"], "#103", "{v}");
 
-    // No request: the first pool by name (Péniches < Salles Paris).
+    // No request: every pool, said (never the first pool by name, issue 25).
     let no_request = context(&db, &p, None);
-    run(
+    let (v, _) = run(
         &no_request,
         "search_members",
         json!({"text": "", "participants": 10, "configurations": ["cocktail"]}),
     )
     .await;
-    let pool: i64 = sqlx::query_scalar("SELECT pool_id FROM search_runs ORDER BY id DESC LIMIT 1")
-        .fetch_one(&db)
-        .await
-        .unwrap();
-    assert_eq!(pool, 2, "the first pool by name");
+    let pool: Option<i64> =
+        sqlx::query_scalar("SELECT pool_id FROM search_runs ORDER BY id DESC LIMIT 1")
+            .fetch_one(&db)
+            .await
+            .unwrap();
+    assert_eq!(pool, None, "every pool");
+    assert!(
+        v["pools_searched"]
+            .to_string()
+            .contains("Cherché dans tous les pools"),
+        "{v}"
+    );
 }
 
 #[sqlx::test(migrations = "../migrations")]

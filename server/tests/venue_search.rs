@@ -487,7 +487,7 @@ async fn a_postal_code_and_a_radius_together_both_hold(db: PgPool) {
     let found = server::db::venue_search::hard_filter(
         &db,
         &server::db::venue_search::HardFilter {
-            pool_id: pool.0,
+            pool_id: Some(pool.0),
             configurations: &configurations,
             min_capacity: req.min_capacity(),
             postal_codes: &req.postal_codes,

@@ -2,6 +2,11 @@
 //! search is a shareable URL (`/lieux?pool=…&q=…`) and works without
 //! JavaScript; results come from the `search_venues` server function, which
 //! holds the search back when the page was opened from another site.
+//!
+//! No pool is chosen by default: « Tous les pools » searches every pool
+//! (issue 25: defaulting to the first pool of the list found 1 venue where
+//! other pools had 6). The results say which pools were searched and how
+//! they are ordered.
 use crate::room_configurations::{phrase_of, Configuration};
 use crate::venue_search::{
     list_pools, search_venues, SearchForm, SearchResults, SearchStats, VenuePick,
@@ -39,18 +44,26 @@ pub fn VenuesPage() -> impl IntoView {
         }
     });
     let pools = Resource::new(|| (), |_| list_pools());
+    // The form always sends `pool` (empty for every pool) and `q`: a page
+    // opened bare shows the form alone, a submitted one searches.
+    let submitted = Memo::new(move |_| {
+        let q = query.read();
+        ["pool", "q", "participants", "config", "cp", "demande"]
+            .iter()
+            .any(|key| q.get(key).is_some())
+    });
     let results = Resource::new(
-        move || form.get(),
-        |form| async move {
-            if form.pool.is_empty() {
-                None
-            } else {
+        move || (submitted.get(), form.get()),
+        |(submitted, form)| async move {
+            if submitted {
                 Some(search_venues(form).await)
+            } else {
+                None
             }
         },
     );
     view! {
-        <PageHeader title="Lieux" subtitle="Cherchez parmi les lieux par pool, zone, configuration et jauge, puis par ambiance." />
+        <PageHeader title="Lieux" subtitle="Cherchez parmi les lieux de tous les pools, ou d'un seul, par zone, configuration et jauge, puis par ambiance." />
         <SearchFormView form=form pools=pools />
         <MyPreferencesPanel />
         <Suspense fallback=|| view! { <p class="mt-6 text-sm text-slate-500">"Recherche…"</p> }>
@@ -76,7 +89,8 @@ fn SearchFormView(
             <div class="grid gap-4 md:grid-cols-[12rem_1fr]">
                 <label class="block font-medium text-slate-700">
                     "Pool"
-                    <select name="pool" required class="mt-1 block w-full rounded-md border border-slate-300 px-2 py-2">
+                    <select name="pool" class="mt-1 block w-full rounded-md border border-slate-300 px-2 py-2">
+                        <option value="" selected=f.pool.is_empty()>"Tous les pools"</option>
                         <Suspense fallback=|| ()>
                             {move || {
                                 let selected_pool = selected_pool.clone();
@@ -171,6 +185,10 @@ fn ResultsView(results: SearchResults) -> impl IntoView {
                 path=location.pathname.get_untracked()
                 search=location.search.get_untracked()
             />
+            <p class="text-sm text-slate-600" data-testid="search-pools">{results.pools.sentence()}</p>
+            {(!results.recommended.is_empty() || !results.compatible.is_empty()).then(|| view! {
+                <p class="text-sm text-slate-600" data-testid="search-order">{results.order.clone()}</p>
+            })}
             {(!results.understood.is_empty()).then(|| view! {
                 <p class="text-sm text-slate-600">"Compris : " {results.understood.join(" · ")}
                     {(!results.semantic_query.is_empty()).then(|| view! { <span>" · ambiance « " {results.semantic_query.clone()} " »"</span> })}

@@ -31,7 +31,8 @@ pub async fn pool_by_slug(db: impl PgExecutor<'_>, slug: &str) -> sqlx::Result<O
 
 /// The hard criteria of stage 1, validated by the caller.
 pub struct HardFilter<'a> {
-    pub pool_id: i64,
+    /// `None`: every pool (a search that names none).
+    pub pool_id: Option<i64>,
     /// Configuration keys (`cocktail`, `banquet`, …); unknown keys are refused.
     pub configurations: &'a [String],
     pub min_capacity: i32,
@@ -127,8 +128,10 @@ pub async fn hard_filter(
     q.push_bind(ref_lat)
         .push("::float8, ")
         .push_bind(ref_lng)
-        .push("::float8)) AS distance_m FROM member_search s WHERE s.pool_id = ")
-        .push_bind(f.pool_id);
+        .push("::float8)) AS distance_m FROM member_search s WHERE true");
+    if let Some(pool_id) = f.pool_id {
+        q.push(" AND s.pool_id = ").push_bind(pool_id);
+    }
     // "cap_a >= n OR cap_b >= n" rather than GREATEST(cap_a, cap_b) >= n: the
     // planner estimates each column from its statistics, and so knows when a
     // capacity is rare enough to fetch the few matches and sort them rather
@@ -325,11 +328,11 @@ pub struct SimilarRequestRow {
     pub catalogue_id: i64,
 }
 
-/// The latest request of the pool with a sent catalogue and close criteria
-/// (±25 % participants, a shared configuration).
+/// The latest request of the pool (`None`: of any pool) with a sent
+/// catalogue and close criteria (±25 % participants, a shared configuration).
 pub async fn similar_request(
     db: &PgPool,
-    pool_id: i64,
+    pool_id: Option<i64>,
     participants: i32,
     configurations: &[String],
 ) -> sqlx::Result<Option<SimilarRequestRow>> {
@@ -338,7 +341,7 @@ pub async fn similar_request(
         r#"SELECT r.reference, r.description, c.id AS catalogue_id
              FROM requests r
              JOIN catalogues c ON c.request_id = r.id AND c.status = 'sent' AND c.kind = 'standard'
-            WHERE r.pool_id = $1
+            WHERE ($1::bigint IS NULL OR r.pool_id = $1)
               AND r.participants BETWEEN ($2::int * 0.8)::int AND ($2::int * 1.25)::int
               AND r.configurations && $3
             ORDER BY r.created_at DESC

@@ -224,7 +224,7 @@ pub(crate) fn format_km(km: f64) -> String {
 }
 
 /// "de Versailles", "d'Issy", "du Marais", "de La Défense".
-fn of(name: &str) -> String {
+pub(crate) fn of(name: &str) -> String {
     if let Some(rest) = name.strip_prefix("Le ") {
         format!("du {rest}")
     } else if let Some(rest) = name.strip_prefix("Les ") {

@@ -4,7 +4,9 @@
 //! when the embedding service is down.
 use super::finalist::{Finalist, Similarity};
 use super::lessons::Lessons;
+use super::order::{self, Base};
 use super::request::SearchRequest;
+use super::scope;
 use super::scoring;
 use super::stage3;
 use crate::db::venue_search::{self as q, Candidate, HardFilter, Nearby, QueryVector};
@@ -37,8 +39,12 @@ impl From<sqlx::Error> for Failure {
 
 /// What one search did, for the caller and the metrics row.
 pub struct Outcome {
-    pub pool_id: i64,
+    /// `None`: every pool was searched.
+    pub pool_id: Option<i64>,
     pub results: SearchResults,
+    /// The order the ranking left in each tier; the caller writes the
+    /// sentence once its defaults have moved favourites up.
+    pub order: Base,
     pub embedding_model: Option<String>,
     pub result_ids: Vec<i64>,
     /// Finalists shown to the language model; `None` when it was not asked.
@@ -58,17 +64,19 @@ pub async fn run(
     req: &SearchRequest,
 ) -> Result<Outcome, Failure> {
     let started = Instant::now();
-    let pool = q::pool_by_slug(db, &req.pool_slug)
+    let scope = scope::resolve(db, req.pool_slug.as_deref())
         .await?
-        .ok_or_else(|| Failure::UnknownPool(req.pool_slug.clone()))?;
+        .ok_or_else(|| Failure::UnknownPool(req.pool_slug.clone().unwrap_or_default()))?;
+    let pool_id = scope.pool_id();
     let mut results = SearchResults {
         understood: req.understood.clone(),
         semantic_query: req.semantic_query.clone(),
+        pools: scope.shown,
         ..SearchResults::default()
     };
 
     if !req.member_codes.is_empty() {
-        return direct(db, pool.id, req, results, started).await;
+        return direct(db, pool_id, req, results, started).await;
     }
     if !req.unknown_postal_codes.is_empty() {
         let codes = req.unknown_postal_codes.join(", ");
@@ -80,7 +88,7 @@ pub async fn run(
         });
         // Venues elsewhere would answer a question nobody asked.
         if only_place {
-            return Ok(empty(pool.id, results, started));
+            return Ok(empty(pool_id, results, started));
         }
     }
 
@@ -105,9 +113,9 @@ pub async fn run(
 
     // Stages 1 (hard filters) and 2 (similarity among those candidates only).
     let configurations = req.configuration_keys();
-    let reference = reference_point(db, pool.id, req).await?;
+    let reference = reference_point(db, pool_id, req).await?;
     let filter = HardFilter {
-        pool_id: pool.id,
+        pool_id,
         configurations: &configurations,
         min_capacity: req.min_capacity(),
         postal_codes: &req.postal_codes,
@@ -221,6 +229,16 @@ pub async fn run(
     };
     results.recommended = tiers.recommended.iter().filter_map(pick).collect();
     results.compatible = tiers.compatible.iter().filter_map(pick).collect();
+    // « près de … » without a radius is read as « classés par distance »
+    // (criteria's note): the ranking chose the tiers, the distance orders them.
+    let order = match req.near.as_ref().filter(|n| n.radius_km.is_none()) {
+        Some(near) => {
+            order::by_distance(&mut results.recommended);
+            order::by_distance(&mut results.compatible);
+            Base::Distance(near.label.clone())
+        }
+        None => Base::of_ranking(stage3.source),
+    };
     results.rejected = tiers.rejected;
     results.rejected_reasons = tiers
         .rejected_reasons
@@ -245,7 +263,7 @@ pub async fn run(
         });
     }
     if let Some(p) = req.participants {
-        results.similar_request = q::similar_request(db, pool.id, p as i32, &configurations)
+        results.similar_request = q::similar_request(db, pool_id, p as i32, &configurations)
             .await?
             .map(|r| SimilarRequest {
                 reference: r.reference,
@@ -275,8 +293,9 @@ pub async fn run(
         ranking_source: stage3.source.into(),
     };
     Ok(Outcome {
-        pool_id: pool.id,
+        pool_id,
         results,
+        order,
         embedding_model,
         result_ids,
         llm_candidates: stage3.llm_candidates,
@@ -377,7 +396,7 @@ fn to_pick(c: &Candidate, similarity: Option<f64>, score: f64, reason: &str) -> 
 /// position of the pool's venues there), else Paris centre.
 async fn reference_point(
     db: &PgPool,
-    pool_id: i64,
+    pool_id: Option<i64>,
     req: &SearchRequest,
 ) -> Result<(f64, f64), Failure> {
     if let Some(n) = &req.near {
@@ -400,7 +419,8 @@ async fn reference_point(
     }
     let centroid: Option<(Option<f64>, Option<f64>)> = sqlx::query_as(
         "SELECT avg(lat), avg(lng) FROM members
-          WHERE pool_id = $1 AND status = 'active' AND postal_code = ANY($2) AND lat IS NOT NULL",
+          WHERE ($1::bigint IS NULL OR pool_id = $1) AND status = 'active'
+            AND postal_code = ANY($2) AND lat IS NOT NULL",
     )
     .bind(pool_id)
     .bind(&req.postal_codes)
@@ -413,7 +433,7 @@ async fn reference_point(
 }
 
 /// No search ran: the notices say why.
-fn empty(pool_id: i64, mut results: SearchResults, started: Instant) -> Outcome {
+fn empty(pool_id: Option<i64>, mut results: SearchResults, started: Instant) -> Outcome {
     results.stats = SearchStats {
         total_ms: ms(started),
         similarity_source: "none".into(),
@@ -423,6 +443,7 @@ fn empty(pool_id: i64, mut results: SearchResults, started: Instant) -> Outcome 
     Outcome {
         pool_id,
         results,
+        order: Base::Score,
         embedding_model: None,
         result_ids: Vec::new(),
         llm_candidates: None,
@@ -432,7 +453,7 @@ fn empty(pool_id: i64, mut results: SearchResults, started: Instant) -> Outcome 
 /// "#102 et #157": served as asked, no ranking.
 async fn direct(
     db: &PgPool,
-    pool_id: i64,
+    pool_id: Option<i64>,
     req: &SearchRequest,
     mut results: SearchResults,
     started: Instant,
@@ -469,6 +490,7 @@ async fn direct(
     Ok(Outcome {
         pool_id,
         results,
+        order: Base::Asked,
         embedding_model: None,
         result_ids,
         llm_candidates: None,

@@ -21,7 +21,8 @@ pub const DEFAULT_RADIUS_KM: f64 = 5.0;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchRequest {
-    pub pool_slug: String,
+    /// The pool asked for; `None`: every pool (`search::scope`).
+    pub pool_slug: Option<String>,
     /// The capacity every matched room must reach.
     pub participants: Option<u32>,
     /// Top of a range: informs the fit only.
@@ -93,11 +94,6 @@ pub fn build(form: &SearchForm) -> Result<SearchRequest, Invalid> {
 
 /// The checks to pass before anything reads the text.
 pub fn check_text(form: &SearchForm) -> Result<(), Invalid> {
-    if form.pool.trim().is_empty() {
-        return Err(invalid(
-            "Choisissez un pool : toute recherche commence par un pool.",
-        ));
-    }
     if form.text.chars().count() > MAX_TEXT_CHARS {
         return Err(invalid(format!(
             "Le texte dépasse {MAX_TEXT_CHARS} caractères."
@@ -124,7 +120,10 @@ pub fn build_from(
     reader_notes: Vec<String>,
 ) -> Result<SearchRequest, Invalid> {
     check_text(form)?;
-    let pool_slug = form.pool.trim().to_string();
+    // No pool: every pool, never the first of the list (`search::scope`).
+    let pool_slug = Some(form.pool.trim())
+        .filter(|p| !p.is_empty())
+        .map(str::to_string);
     if let Some(amount) = &parsed.negative_amount {
         return Err(invalid(format!(
             "Le nombre de participants doit être d'au moins 1 (le texte dit « {amount} »)."
@@ -326,7 +325,6 @@ mod tests {
     #[test]
     fn bad_inputs_are_refused_with_a_reason() {
         let cases: Vec<(SearchForm, &str)> = vec![
-            (form(|f| f.pool = " ".into()), "Choisissez un pool"),
             (form(|f| f.participants = Some(0)), "au moins 1"),
             (form(|f| f.participants = Some(1_000_000)), "au plus 5000"),
             (
@@ -362,6 +360,14 @@ mod tests {
             let err = build(&form).err().map(|e| e.0).unwrap_or_default();
             assert!(err.contains(needle), "{form:?} gave {err:?}");
         }
+    }
+
+    #[test]
+    fn no_pool_means_every_pool_not_a_refusal() {
+        let req = build(&form(|f| f.pool = " ".into())).unwrap();
+        assert_eq!(req.pool_slug, None);
+        let req = build(&form(|_| {})).unwrap();
+        assert_eq!(req.pool_slug.as_deref(), Some("hotels"));
     }
 
     #[test]

@@ -41,7 +41,7 @@ pub struct FindSimilarRequests {
 pub struct SearchMembers {
     /// The need in French, as the organizer would say it.
     pub text: String,
-    /// Pool slug; the request's pool (or the default pool) when left out.
+    /// Pool slug; the request's pool when left out, else every pool.
     pub pool: Option<String>,
     /// Group size (hard filter with the configurations).
     pub participants: Option<u32>,

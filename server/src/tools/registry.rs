@@ -13,7 +13,7 @@ fn description(name: &str) -> Option<&'static str> {
         "get_request" => "Lit une demande d'organisateur : pool, statut, participants, configurations, codes postaux, type d'événement, budget, date, zone, description, memo équipe et consignes de recherche. Sans request_id : la demande en cours.",
         "list_request_emails" => "Liste les e-mails échangés sur une demande, du plus récent au plus ancien (objet et corps inclus).",
         "find_similar_requests" => "Trouve les 3 demandes passées les plus proches dans le même pool, avec les lieux de leur dernier catalogue.",
-        "search_members" => "Recherche de lieux (filtres SQL, similarité, classement) : renvoie 4 recommandés et 4 compatibles avec la salle qui correspond, une phrase de justification et la distance. Le pool par défaut est celui de la demande en cours.",
+        "search_members" => "Recherche de lieux (filtres SQL, similarité, classement) : renvoie 4 recommandés et 4 compatibles avec la salle qui correspond, une phrase de justification et la distance. Le pool par défaut est celui de la demande en cours ; sans demande, tous les pools. La réponse dit quels pools ont été cherchés et dans quel ordre sont les lieux.",
         "get_member" => "Fiche courte d'un lieu par son code (#102) : ville, pool, salles avec leurs capacités par configuration, description.",
         "get_member_full" => "Fiche complète d'un lieu par son code : la fiche courte plus attributs, tags, tarifs et connaissances de l'équipe.",
         "get_member_signals" => "Signaux de 1 à 16 lieux : favoris de l'équipe, taux et délai médian de réponse, catalogues de l'année écoulée, demandes gagnées.",

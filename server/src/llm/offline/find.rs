@@ -39,8 +39,15 @@ pub fn answer(found: &Search) -> String {
     } else {
         format!("J'ai trouvé {} :", plural(total, "lieu", "lieux"))
     };
+    // Which pools and what order: never narrowed or sorted silently.
+    if let Some(pools) = &found.pools_searched {
+        out.push_str(&format!("\n{pools}"));
+    }
     if !found.understood.is_empty() {
         out.push_str(&format!("\nCompris : {}.", found.understood.join(" ; ")));
+    }
+    if let (Some(order), true) = (&found.order, total > 0) {
+        out.push_str(&format!("\n{order}"));
     }
     for (title, picks) in [
         ("Recommandés", &found.recommended),

@@ -130,6 +130,10 @@ pub struct Search {
     pub narrow_area: bool,
     pub notices: Vec<String>,
     pub understood: Vec<String>,
+    /// « Cherché dans tous les pools (5) : … »
+    pub pools_searched: Option<String>,
+    /// « Ordre : dans chaque groupe, … »
+    pub order: Option<String>,
 }
 
 impl Search {
@@ -144,6 +148,8 @@ impl Search {
                 .unwrap_or(false),
             notices: strings(v, "notices"),
             understood: strings(v, "understood"),
+            pools_searched: plain_at(v, "pools_searched"),
+            order: plain_at(v, "order"),
         }
     }
 

@@ -1,7 +1,8 @@
 //! `search_members`: the venue search the Lieux page runs (three stages,
 //! matched room, narrow-area hint), with the conversation's request's pool
-//! as default. Venue names come from the catalogue; the pipeline's reasons
-//! are ours.
+//! as default, every pool without one; the answer says which pools were
+//! searched and how the picks are ordered. Venue names come from the
+//! catalogue; the pipeline's reasons are ours.
 use super::answer;
 use crate::tools::args::SearchMembers;
 use crate::tools::input::{self, invalid};
@@ -52,6 +53,8 @@ pub async fn run(ctx: &ToolContext, args: SearchMembers) -> Result<ToolOutcome, 
             "narrow_area": results.narrow_area,
             "notices": results.notices,
             "understood": results.understood,
+            "pools_searched": results.pools.sentence(),
+            "order": results.order,
             "applied_defaults": results.applied_defaults.iter().map(|d| json!({
                 "key": d.key, "label": d.label, "source": d.source,
             })).collect::<Vec<_>>(),
@@ -130,7 +133,8 @@ async fn request_event_type(ctx: &ToolContext) -> Result<Option<String>, ToolErr
         .and_then(|r| r.event_type))
 }
 
-/// The conversation's request's pool, else the first pool by name.
+/// The conversation's request's pool, else every pool (empty): never the
+/// first of the list, which found 1 venue where other pools had 6.
 async fn default_pool(ctx: &ToolContext) -> Result<String, ToolError> {
     let failed = |e| input::unavailable("search_members", e);
     if let Some(id) = ctx.request_id {
@@ -141,11 +145,5 @@ async fn default_pool(ctx: &ToolContext) -> Result<String, ToolError> {
             return Ok(r.pool);
         }
     }
-    crate::db::venue_search::pools(&ctx.db)
-        .await
-        .map_err(failed)?
-        .into_iter()
-        .next()
-        .map(|p| p.slug)
-        .ok_or_else(|| ToolError::NotFound("aucun pool".into()))
+    Ok(String::new())
 }
