@@ -98,7 +98,12 @@ pub struct PickView {
     pub postal_code: String,
     pub tier: Tier,
     pub position: i32,
+    /// The reason as the organizer reads it (no internal signal).
     pub reason: String,
+    /// What only the team sees: « favori de l'équipe », « déjà proposé 2
+    /// fois », « répond en 8 h en général »… Never sent to the organizer.
+    #[serde(default)]
+    pub team_note: Vec<String>,
     /// The pinned room, when one is.
     pub room: Option<RoomChoice>,
     /// A pinned room that no longer holds the group (request changed since).

@@ -11,6 +11,8 @@
 //! ([`crate::audit::catalogue`]).
 pub mod edit;
 pub mod fill;
+pub mod internal_signals;
+pub mod pick_reason;
 pub mod rules;
 pub mod view;
 pub mod workspace;

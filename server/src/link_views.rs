@@ -4,11 +4,13 @@
 use crate::audit::{self, Actor, AuditThrottle, Cap, Event};
 use crate::auth::magic_links::{self, uses::LinkUses, Purpose};
 use crate::auth::tokens::SigningKey;
+use crate::catalogue_builder::{internal_signals, pick_reason};
 use crate::db::app_error;
 use crate::db::availability_checks::{self, Answer};
 use crate::db::catalogue_feedback;
 use crate::db::links_view::{self, EventRow};
 use app::auth::ClientAddr;
+use app::catalogue_builder::RoomChoice;
 use app::errors::AppError;
 use app::links::{
     AvailabilityAnswer, AvailabilityChoice, CataloguePick, LinkViews, OrganizerCatalogue,
@@ -71,6 +73,31 @@ fn dates(event: &EventRow) -> Option<String> {
     }
 }
 
+/// The reason under a pick as its organizer reads it. Reasons stored before
+/// internal signals had their own note (some on catalogues already sent)
+/// still hold them: they are never shown. An unedited reason that names
+/// another room or layout than the pin is read as the pin's own sentence.
+fn organizer_reason(p: &links_view::PickRow, participants: Option<i32>) -> String {
+    let text = internal_signals::for_organizer(&p.explanation);
+    let pinned = match (&p.room, &p.room_configuration, p.room_capacity) {
+        (Some(name), Some(configuration), Some(capacity)) => Some(RoomChoice {
+            id: 0,
+            name: name.clone(),
+            configuration: configuration.clone(),
+            capacity,
+        }),
+        _ => None,
+    };
+    match pinned {
+        Some(room)
+            if !p.reason_edited && pick_reason::contradicts(&text, &room, &[], participants) =>
+        {
+            pick_reason::generate(&room, participants, &p.tier)
+        }
+        _ => text,
+    }
+}
+
 impl LinkViewsService {
     async fn link(&self, purpose: Purpose, token: &str) -> Result<i64, AppError> {
         match magic_links::verify(&self.db, &self.key, purpose, token)
@@ -127,6 +154,7 @@ impl LinkViewsService {
             .await
             .map_err(app_error)?
             .ok_or(AppError::InvalidLink)?;
+        let participants = row.event.participants;
         Ok(OrganizerCatalogue {
             event_dates: dates(&row.event),
             request_reference: row.event.reference,
@@ -137,7 +165,8 @@ impl LinkViewsService {
             comment: row.comment,
             picks: picks
                 .into_iter()
-                .map(|p| CataloguePick {
+                .map(|p| (organizer_reason(&p, participants), p))
+                .map(|(explanation, p)| CataloguePick {
                     id: p.id,
                     tier: p.tier,
                     code: p.code,
@@ -145,7 +174,7 @@ impl LinkViewsService {
                     address: p.address.filter(|a| !a.trim().is_empty()),
                     city: p.city.unwrap_or_default(),
                     postal_code: p.postal_code.unwrap_or_default(),
-                    explanation: Some(p.explanation).filter(|e| !e.is_empty()),
+                    explanation: Some(explanation).filter(|e| !e.is_empty()),
                     room: p.room.map(|name| PinnedRoom {
                         name,
                         configuration: p.room_configuration,

@@ -2,6 +2,7 @@
 //! apply, check the rules, recount the acceptance rate, bump the version,
 //! record the edit in the audit log. Any refusal rolls everything back:
 //! nothing is half written, nothing is audited.
+use super::pick_reason::{self, Scope};
 use super::rules::{self, Kind};
 use super::{guard, view};
 use crate::audit::{
@@ -93,6 +94,10 @@ pub async fn apply(
                 catalogues::set_tier_order(conn, catalogue_id, tier.key(), &target)
                     .await
                     .map_err(app_error)?;
+                // « En alternative » or not: the sentence follows the tier.
+                pick_reason::refresh(conn, catalogue_id, Scope::Only(&[member_id]))
+                    .await
+                    .map_err(app_error)?;
             }
             Change::Moved {
                 venue: venue(pick),
@@ -139,6 +144,10 @@ pub async fn apply(
                 check_room(conn, &request, pick, room_id).await?;
             }
             catalogues::set_room(conn, catalogue_id, member_id, room_id)
+                .await
+                .map_err(app_error)?;
+            // The reason names the room now pinned, not the one before.
+            pick_reason::refresh(conn, catalogue_id, Scope::Only(&[member_id]))
                 .await
                 .map_err(app_error)?;
             Change::RoomPinned {

@@ -1,15 +1,16 @@
 //! « Remplir depuis la recherche »: the venue search the Lieux page and the
 //! `search_members` tool run (called, not copied), on the request's own
 //! criteria, fills the empty slots of each tier with its picks — matched
-//! room pinned, its one-line reason — and remembers them for the
-//! acceptance rate.
+//! room pinned, the reason generated from that room
+//! ([`super::pick_reason`]) — and remembers them for the acceptance rate.
 //!
 //! The search runs outside the transaction (it takes model calls); the
 //! version is checked before it and again, under the row lock, after it:
 //! an edit made meanwhile wins and the fill is refused, nothing written
 //! (nor audited).
+use super::pick_reason::{self, Scope};
 use super::rules::{self, Kind};
-use super::{guard, view};
+use super::{guard, internal_signals, view};
 use crate::audit::{
     self,
     catalogue::{Change, Venue, Written},
@@ -86,6 +87,7 @@ pub async fn fill(
     let mut left_out = 0;
     // For the audit log: what this fill wrote, what it found already there.
     let (mut added, mut already) = (Vec::new(), 0);
+    let mut placed = Vec::new();
     let mut notices = results.notices.clone();
     // The search preferences it applied, said as on the Lieux page.
     notices.extend(
@@ -114,7 +116,9 @@ pub async fn fill(
                 left_out += 1;
                 continue;
             }
-            let reason = rules::clip_reason(&p.reason);
+            // Replaced by the sentence of the pinned room below; kept (minus
+            // any internal signal) when no room could be pinned.
+            let reason = rules::clip_reason(&internal_signals::for_organizer(&p.reason));
             let pick = NewPick {
                 member_id: p.member_id,
                 tier: tier.key(),
@@ -135,6 +139,7 @@ pub async fn fill(
                 position: pick.position,
                 room_id: pick.room_id,
             });
+            placed.push(p.member_id);
             in_tier += 1;
             total += 1;
             remembered.push(p.member_id);
@@ -151,6 +156,9 @@ pub async fn fill(
             if left_out > 1 { "s" } else { "" }
         ));
     }
+    pick_reason::refresh(&mut tx, catalogue_id, Scope::Only(&placed))
+        .await
+        .map_err(app_error)?;
     catalogues::remember_search_picks(&mut tx, catalogue_id, &remembered, &remembered_tiers)
         .await
         .map_err(app_error)?;

@@ -1,9 +1,14 @@
 //! A catalogue as the builder shows it: the request's summary, the picks in
 //! their tiers with the rooms that may be pinned (only those holding the
 //! group in a requested configuration), the warnings, the acceptance rate.
+//! Each pick's reason is shown as the organizer will read it; what the team
+//! knows about the venue (favourite, times proposed, response time) is its
+//! internal note, from the live signals ([`super::internal_signals`]).
+use super::internal_signals;
 use super::rules::{self, Kind};
 use crate::db::app_error;
 use crate::db::catalogues::{self, PickRow, RequestInfo};
+use crate::db::venue_search::Signals;
 use crate::db::write_targets::{RequestBrief, RoomCapacity};
 use app::catalogue_builder::{
     Acceptance, CatalogueView, PickView, RequestSummary, RoomChoice, Tier,
@@ -70,7 +75,12 @@ pub fn summary(r: &RequestInfo) -> RequestSummary {
     }
 }
 
-fn pick_view(p: PickRow, request: &RequestBrief, rooms: &[RoomCapacity]) -> PickView {
+fn pick_view(
+    p: PickRow,
+    request: &RequestBrief,
+    rooms: &[RoomCapacity],
+    signals: &[Signals],
+) -> PickView {
     let mine: Vec<RoomCapacity> = rooms
         .iter()
         .filter(|r| r.member_id == p.member_id)
@@ -92,6 +102,8 @@ fn pick_view(p: PickRow, request: &RequestBrief, rooms: &[RoomCapacity]) -> Pick
         }),
         _ => None,
     };
+    let (reason, legacy) = internal_signals::split(&p.explanation);
+    let signals = signals.iter().find(|s| s.member_id == p.member_id);
     PickView {
         member_id: p.member_id,
         code: p.code,
@@ -104,7 +116,8 @@ fn pick_view(p: PickRow, request: &RequestBrief, rooms: &[RoomCapacity]) -> Pick
             Tier::Compatible
         },
         position: p.position,
-        reason: p.explanation,
+        reason,
+        team_note: internal_signals::team_note(signals, &legacy),
         room,
         room_unfit,
         room_options,
@@ -129,11 +142,14 @@ pub async fn load(conn: &mut PgConnection, catalogue_id: i64) -> Result<Catalogu
     let rooms = catalogues::rooms_of_members(&mut *conn, &member_ids)
         .await
         .map_err(app_error)?;
+    let signals = catalogues::team_signals(&mut *conn, &member_ids)
+        .await
+        .map_err(app_error)?;
     let request_brief = brief(&request);
     let kind = Kind::from_key(&catalogue.kind);
     let (recommended, compatible): (Vec<PickView>, Vec<PickView>) = picks
         .into_iter()
-        .map(|p| pick_view(p, &request_brief, &rooms))
+        .map(|p| pick_view(p, &request_brief, &rooms, &signals))
         .partition(|p| p.tier == Tier::Recommended);
     let warnings = match rules::check(kind, recommended.len(), compatible.len()) {
         Ok(warnings) => warnings.into_iter().map(|w| w.text).collect(),

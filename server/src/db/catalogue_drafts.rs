@@ -82,14 +82,16 @@ pub async fn insert_pick(
 }
 
 /// A venue already in the draft: its tier, place, reason and room change;
-/// who first added it stays recorded.
+/// who first added it stays recorded, and so does a reason a person wrote.
 pub async fn update_pick(
     conn: &mut PgConnection,
     catalogue_id: i64,
     pick: &NewPick<'_>,
 ) -> sqlx::Result<()> {
     sqlx::query(
-        "UPDATE catalogue_picks SET tier = $3, position = $4, explanation = $5, room_id = $6
+        "UPDATE catalogue_picks
+            SET tier = $3, position = $4, room_id = $6,
+                explanation = CASE WHEN reason_edited THEN explanation ELSE $5 END
           WHERE catalogue_id = $1 AND member_id = $2",
     )
     .bind(catalogue_id)

@@ -115,13 +115,15 @@ pub struct PickRow {
     pub explanation: String,
     pub room_id: Option<i64>,
     pub added_by: String,
+    /// A person wrote the reason: it is kept when the pin or tier changes.
+    pub reason_edited: bool,
 }
 
 /// The picks, recommended first, in their order.
 pub async fn picks(db: impl PgExecutor<'_>, catalogue_id: i64) -> sqlx::Result<Vec<PickRow>> {
     sqlx::query_as(
         "SELECT p.member_id, m.code, m.name, m.city, m.postal_code, p.tier, p.position,
-                p.explanation, p.room_id, p.added_by
+                p.explanation, p.room_id, p.added_by, p.reason_edited
            FROM catalogue_picks p JOIN members m ON m.id = p.member_id
           WHERE p.catalogue_id = $1
           ORDER BY p.tier = 'compatible', p.position, p.id",
@@ -145,6 +147,51 @@ pub async fn rooms_of_members(
     .bind(member_ids)
     .fetch_all(db)
     .await
+}
+
+/// A venue's history with the team, as [`team_signals`] reads it.
+#[derive(sqlx::FromRow)]
+struct TeamSignalRow {
+    member_id: i64,
+    past_picks: i64,
+    favourite: bool,
+    median_response_hours: Option<f64>,
+    answer_rate: Option<f64>,
+}
+
+/// What the team's history says about these venues, for the builder's
+/// internal note: the signals the search ranks with
+/// ([`super::venue_search::signals`]), read on the builder's connection.
+pub async fn team_signals(
+    db: impl PgExecutor<'_>,
+    member_ids: &[i64],
+) -> sqlx::Result<Vec<super::venue_search::Signals>> {
+    let rows: Vec<TeamSignalRow> = sqlx::query_as(
+        "SELECT m.id AS member_id,
+                (SELECT count(*) FROM catalogue_picks p WHERE p.member_id = m.id) AS past_picks,
+                EXISTS (SELECT 1 FROM team_favorites f WHERE f.member_id = m.id) AS favourite,
+                (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY s.response_hours)
+                   FROM response_signals s
+                  WHERE s.member_id = m.id AND s.response_hours IS NOT NULL)
+                    AS median_response_hours,
+                (SELECT avg((s.kind <> 'no_answer')::int)::float8
+                   FROM response_signals s WHERE s.member_id = m.id) AS answer_rate
+           FROM unnest($1::bigint[]) AS m(id)",
+    )
+    .bind(member_ids)
+    .fetch_all(db)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| super::venue_search::Signals {
+            member_id: r.member_id,
+            past_picks: r.past_picks,
+            favourite: r.favourite,
+            median_response_hours: r.median_response_hours,
+            answer_rate: r.answer_rate,
+            ..Default::default()
+        })
+        .collect())
 }
 
 /// A pick as the builder writes it.
@@ -232,6 +279,8 @@ pub async fn set_room(
     .map(|_| ())
 }
 
+/// A reason a person wrote: from now on it is theirs, kept when the pin or
+/// the tier changes.
 pub async fn set_reason(
     conn: &mut PgConnection,
     catalogue_id: i64,
@@ -239,7 +288,27 @@ pub async fn set_reason(
     reason: &str,
 ) -> sqlx::Result<()> {
     sqlx::query(
-        "UPDATE catalogue_picks SET explanation = $3 WHERE catalogue_id = $1 AND member_id = $2",
+        "UPDATE catalogue_picks SET explanation = $3, reason_edited = true
+          WHERE catalogue_id = $1 AND member_id = $2",
+    )
+    .bind(catalogue_id)
+    .bind(member_id)
+    .bind(reason)
+    .execute(conn)
+    .await
+    .map(|_| ())
+}
+
+/// A generated reason, written only over a reason no person wrote.
+pub async fn set_generated_reason(
+    conn: &mut PgConnection,
+    catalogue_id: i64,
+    member_id: i64,
+    reason: &str,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE catalogue_picks SET explanation = $3
+          WHERE catalogue_id = $1 AND member_id = $2 AND NOT reason_edited",
     )
     .bind(catalogue_id)
     .bind(member_id)
@@ -346,8 +415,10 @@ pub async fn copy_as_draft(
     let Some(id) = id else { return Ok(None) };
     sqlx::query(
         "INSERT INTO catalogue_picks
-                (catalogue_id, member_id, tier, position, explanation, room_id, added_by, added_by_user_id)
-         SELECT $2, member_id, tier, position, explanation, room_id, added_by, added_by_user_id
+                (catalogue_id, member_id, tier, position, explanation, room_id, added_by,
+                 added_by_user_id, reason_edited)
+         SELECT $2, member_id, tier, position, explanation, room_id, added_by, added_by_user_id,
+                reason_edited
            FROM catalogue_picks WHERE catalogue_id = $1",
     )
     .bind(from)

@@ -57,11 +57,14 @@ pub struct PickRow {
     pub postal_code: Option<String>,
     pub explanation: String,
     pub room: Option<String>,
-    /// The pinned room's largest capacity among the request's configurations
-    /// (any configuration when the request names none), and which one.
+    /// The pinned room's layout and capacity as the builder shows them and
+    /// the reason names them (`catalogue_builder::rules::fitting`): the first
+    /// requested configuration that holds the group, else the largest.
     pub room_configuration: Option<String>,
     pub room_capacity: Option<i32>,
     pub organizer_favorite: bool,
+    /// A person wrote the reason (shown as written).
+    pub reason_edited: bool,
 }
 
 /// One row of [`catalogue_with_picks`]: the catalogue's columns repeated on
@@ -82,6 +85,7 @@ struct CataloguePickRow {
     room_configuration: Option<String>,
     room_capacity: Option<i32>,
     organizer_favorite: Option<bool>,
+    reason_edited: Option<bool>,
 }
 
 /// The catalogue (as [`catalogue`]) and its picks in the organizer's order —
@@ -98,7 +102,7 @@ pub async fn catalogue_with_picks(
                 r.event_start_date, r.event_end_date,
                 p.id AS pick_id, p.tier, m.code, m.name, m.address, m.city, m.postal_code,
                 p.explanation, ro.name AS room, cap.configuration AS room_configuration,
-                cap.max_capacity AS room_capacity, p.organizer_favorite
+                cap.max_capacity AS room_capacity, p.organizer_favorite, p.reason_edited
            FROM catalogues c
            JOIN requests r ON r.id = c.request_id
            LEFT JOIN catalogue_feedback f ON f.catalogue_id = c.id
@@ -110,7 +114,9 @@ pub async fn catalogue_with_picks(
                   FROM room_capacities rc
                  WHERE rc.room_id = p.room_id
                    AND (cardinality(r.configurations) = 0 OR rc.configuration = ANY (r.configurations))
-                 ORDER BY rc.max_capacity DESC
+                 ORDER BY rc.max_capacity >= coalesce(r.participants, 0) DESC,
+                          array_position(r.configurations, rc.configuration),
+                          rc.max_capacity DESC
                  LIMIT 1) cap ON true
           WHERE c.id = $1 AND c.kind = 'standard' AND c.status <> 'archived'
           ORDER BY p.tier = 'compatible', p.position, p.id",
@@ -137,6 +143,7 @@ pub async fn catalogue_with_picks(
                 room_configuration: row.room_configuration,
                 room_capacity: row.room_capacity,
                 organizer_favorite: row.organizer_favorite.unwrap_or_default(),
+                reason_edited: row.reason_edited.unwrap_or_default(),
             })
         })
         .collect();

@@ -1,5 +1,7 @@
 //! One venue of the catalogue: its pinned room (only rooms holding the
-//! group are offered), its one-line reason, and the buttons that move it.
+//! group are offered), its one-line reason (what the organizer reads), the
+//! team's internal note (what only the team sees), and the buttons that
+//! move it.
 use super::ops::{Builder, Op};
 use crate::catalogue_builder::{PickView, RoomChoice, MAX_REASON_CHARS};
 use crate::pages::LearnButton;
@@ -115,6 +117,13 @@ pub fn PickCard(
                 }.into_any()
             }}
             {pick.room_unfit.clone().map(|w| view! { <p class="mt-1 text-xs text-amber-800">{w}</p> })}
+            // Signals the organizer never reads: labelled so nobody copies them into the reason.
+            {(!pick.team_note.is_empty()).then(|| view! {
+                <p class="mt-2 rounded bg-slate-50 px-2 py-1 text-xs text-slate-600" data-testid="team-note">
+                    <span class="font-medium">"Note interne (équipe) : "</span>
+                    {pick.team_note.join(" · ")}
+                </p>
+            })}
             // « Apprendre »: the team's verdict on this venue for this kind of event.
             <div data-testid="pick-extras" class="mt-2"
                 data-request-id=context.request_id.to_string()

@@ -5,6 +5,7 @@
 //! ever added to fill the catalogue: fewer good venues beat padding.
 use super::answer::one_sentence;
 use super::results::{Pick, Search, Session, Signal};
+use crate::catalogue_builder::internal_signals::for_organizer;
 use crate::geo::fold;
 use serde_json::{json, Value};
 
@@ -47,22 +48,22 @@ impl Chosen {
         v
     }
 
-    /// One sentence: the search's reason, plus why the venue moved.
+    /// One sentence for the organizer: the search's reason without the
+    /// team's signals. Why the venue moved (`notes`) is said to the team in
+    /// the chat, never written into the reason: « (favori de l'équipe) »
+    /// reached organizers that way, twice when the search had said it too.
     fn reason(&self) -> String {
         let base = self
             .pick
             .reason
             .as_deref()
             .map(one_sentence)
-            .unwrap_or_else(|| "Correspond aux critères de la demande.".to_string());
-        if self.notes.is_empty() {
-            return base;
+            .map(|r| for_organizer(&r))
+            .unwrap_or_default();
+        if base.is_empty() {
+            return "Correspond aux critères de la demande.".to_string();
         }
-        format!(
-            "{} ({}).",
-            base.trim_end_matches('.'),
-            self.notes.join(", ")
-        )
+        base
     }
 }
 

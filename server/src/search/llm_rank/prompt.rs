@@ -62,7 +62,7 @@ Tâche :
    - au plus 4 « fortement recommandés » (recommended) : ceux qui correspondent parfaitement ;
    - au plus 4 « compatibles » (compatible) : des alternatives solides.
    Ne complète jamais avec des lieux faibles : mieux vaut moins de lieux que des lieux peu convaincants.
-2. Pour chaque lieu sélectionné, donne une justification d'UNE phrase, en français, de moins de 300 caractères : pourquoi il convient à CETTE demande précise.
+2. Pour chaque lieu sélectionné, donne une justification d'UNE phrase, en français, de moins de 300 caractères : pourquoi il convient à CETTE demande précise. L'organisateur lit cette phrase : parle de la salle indiquée (« salle retenue »), de sa configuration et de sa capacité, jamais de l'historique interne (favori de l'équipe, propositions passées, délai ou taux de réponse).
 3. Si un lieu te paraît mauvais malgré son rang, dis-le dans rejected, avec une raison d'une phrase (au plus 10 lieux).
 N'utilise que les codes des lieux listés ci-dessus (memberCode, par exemple \"#102\"), chacun une seule fois.
 
