@@ -1,5 +1,6 @@
 //! The one-sentence French explanation of a pick: why this venue for this
-//! request (recommended), or what the catch is (compatible).
+//! request (recommended), or what the catch is (compatible). Organizers
+//! read it: no internal signal (team favourite, the team's history).
 
 use crate::demo::dice::{self, Dice};
 use crate::demo::index::Match;
@@ -92,12 +93,10 @@ pub fn recommended(
         km(m.distance_km),
         request.participants,
     );
-    let favourite = ctx
-        .favourites
-        .binary_search(&data.members[m.member].id)
-        .is_ok();
+    // Whether the team favours the venue is theirs to know, not the
+    // organizer's: it weighs in the ranking, never in the sentence.
     match dice::between(rng, 0, 3) {
-        3 if favourite => format!("Favori de l'équipe : « {room} » reçoit {cap} personnes {cfg}, avec {point}."),
+        3 => format!("« {room} » reçoit {cap} personnes {cfg}, avec {point}."),
         0 => format!("« {room} » accueille jusqu'à {cap} personnes {cfg}, à {d} km du lieu souhaité, avec {point}."),
         1 => format!("Salle « {room} » taillée pour {n} personnes {cfg} et {point} : un choix sûr pour {}.", brief.event.this),
         _ => format!("Jauge idéale ({cap} personnes {cfg}) et {point}, à {d} km seulement."),
@@ -123,7 +122,7 @@ pub fn compatible(
         dice::pick(
             rng,
             &[
-                "peu de retours de l'équipe sur ce lieu",
+                "une visite à prévoir avant de confirmer",
                 "tarifs dans le haut de la fourchette",
                 "disponibilité à confirmer rapidement",
                 "décor plus classique que souhaité",
