@@ -552,7 +552,9 @@ async fn the_tools_return_and_apply_them(db: PgPool) {
     assert!(!out.for_model.contains("Bercy"), "{}", out.for_model);
     let v: Value = serde_json::from_str(&out.for_model).unwrap();
     let prefs = &v["preferences"];
-    assert_eq!(prefs["stored"]["request"]["zone"]["label"], "Paris 8e");
+    // A zone label is someone's wording: the model reads it wrapped.
+    let label = server::llm::external::wrap("zone_label", "Paris 8e");
+    assert_eq!(prefs["stored"]["request"]["zone"]["label"], label.as_str());
     assert_eq!(
         prefs["stored"]["user"]["zone"]["postal_codes"],
         json!(["75011"])
@@ -564,7 +566,7 @@ async fn the_tools_return_and_apply_them(db: PgPool) {
     let defaults = &prefs["defaults_applied_by_search_members"];
     assert_eq!(
         defaults["zone"],
-        json!({"label": "Paris 8e", "source": "demande"})
+        json!({"label": label, "source": "demande"})
     );
     assert_eq!(
         defaults["favorites_first"],

@@ -189,6 +189,11 @@ fn assert_hostile_escaped(field: &Value, kind: &str) {
     );
 }
 
+/// `text` as a tool hands it to the model: wrapped as `kind`.
+fn w(kind: &str, text: &str) -> Value {
+    json!(server::llm::external::wrap(kind, text))
+}
+
 /// No raw hostile text anywhere in what the model reads.
 #[track_caller]
 fn assert_no_raw_hostile(for_model: &str) {
@@ -209,10 +214,10 @@ async fn get_request_reads_the_conversation_request(db: PgPool) {
     assert_eq!(r["participants"], 150);
     assert_eq!(r["configurations"], json!(["cocktail"]));
     assert_eq!(r["postal_codes"], json!(["75008"]));
-    assert_eq!(r["event_type"], "soiree");
+    assert_eq!(r["event_type"], w("event_type", "soiree"));
     assert_eq!(r["budget_eur"], 9000);
     assert_eq!(r["event_start_date"], "2026-06-12");
-    assert_eq!(r["area"], "Paris 8e");
+    assert_eq!(r["area"], w("area", "Paris 8e"));
     assert_hostile_escaped(&r["description"], "description");
     assert_hostile_escaped(&r["team_memo"], "memo");
     assert_hostile_escaped(&r["search_hints"], "search_hints");
@@ -238,7 +243,7 @@ async fn list_request_emails_newest_first_wrapped(db: PgPool) {
     let emails = v["emails"].as_array().unwrap();
     assert_eq!(emails.len(), 2);
     assert_eq!(emails[0]["direction"], "in");
-    assert_eq!(emails[0]["from"], "orga@example.com");
+    assert_eq!(emails[0]["from"], w("email_address", "orga@example.com"));
     assert_hostile_escaped(&emails[0]["subject"], "email_subject");
     assert_hostile_escaped(&emails[0]["body"], "email_body");
     assert_wrapped(&emails[1]["subject"], "email_subject");
@@ -267,8 +272,8 @@ async fn find_similar_requests_same_pool_by_vector_then_by_text(db: PgPool) {
     assert_eq!(
         similar[0]["catalogue"],
         json!([
-            {"code": "#101", "name": "Le Belvédère", "tier": "recommended"},
-            {"code": "#102", "name": "La Verrière", "tier": "compatible"},
+            {"code": "#101", "name": w("venue_name", "Le Belvédère"), "tier": "recommended"},
+            {"code": "#102", "name": w("venue_name", "La Verrière"), "tier": "compatible"},
         ])
     );
     assert_eq!(similar[1]["catalogue"], json!([]));
@@ -322,14 +327,24 @@ async fn search_members_runs_the_venue_search_in_the_request_pool(db: PgPool) {
     // Pool of the request; only the active venue with a room for 150.
     assert_eq!(codes, vec!["#101"], "{v}");
     let pick = picks[0];
-    assert_eq!(pick["name"], "Le Belvédère");
+    assert_eq!(pick["name"], w("venue_name", "Le Belvédère"));
+    assert_eq!(pick["city"], w("place", "Paris"));
     assert_eq!(pick["postal_code"], "75008");
     assert_eq!(
         pick["matched_room"],
-        json!({"id": 1001, "name": "Salon Panorama", "configuration": "cocktail", "capacity": 200})
+        json!({"id": 1001, "name": w("venue_name", "Salon Panorama"), "configuration": "cocktail", "capacity": 200})
     );
-    assert!(pick["reason"].as_str().is_some_and(|r| !r.is_empty()));
+    // The search's sentences quote third parties: each wrapped whole.
+    assert_wrapped(&pick["reason"], "search_note");
     assert!(v["narrow_area"].is_boolean() && v["notices"].is_array() && v["understood"].is_array());
+    for note in v["notices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(v["understood"].as_array().unwrap())
+    {
+        assert_wrapped(note, "search_note");
+    }
     assert_no_raw_hostile(&out.for_model);
     let (r, c) = (
         v["recommended"].as_array().unwrap().len(),
@@ -386,13 +401,13 @@ async fn get_member_and_get_member_full(db: PgPool) {
     let v: Value = serde_json::from_str(&out.for_model).unwrap();
     let m = &v["member"];
     assert_eq!(m["code"], "#101");
-    assert_eq!(m["name"], "Le Belvédère");
-    assert_eq!(m["city"], "Paris");
+    assert_eq!(m["name"], w("venue_name", "Le Belvédère"));
+    assert_eq!(m["city"], w("place", "Paris"));
     assert_eq!(m["postal_code"], "75008");
     assert_eq!(m["pool"], "salles-paris");
     assert_eq!(
         m["rooms"],
-        json!([{"id": 1001, "name": "Salon Panorama", "capacities": {"theatre": 120, "cocktail": 200}}])
+        json!([{"id": 1001, "name": w("venue_name", "Salon Panorama"), "capacities": {"theatre": 120, "cocktail": 200}}])
     );
     assert_hostile_escaped(&m["description"], "venue_text");
 
@@ -493,7 +508,7 @@ async fn search_training_by_type_and_words(db: PgPool) {
     let s = &v["sessions"][0];
     assert_eq!(s["verdict"], "rejected");
     assert_eq!(s["category"], "capacity");
-    assert_eq!(s["event_type"], "soiree");
+    assert_eq!(s["event_type"], w("event_type", "soiree"));
     assert_eq!(s["member_code"], "#102");
     assert_hostile_escaped(&s["reason"], "training_reason");
     assert_wrapped(&s["directives"]["trigger"], "training_reason");
@@ -643,7 +658,7 @@ async fn get_search_preferences_what_exists_today(db: PgPool) {
     let v: Value = serde_json::from_str(&out.for_model).unwrap();
     let prefs = &v["preferences"];
     assert_eq!(prefs["pool"], "salles-paris");
-    assert_eq!(prefs["area"], "Paris 8e");
+    assert_eq!(prefs["area"], w("area", "Paris 8e"));
     assert_eq!(prefs["user_favorites"], 1);
     assert_hostile_escaped(&prefs["search_hints"], "search_hints");
     assert_eq!(

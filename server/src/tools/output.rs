@@ -1,8 +1,16 @@
-//! How read tools hand text to the model. Every third-party text (request
-//! descriptions, memos, search hints, e-mails, knowledge, training reasons,
-//! venue texts) is an [`External`]: it serializes only as
-//! `llm::external::wrap(kind, text)`, so a tool output cannot carry such
-//! text raw, whatever field it sits in.
+//! How read tools hand text to the model. Every text that did not come from
+//! Maxy's own code (request fields taken from an organizer's e-mail, e-mail
+//! headers, venue names, places, websites and texts, knowledge, training,
+//! memories, and the venue search's sentences that quote them) is an
+//! [`External`]: it serializes only as `llm::external::wrap(kind, text)`,
+//! so a tool output cannot carry such text raw, whatever field it sits in.
+//!
+//! Left raw, because Maxy's code makes or checks them: ids, numbers, dates,
+//! references it generates, venue codes, postal codes, enum keys (status,
+//! tier, configuration, verdict…), and the catalogue's own vocabulary set by
+//! Reciprok (pool names and slugs, tags, attribute keys).
+//! `tests/planted_markers.rs` plants a marker in every text column and
+//! holds every tool to this.
 use crate::llm::external;
 use serde::{Serialize, Serializer};
 
@@ -18,6 +26,24 @@ pub enum Kind {
     Knowledge,
     TrainingReason,
     VenueText,
+    /// A venue's or a room's name.
+    VenueName,
+    /// A venue's city.
+    Place,
+    Website,
+    /// A request's zone as the organizer worded it (« Paris 8e »).
+    Area,
+    /// A request's kind of event, as the organizer (or the e-mail reader)
+    /// worded it; training sessions are filed under the same words.
+    EventType,
+    /// An e-mail address of a message's header.
+    EmailAddress,
+    /// A zone a search preference names.
+    ZoneLabel,
+    /// A sentence of the venue search (a pick's reason, a notice, what was
+    /// understood): ours, but quoting venue names, the request's words and
+    /// the team's training.
+    SearchNote,
     /// A team member's memory or reminder: written by a person or distilled
     /// from a conversation, so data, never an instruction.
     Memory,
@@ -34,6 +60,14 @@ impl Kind {
             Kind::Knowledge => "knowledge",
             Kind::TrainingReason => "training_reason",
             Kind::VenueText => "venue_text",
+            Kind::VenueName => "venue_name",
+            Kind::Place => "place",
+            Kind::Website => "website",
+            Kind::Area => "area",
+            Kind::EventType => "event_type",
+            Kind::EmailAddress => "email_address",
+            Kind::ZoneLabel => "zone_label",
+            Kind::SearchNote => "search_note",
             Kind::Memory => "memory",
         }
     }

@@ -25,7 +25,13 @@ pub async fn run(ctx: &ToolContext, args: FindSimilarRequests) -> Result<ToolOut
             let catalogue: Vec<_> = picks
                 .iter()
                 .filter(|p| p.request_id == s.id)
-                .map(|p| json!({"code": p.code, "name": p.name, "tier": p.tier}))
+                .map(|p| {
+                    json!({
+                        "code": p.code,
+                        "name": External::new(Kind::VenueName, p.name.as_str()),
+                        "tier": p.tier,
+                    })
+                })
                 .collect();
             json!({
                 "id": s.id,

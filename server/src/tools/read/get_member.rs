@@ -1,5 +1,6 @@
 //! `get_member`: a venue's short sheet by code — where it is, its rooms
-//! with their capacity per layout, its description (venue text, wrapped).
+//! with their capacity per layout, its description. The venue wrote its
+//! name, city, room names and texts: all wrapped.
 use super::answer;
 use crate::db::members::{self, MemberRow, RoomRow};
 use crate::tools::args::GetMember;
@@ -37,7 +38,11 @@ pub(super) fn sheet(m: &MemberRow, rooms: &[RoomRow], full: bool) -> Value {
     let rooms: Vec<_> = rooms
         .iter()
         .map(|r| {
-            let mut room = json!({"id": r.id, "name": r.name, "capacities": r.capacities});
+            let mut room = json!({
+                "id": r.id,
+                "name": External::new(Kind::VenueName, r.name.as_str()),
+                "capacities": r.capacities,
+            });
             if full {
                 room["area_m2"] = json!(r.area_m2);
                 room["description"] =
@@ -48,9 +53,9 @@ pub(super) fn sheet(m: &MemberRow, rooms: &[RoomRow], full: bool) -> Value {
         .collect();
     json!({
         "code": m.code,
-        "name": m.name,
+        "name": External::new(Kind::VenueName, m.name.as_str()),
         "status": m.status,
-        "city": m.city,
+        "city": External::optional(Kind::Place, m.city.as_deref()),
         "postal_code": m.postal_code,
         "pool": m.pool,
         "rooms": rooms,

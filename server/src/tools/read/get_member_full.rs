@@ -1,6 +1,8 @@
 //! `get_member_full`: the short sheet plus attributes, tags, prices and
-//! the team's latest knowledge about the venue. Every free text — room
-//! texts, price notes, text attributes, knowledge — is wrapped.
+//! the team's latest knowledge about the venue. Every text the venue or
+//! the team wrote — names, room texts, address, website, price notes, text
+//! values of attributes, knowledge — is wrapped; tags and attribute keys
+//! are the catalogue's own vocabulary.
 use super::answer;
 use super::get_member::{load, sheet};
 use crate::db::{knowledge_entries, members};
@@ -27,10 +29,11 @@ pub async fn run(ctx: &ToolContext, args: GetMember) -> Result<ToolOutcome, Tool
     let attributes: Map<String, Value> = attributes
         .into_iter()
         .map(|a| {
-            let value = match (a.value_type.as_str(), a.value.as_str()) {
-                // A text value is the venue's own wording.
-                ("text", Some(text)) => json!(External::bounded(Kind::VenueText, text, 500)),
-                _ => a.value,
+            let value = match a.value.as_str() {
+                // A text value is the venue's own wording (whatever the
+                // attribute's declared type).
+                Some(text) => json!(External::bounded(Kind::VenueText, text, 500)),
+                None => a.value,
             };
             (a.key, value)
         })
@@ -41,7 +44,7 @@ pub async fn run(ctx: &ToolContext, args: GetMember) -> Result<ToolOutcome, Tool
         Kind::VenueText,
         member.address.as_deref()
     ));
-    out["website"] = json!(member.website);
+    out["website"] = json!(External::optional(Kind::Website, member.website.as_deref()));
     out["prices"] = json!({
         "per_person_min_eur": member.price_per_person_min_eur,
         "per_person_max_eur": member.price_per_person_max_eur,

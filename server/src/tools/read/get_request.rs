@@ -1,5 +1,7 @@
-//! `get_request`: one request with its criteria; its description, memo
-//! and search hints are third-party text, wrapped.
+//! `get_request`: one request with its criteria. What was written from an
+//! organizer's e-mail or by the team — kind of event, zone, description,
+//! memo, search hints — is wrapped; the criteria Maxy checks (pool, status,
+//! numbers, layouts, postal codes, date) are not.
 use super::{answer, request};
 use crate::tools::args::GetRequest;
 use crate::tools::input;
@@ -20,10 +22,10 @@ pub async fn run(ctx: &ToolContext, args: GetRequest) -> Result<ToolOutcome, Too
             "participants": r.participants,
             "configurations": r.configurations,
             "postal_codes": r.postal_codes,
-            "event_type": r.event_type,
+            "event_type": External::optional(Kind::EventType, r.event_type.as_deref()),
             "budget_eur": r.budget_eur,
             "event_start_date": r.event_start_date.map(|d| d.to_string()),
-            "area": r.area,
+            "area": External::optional(Kind::Area, r.area.as_deref()),
             "description": External::bounded(Kind::Description, &r.description, 4000),
             "team_memo": External::optional(Kind::Memo, r.team_memo.as_deref()),
             "search_hints": External::optional(Kind::SearchHints, r.search_hints.as_deref()),

@@ -6,8 +6,9 @@
 //! from what organizers said), its pool and area, and how many venues the
 //! user has favourited.
 //!
-//! The zone label and the specialities are the team's own words, checked
-//! against the catalogue's tags when saved: they are not wrapped.
+//! The request's area and the zone labels are wrapped (an organizer's or a
+//! team member's wording); the specialities are tags of the catalogue,
+//! checked when saved, and are not.
 use super::{answer, request};
 use crate::db::member_signals;
 use crate::db::search_preferences::{self as prefs, Owner};
@@ -56,7 +57,7 @@ pub async fn run(ctx: &ToolContext, args: GetSearchPreferences) -> Result<ToolOu
             "request_id": r.id,
             "reference": r.reference,
             "pool": r.pool,
-            "area": r.area,
+            "area": External::optional(Kind::Area, r.area.as_deref()),
             "postal_codes": r.postal_codes,
             "search_hints": External::optional(Kind::SearchHints, r.search_hints.as_deref()),
             "user_favorites": favorites,
@@ -73,7 +74,7 @@ pub async fn run(ctx: &ToolContext, args: GetSearchPreferences) -> Result<ToolOu
 fn stored_json(p: &SearchPreferences) -> serde_json::Value {
     json!({
         "zone": p.zone.as_ref().map(|z| json!({
-            "label": z.label,
+            "label": External::new(Kind::ZoneLabel, z.label.as_str()),
             "postal_codes": z.postal_codes,
             "centre": z.centre.map(|c| json!({"lat": c.lat, "lng": c.lng, "radius_km": c.radius_km})),
         })),
@@ -86,7 +87,10 @@ fn stored_json(p: &SearchPreferences) -> serde_json::Value {
 /// in the tool call still wins), each with its source.
 fn defaults_json(d: &Defaults) -> serde_json::Value {
     json!({
-        "zone": d.zone.as_ref().map(|(z, source)| json!({"label": z.label, "source": source})),
+        "zone": d.zone.as_ref().map(|(z, source)| json!({
+            "label": External::new(Kind::ZoneLabel, z.label.as_str()),
+            "source": source,
+        })),
         "favorites_first": d.favorites_first.map(|(on, source)| json!({"value": on, "source": source})),
         "specialities": d.tags.as_ref().map(|(tags, source)| json!({"tags": tags, "source": source})),
     })

@@ -1,5 +1,6 @@
-//! `list_request_emails`: a request's e-mails, newest first; subjects and
-//! bodies wrapped (organizers forward anything), bodies bounded.
+//! `list_request_emails`: a request's e-mails, newest first; senders,
+//! subjects and bodies wrapped (organizers forward anything, and a header
+//! is theirs as much as the body), bodies bounded.
 use super::{answer, plural, request};
 use crate::db::request_emails;
 use crate::tools::args::ListRequestEmails;
@@ -23,9 +24,7 @@ pub async fn run(ctx: &ToolContext, args: ListRequestEmails) -> Result<ToolOutco
         .map(|e| {
             json!({
                 "direction": e.direction,
-                // An address, escaped and bounded: it is not free text, but
-                // it comes from outside too.
-                "from": crate::llm::external::escape(&output::truncate(&e.from_address, 200)),
+                "from": External::bounded(Kind::EmailAddress, &e.from_address, 200),
                 "subject": External::bounded(Kind::EmailSubject, &e.subject, 300),
                 "body": External::bounded(Kind::EmailBody, &e.body, MAX_BODY_CHARS),
                 "received_at": output::timestamp(e.received_at),

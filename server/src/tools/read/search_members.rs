@@ -1,11 +1,17 @@
 //! `search_members`: the venue search the Lieux page runs (three stages,
 //! matched room, narrow-area hint), with the conversation's request's pool
 //! as default, every pool without one; the answer says which pools were
-//! searched and how the picks are ordered. Venue names come from the
-//! catalogue; the pipeline's reasons are ours.
+//! searched and how the picks are ordered.
+//!
+//! Venue and room names and cities are the venues' words: wrapped. The
+//! pipeline's sentences (reasons, notices, what it understood, the labels
+//! of the defaults it applied) are ours but quote venue names, the request's
+//! words, zone labels and the team's training (« préféré pour « festif » »):
+//! wrapped whole, as the model must read what they quote.
 use super::answer;
 use crate::tools::args::SearchMembers;
 use crate::tools::input::{self, invalid};
+use crate::tools::output::{External, Kind};
 use crate::tools::{ToolContext, ToolError, ToolOutcome};
 use app::errors::AppError;
 use app::venue_search::{SearchForm, VenuePick};
@@ -25,13 +31,16 @@ pub async fn run(ctx: &ToolContext, args: SearchMembers) -> Result<ToolOutcome, 
     let pick = |p: &VenuePick| {
         json!({
             "code": p.code,
-            "name": p.name,
-            "city": p.city,
+            "name": External::new(Kind::VenueName, p.name.as_str()),
+            "city": External::optional(Kind::Place, Some(&p.city)),
             "postal_code": p.postal_code,
             "matched_room": p.matched_room.as_ref().map(|m| json!({
-                "id": m.id, "name": m.name, "configuration": m.configuration, "capacity": m.capacity,
+                "id": m.id,
+                "name": External::new(Kind::VenueName, m.name.as_str()),
+                "configuration": m.configuration,
+                "capacity": m.capacity,
             })),
-            "reason": p.reason,
+            "reason": External::optional(Kind::SearchNote, Some(&p.reason)),
             "distance_km": p.distance_km.map(|d| (d * 10.0).round() / 10.0),
         })
     };
@@ -51,16 +60,26 @@ pub async fn run(ctx: &ToolContext, args: SearchMembers) -> Result<ToolOutcome, 
             "recommended": results.recommended.iter().map(pick).collect::<Vec<_>>(),
             "compatible": results.compatible.iter().map(pick).collect::<Vec<_>>(),
             "narrow_area": results.narrow_area,
-            "notices": results.notices,
-            "understood": results.understood,
-            "pools_searched": results.pools.sentence(),
-            "order": results.order,
+            "notices": notes(&results.notices),
+            "understood": notes(&results.understood),
+            "pools_searched": External::new(Kind::SearchNote, results.pools.sentence().as_str()),
+            "order": External::new(Kind::SearchNote, results.order.as_str()),
             "applied_defaults": results.applied_defaults.iter().map(|d| json!({
-                "key": d.key, "label": d.label, "source": d.source,
+                "key": d.key,
+                "label": External::new(Kind::SearchNote, d.label.as_str()),
+                "source": d.source,
             })).collect::<Vec<_>>(),
         }),
         summary,
     ))
+}
+
+/// The search's sentences, each wrapped.
+fn notes(sentences: &[String]) -> Vec<External> {
+    sentences
+        .iter()
+        .map(|n| External::new(Kind::SearchNote, n.as_str()))
+        .collect()
 }
 
 fn s(n: usize, suffix: &str) -> &str {

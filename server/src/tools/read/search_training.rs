@@ -2,7 +2,9 @@
 //! by event type (case and accents ignored) and/or a text, newest first,
 //! through `training::relevant::search`: by meaning, else by words, else
 //! the newest; `source` says which way answered (`vector`, `fts`,
-//! `recent`). Reasons are the team's words about third parties: wrapped.
+//! `recent`). Reasons, directives and the kind of event they are filed
+//! under are the team's words about third parties (the kind of event is the
+//! request's, from an organizer's e-mail): wrapped.
 use super::{answer, plural};
 use crate::tools::args::SearchTraining;
 use crate::tools::input::{self, invalid};
@@ -49,7 +51,7 @@ pub async fn run(ctx: &ToolContext, args: SearchTraining) -> Result<ToolOutcome,
                 "id": t.id,
                 "verdict": t.verdict,
                 "category": t.category,
-                "event_type": t.event_type,
+                "event_type": External::optional(Kind::EventType, t.event_type.as_deref()),
                 "member_code": t.member_code,
                 "reason": External::bounded(Kind::TrainingReason, &t.reason, 1000),
                 "directives": t.directives.as_ref().map(directives),
