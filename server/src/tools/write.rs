@@ -60,12 +60,19 @@ pub async fn propose(
 }
 
 /// The canonical arguments of a call, as JSON (see the module doc).
+///
+/// A model may copy a wrapped field of a tool's output into its call (a
+/// venue's reason, a memo): every string is read with its wrappers taken
+/// off, so what the card shows and what is stored — and later shown on the
+/// pages, the organizer's included — is the text as written. Canonical
+/// arguments hold no wrapper, so resolving them again changes nothing.
 pub async fn resolve(
     conn: &mut PgConnection,
     mode: Mode,
     name: &str,
     input: &serde_json::Value,
 ) -> Result<serde_json::Value, ToolError> {
+    let input = &crate::llm::external::json_for_people(input.clone());
     let value = match name {
         "add_members_to_catalog" => {
             let args = add_members_to_catalog::resolve(conn, mode, &parse(input)?).await?;

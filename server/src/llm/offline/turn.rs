@@ -130,7 +130,9 @@ fn outcome(content: &str, is_error: bool) -> Outcome {
         return Outcome::Error(content.trim().to_string());
     }
     match serde_json::from_str::<Value>(content) {
-        Ok(v) if v.is_object() => Outcome::Json(v),
+        // Read as data, wrappers off: the planner quotes it to people and
+        // passes it on to tools as written.
+        Ok(v) if v.is_object() => Outcome::Json(crate::llm::external::json_for_people(v)),
         _ => Outcome::Text(content.to_string()),
     }
 }
