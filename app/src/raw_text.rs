@@ -22,7 +22,7 @@ pub fn title_text(value: impl Into<String>) -> String {
 
 #[cfg(feature = "ssr")]
 fn server_escaped(value: String, leading_newline: bool) -> String {
-    let escaped = escape(&value);
+    let escaped = escape_markup(&value);
     // The parser drops one newline right after `<textarea>`: one of ours goes
     // first, so a value that starts with a newline keeps it.
     if leading_newline {
@@ -37,10 +37,11 @@ fn server_escaped(value: String, _leading_newline: bool) -> String {
     value
 }
 
-/// `&` and `<` (and `>` for readers of the source) as character references:
-/// enough for the parser to read the text back exactly as it was.
-#[cfg_attr(not(feature = "ssr"), allow(dead_code))]
-fn escape(text: &str) -> String {
+/// `&`, `<` and `>` as character references, `&` first so an escape
+/// already in the text stays readable as what it was: an HTML parser reads
+/// the text back exactly, and so does the model reading `<external_content>`
+/// (the server's wrapper uses this too).
+pub fn escape_markup(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

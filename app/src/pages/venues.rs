@@ -14,7 +14,7 @@ use crate::venue_search::{
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_query_map};
 
-use super::{AppliedDefaults, MyPreferencesPanel, PageHeader};
+use super::{AppliedDefaults, HeldSearch, MyPreferencesPanel, PageHeader};
 
 #[component]
 pub fn VenuesPage() -> impl IntoView {
@@ -68,7 +68,9 @@ pub fn VenuesPage() -> impl IntoView {
         <MyPreferencesPanel />
         <Suspense fallback=|| view! { <p class="mt-6 text-sm text-slate-500">"Recherche…"</p> }>
             {move || results.get().flatten().map(|r| match r {
-                Ok(r) if r.held => view! { <HeldSearch on_run=move || results.refetch() /> }.into_any(),
+                Ok(r) if r.held => view! { <HeldSearch on_run=move || results.refetch()
+                    message="Cette recherche vient d'un lien extérieur : elle n'a pas été lancée. Vérifiez les critères ci-dessus."
+                    testid="search-held" run_testid="run-search" /> }.into_any(),
                 Ok(r) => view! { <ResultsView results=r /> }.into_any(),
                 Err(e) => view! { <p role="alert" class="mt-6 rounded-md bg-red-50 px-4 py-3 text-sm text-red-700">{e.to_string()}</p> }.into_any(),
             })}
@@ -143,33 +145,6 @@ fn SearchFormView(
             {f.skip_defaults.iter().map(|k| view! { <input type="hidden" name="sans" value=k.clone() /> }).collect_view()}
             <button type="submit" class="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700">"Rechercher"</button>
         </form>
-    }
-}
-
-/// A search opened from another site: not run until the user says so. The
-/// link reloads the same URL, which is then a same-origin navigation (without
-/// JavaScript); with it, the click runs the search in place.
-#[component]
-fn HeldSearch(on_run: impl Fn() + Send + Sync + 'static) -> impl IntoView {
-    let location = use_location();
-    // The router's `search` has no `?` (server side at least): put it back.
-    let href = move || {
-        let search = location.search.get();
-        match search.trim_start_matches('?') {
-            "" => location.pathname.get(),
-            search => format!("{}?{search}", location.pathname.get()),
-        }
-    };
-    view! {
-        <div role="status" class="mt-6 rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="search-held">
-            <p>"Cette recherche vient d'un lien extérieur : elle n'a pas été lancée. Vérifiez les critères ci-dessus."</p>
-            <a href=href data-testid="run-search"
-                class="mt-2 inline-block rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700"
-                on:click=move |ev| {
-                    ev.prevent_default();
-                    on_run();
-                }>"Lancer la recherche"</a>
-        </div>
     }
 }
 

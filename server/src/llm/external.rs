@@ -36,20 +36,9 @@ pub fn json_for_people(value: serde_json::Value) -> serde_json::Value {
     }
 }
 
-/// The text with the three characters of markup escaped, `&` first so an
-/// escape already in the text stays readable as what it was.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// The text with the three characters of markup escaped (the one escaping
+/// of the project, shared with the pages' raw text).
+pub use app::raw_text::escape_markup as escape;
 
 #[cfg(test)]
 mod tests {

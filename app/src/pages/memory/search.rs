@@ -9,9 +9,10 @@
 //! the form navigates inside the page, so the search is the server
 //! function's POST, which records it in the member's source split.
 use crate::memory::{search_memory, source_label, HitView};
+use crate::pages::HeldSearch;
 use leptos::prelude::*;
 use leptos_router::components::Form;
-use leptos_router::hooks::{use_location, use_query_map};
+use leptos_router::hooks::use_query_map;
 
 #[component]
 pub fn SearchBox() -> impl IntoView {
@@ -47,7 +48,9 @@ pub fn SearchBox() -> impl IntoView {
             </Form>
             <Suspense fallback=|| ()>
                 {move || results.get().flatten().map(|answer| match answer {
-                    Ok(answer) if answer.held => view! { <HeldSearch on_run=move || results.refetch() /> }.into_any(),
+                    Ok(answer) if answer.held => view! { <HeldSearch on_run=move || results.refetch()
+                        message="Cette recherche vient d'un lien extérieur : elle n'a pas été lancée. Vérifiez-la ci-dessus."
+                        testid="memory-search-held" run_testid="memory-run-search" /> }.into_any(),
                     Ok(answer) => {
                         let badge = source_label(&answer.source);
                         view! {
@@ -73,33 +76,6 @@ pub fn SearchBox() -> impl IntoView {
                 })}
             </Suspense>
         </section>
-    }
-}
-
-/// A search opened from another site: not run until the member says so.
-/// Without JavaScript the link reloads the same URL, then a navigation from
-/// our own page; with it, the click posts the search in place.
-#[component]
-fn HeldSearch(on_run: impl Fn() + Send + Sync + 'static) -> impl IntoView {
-    let location = use_location();
-    // The router's `search` has no `?` (server side at least): put it back.
-    let href = move || {
-        let search = location.search.get();
-        match search.trim_start_matches('?') {
-            "" => location.pathname.get(),
-            search => format!("{}?{search}", location.pathname.get()),
-        }
-    };
-    view! {
-        <div role="status" class="mt-4 rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="memory-search-held">
-            <p>"Cette recherche vient d'un lien extérieur : elle n'a pas été lancée. Vérifiez-la ci-dessus."</p>
-            <a href=href data-testid="memory-run-search"
-                class="mt-2 inline-block rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700"
-                on:click=move |ev| {
-                    ev.prevent_default();
-                    on_run();
-                }>"Lancer la recherche"</a>
-        </div>
     }
 }
 
