@@ -112,6 +112,11 @@ pub fn split(reason: &str) -> (String, Vec<String>) {
             kept.push((sep, part));
         }
     }
+    if internal.is_empty() {
+        // Nothing to take out: the reason stays exactly as written (a person's
+        // edit is shown back as typed, in the builder as on the organizer's page).
+        return (trimmed.to_string(), internal);
+    }
     let mut out = String::new();
     for (i, (sep, part)) in kept.iter().enumerate() {
         if i > 0 {
