@@ -22,6 +22,7 @@ pub mod memory;
 pub mod memory_desk;
 pub mod outbound;
 pub mod outreach;
+pub mod planner;
 pub mod requests_desk;
 pub mod search;
 pub mod search_preferences;

@@ -113,7 +113,7 @@ impl Services {
         let agent = Arc::new(Agent {
             db: db.clone(),
             provider: llm,
-            offline: Arc::new(crate::llm::OfflineLlm),
+            offline: Arc::new(crate::planner::Planner),
             search: search.clone(),
             embedder: venue_embedder,
             live: chat_live,

@@ -44,7 +44,7 @@ use crate::agent::{Agent, AgentSettings, AssistantService, Live};
 use crate::config::AnthropicSettings;
 use crate::db::ai_turns;
 use crate::llm::anthropic::own_work;
-use crate::llm::{AnthropicClient, Block, ChatMessage, ChatRequest, OfflineLlm, Task};
+use crate::llm::{AnthropicClient, Block, ChatMessage, ChatRequest, Task};
 use crate::search::SearchService;
 use crate::tools::{Mode, Toolbox};
 use anyhow::Context;
@@ -432,7 +432,7 @@ async fn service(
     let fake = FakeModel::start_thinking(script, think, pace, CHUNK).await?;
     let log = Arc::new(StageLog::default());
     let client = client_of(&fake)?;
-    let offline = Arc::new(OfflineLlm);
+    let offline = Arc::new(crate::planner::Planner);
     let agent = Agent {
         db: db.clone(),
         provider: Arc::new(client),

@@ -1,44 +1,10 @@
-//! The provider of `MAXY_LLM_PROVIDER=none`: no network, no model.
-//!
-//! - [`LlmProvider::complete`] answers [`LlmError::Offline`] at once, and
-//!   callers take their deterministic path (the venue search ranks with its
-//!   scorer) without calling it a failure;
-//! - [`LlmProvider::stream`] is the assistant's **offline planner**: it
-//!   recognises the team's common French intents in the last user message
-//!   and answers as a model would — tool calls, then, once the agent loop
-//!   appends their results, the next step or a French answer streamed in
-//!   small deltas. It keeps no state: everything comes from the request
-//!   (the user's words, the tool results since, the system prompt's
-//!   `DEMANDE EN COURS` line). It is also the last step of the fallback
-//!   chain when a remote model fails.
-mod answer;
-mod count;
-mod emails;
-mod find;
-mod help;
-mod intent;
-mod member;
-mod picks;
-mod plan;
-mod qualify;
-mod results;
-mod step;
-mod target;
-mod training;
-mod turn;
-mod words;
-
-use super::{
-    Block, ChatAnswer, ChatEvent, ChatRequest, ChatStream, Completion, CompletionRequest, LlmError,
-    LlmProvider, StopReason,
-};
-use futures_util::StreamExt;
-use sha2::{Digest, Sha256};
-use std::time::Instant;
-use step::Next;
-
-/// The model name the planner's answers carry.
-pub const PLANNER_MODEL: &str = "offline-planner";
+//! The backend of `MAXY_LLM_PROVIDER=none`: no network, no model. Every
+//! call answers [`LlmError::Offline`] at once and callers take their
+//! deterministic path without calling it a failure (the venue search ranks
+//! with its scorer; the chat's turn streams from the offline planner,
+//! `crate::planner`, which lives beside the agent because it is domain
+//! logic, not a model client).
+use super::{ChatRequest, ChatStream, Completion, CompletionRequest, LlmError, LlmProvider};
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct OfflineLlm;
@@ -57,56 +23,7 @@ impl LlmProvider for OfflineLlm {
         Err(LlmError::Offline)
     }
 
-    async fn stream(&self, request: &ChatRequest) -> Result<ChatStream, LlmError> {
-        Ok(futures_util::stream::iter(events(request).into_iter().map(Ok)).boxed())
+    async fn stream(&self, _request: &ChatRequest) -> Result<ChatStream, LlmError> {
+        Err(LlmError::Offline)
     }
-}
-
-/// The planner's answer to `request`, as the events a model would stream:
-/// `Started`, deltas, then one `Finished`.
-pub fn events(request: &ChatRequest) -> Vec<ChatEvent> {
-    let started = Instant::now();
-    let next = plan::next(&turn::Turn::read(request));
-    let (content, stop) = match next {
-        Next::Say(text) => (vec![Block::Text { text }], StopReason::EndTurn),
-        Next::Call(calls) => {
-            let prefix = call_prefix(request);
-            let blocks = calls
-                .into_iter()
-                .enumerate()
-                .map(|(i, call)| Block::ToolUse {
-                    id: format!("{prefix}_{i}"),
-                    name: call.name.to_string(),
-                    input: call.input,
-                })
-                .collect();
-            (blocks, StopReason::ToolUse)
-        }
-    };
-    answer::events(content, stop, started.elapsed())
-}
-
-/// The planner's whole answer (the `Finished` event's).
-pub fn plan(request: &ChatRequest) -> Option<ChatAnswer> {
-    events(request).into_iter().find_map(|e| match e {
-        ChatEvent::Finished(answer) => Some(answer),
-        _ => None,
-    })
-}
-
-/// Tool call ids, unique per history and the same for the same history
-/// (the planner is deterministic): a digest of the messages so far.
-fn call_prefix(request: &ChatRequest) -> String {
-    let mut digest = Sha256::new();
-    for message in &request.messages {
-        digest.update(format!("{:?}", message.role).as_bytes());
-        digest.update(serde_json::to_vec(&message.content).unwrap_or_default());
-    }
-    let hex: String = digest
-        .finalize()
-        .iter()
-        .take(8)
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    format!("toolu_offline_{hex}")
 }

@@ -3,10 +3,10 @@
 //! results), so each test asserts the exact calls the planner makes.
 #![allow(dead_code)]
 use serde_json::{json, Value};
-use server::llm::offline::events;
 use server::llm::{
     Block, ChatAnswer, ChatEvent, ChatMessage, ChatRequest, ChatRole, StopReason, Task, ToolSpec,
 };
+use server::planner::events;
 use server::tools::args;
 
 /// Every tool of the chat, read and write, as the agent offers them.
