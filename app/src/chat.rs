@@ -75,6 +75,10 @@ pub enum ChatEvent {
         detail: String,
         decided_by: Option<String>,
     },
+    /// The model's answer stopped mid-stream (the model failed): the text
+    /// shown so far stays, labelled as interrupted; what follows (a notice,
+    /// the offline planner's answer) is another answer.
+    AnswerInterrupted,
     /// Something the team should know (a remote model failed and the
     /// offline planner took over…).
     Notice { text: String },

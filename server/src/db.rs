@@ -1,24 +1,8 @@
 //! The PostgreSQL pool, the embedded migrations, and the queries (one
 //! module per table, checked at compile time by `sqlx::query!`).
-/// A CTE named `relaxed` that makes its statement's own transaction commit
-/// asynchronously (`synchronous_commit` off until that transaction ends):
-/// the statement returns once its commit is in PostgreSQL's memory, without
-/// waiting for the disk (about 1 ms here). The statement must read
-/// `relaxed` (a CTE nobody reads is not run), and must run on the pool,
-/// never inside a transaction, whose whole commit it would relax. Only for
-/// rows whose loss in a database crash costs nothing: the next durable
-/// commit (any session's) writes them to disk with its own, since the WAL is
-/// one sequence.
-macro_rules! relaxed_commit_cte {
-    () => {
-        "relaxed AS (SELECT set_config('synchronous_commit', 'off', true) AS relaxed)"
-    };
-}
-
 /// `INSERT INTO llm_calls` of the rows in the JSON array `$param`, as
 /// [`llm_calls::rows`] builds it: the one place that maps a call record to
-/// the table, used by `llm_calls::insert` and by the statement that closes a
-/// chat turn (which stores its last call with it).
+/// the table (`llm_calls::insert`).
 macro_rules! insert_llm_calls_from_json {
     ($param:literal) => {
         concat!(

@@ -1,59 +1,19 @@
-//! What the chat turn's overhead round changed (docs/benchmarks.md, fifth
-//! round): the turn's last model call is stored by the statement that
-//! closes the turn (one round trip instead of a relaxed insert of its
-//! own), and the row keeps its tokens, cost, latency
-//! and who it served, while calls that asked for a tool are still written at
-//! once; the first round's reads are one statement that reads what the
-//! separate reads did; the send and the closing reach the disk through the
-//! flush that follows them; the per-stage timings of `maxy bench chat` are
-//! never collected by the production wiring.
+//! A chat turn, durable and plain (ADR 0029): when a turn ends, its
+//! events, messages and cost rows are committed durably, and no chat code
+//! turns `synchronous_commit` off; the first round's reads are one
+//! statement that reads what the separate reads did; later rounds read the
+//! history a fresh read gives; the per-stage timings of `maxy bench chat`
+//! are never collected by the production wiring.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 mod support;
 
-use futures_util::StreamExt;
 use serde_json::{json, Value};
 use server::bench::fake_model::{last_tool_results, Answer, FakeModel, Script};
-use server::db::ai_events::{self, Closing, FinalMessage};
-use server::db::llm_calls::CallContext;
-use server::llm::{
-    AnthropicClient, Block, CallRecord, ChatEvent, ChatMessage, ChatRequest, LlmProvider,
-    Recording, Task, Usage,
-};
+use server::llm::Block;
 use sqlx::PgPool;
 use std::sync::Arc;
 use std::time::Duration;
 use support::app::{seed_demo, TestApp, PASSWORD, TEAM};
-
-#[derive(Debug, PartialEq, sqlx::FromRow)]
-struct Row {
-    task: String,
-    provider: String,
-    model: String,
-    input_tokens: i32,
-    output_tokens: i32,
-    cache_write_tokens: i32,
-    cache_read_tokens: i32,
-    cost_usd: f64,
-    latency_ms: i32,
-    status: String,
-    error: Option<String>,
-    conversation_id: Option<i64>,
-    user_id: Option<i64>,
-    request_id: Option<i64>,
-}
-
-async fn rows(db: &PgPool, conversation_id: i64) -> Vec<Row> {
-    sqlx::query_as(
-        "SELECT task, provider, model, input_tokens, output_tokens, cache_write_tokens,
-                cache_read_tokens, cost_usd::float8 AS cost_usd, latency_ms, status, error,
-                conversation_id, user_id, request_id
-           FROM llm_calls WHERE conversation_id = $1 ORDER BY id",
-    )
-    .bind(conversation_id)
-    .fetch_all(db)
-    .await
-    .unwrap()
-}
 
 /// The first request of the demo.
 async fn first_request(db: &PgPool) -> i64 {
@@ -83,330 +43,8 @@ async fn running_turn(db: &PgPool) -> (i64, i64, i64) {
     (user, conversation, turn)
 }
 
-/// Where the WAL is written up to, and whether it is on disk up to `lsn`.
-async fn wal_written(db: &PgPool) -> String {
-    sqlx::query_scalar("SELECT pg_current_wal_insert_lsn()::text")
-        .fetch_one(db)
-        .await
-        .unwrap()
-}
-
-async fn on_disk_up_to(db: &PgPool, lsn: &str) -> bool {
-    sqlx::query_scalar("SELECT pg_current_wal_flush_lsn() >= $1::pg_lsn")
-        .bind(lsn)
-        .fetch_one(db)
-        .await
-        .unwrap()
-}
-
-/// The send and the closing commit without waiting for the disk (ADR
-/// 0024); the flush that follows each carries it to disk: once it returns,
-/// the WAL is on disk past their commits. A turn that does not exist makes
-/// no write, so no flush, and says so.
-#[sqlx::test(migrations = "../migrations")]
-async fn the_turns_flush_puts_its_relaxed_send_and_closing_on_disk(db: PgPool) {
-    use server::db::ai_turns;
-    seed_demo(&db).await;
-    let (user, conversation, turn) = running_turn(&db).await;
-    ai_turns::finish(&db, turn, "done", None).await.unwrap();
-    let window = server::db::ai_context::TurnWindow {
-        recent: 3,
-        messages: 30,
-    };
-    let server::db::ai_send::Sent::Opened { turn_id, .. } =
-        send(&db, user, conversation, "bonjour", window).await
-    else {
-        panic!("the turn opens");
-    };
-    let sent = wal_written(&db).await;
-    assert!(ai_turns::flush_to_disk(&db, turn_id).await.unwrap());
-    assert!(on_disk_up_to(&db, &sent).await, "the send is on disk");
-
-    let closing = Closing {
-        status: "done",
-        error: None,
-        message: None,
-        calls: &[],
-        call_context: CallContext::default(),
-    };
-    let finished = app::chat::ChatEvent::TurnFinished {
-        turn_id,
-        status: "done".into(),
-        cost_eur: 0.0,
-    };
-    let closed = ai_events::append_closing_turn(
-        &db,
-        conversation,
-        turn_id,
-        std::slice::from_ref(&finished),
-        closing,
-    )
-    .await
-    .unwrap();
-    assert!(closed);
-    let closed_at = wal_written(&db).await;
-    assert!(ai_turns::flush_to_disk(&db, turn_id).await.unwrap());
-    assert!(
-        on_disk_up_to(&db, &closed_at).await,
-        "the closing is on disk"
-    );
-    let status: String = sqlx::query_scalar("SELECT status FROM ai_turns WHERE id = $1")
-        .bind(turn_id)
-        .fetch_one(&db)
-        .await
-        .unwrap();
-    assert_eq!(status, "done", "the flush leaves the turn as it was");
-
-    assert!(!ai_turns::flush_to_disk(&db, turn_id + 1_000_000)
-        .await
-        .unwrap());
-}
-
-#[sqlx::test(migrations = "../migrations")]
-async fn the_closing_statement_stores_the_last_call_with_its_tokens_and_cost(db: PgPool) {
-    seed_demo(&db).await;
-    let (user, conversation, turn) = running_turn(&db).await;
-    let call = CallRecord {
-        task: Task::Chat,
-        provider: "anthropic",
-        model: "claude-sonnet-4-5".into(),
-        usage: Usage {
-            input_tokens: 1200,
-            output_tokens: 40,
-            cache_write_tokens: 7,
-            cache_read_tokens: 1000,
-        },
-        cost_usd: Some(0.012_345),
-        latency: Duration::from_millis(842),
-        error: None,
-    };
-    let content = [Block::Text {
-        text: "Voici trois lieux.".into(),
-    }];
-    let context = CallContext {
-        user_id: Some(user),
-        conversation_id: Some(conversation),
-        ..CallContext::default()
-    };
-    let finished = app::chat::ChatEvent::TurnFinished {
-        turn_id: turn,
-        status: "done".into(),
-        cost_eur: 0.01,
-    };
-    let closed = ai_events::append_closing_turn(
-        &db,
-        conversation,
-        turn,
-        std::slice::from_ref(&finished),
-        Closing {
-            status: "done",
-            error: None,
-            message: Some(FinalMessage {
-                content: &content,
-                model: "claude-sonnet-4-5",
-            }),
-            calls: std::slice::from_ref(&call),
-            call_context: context,
-        },
-    )
-    .await
-    .unwrap();
-    assert!(closed);
-    assert_eq!(
-        rows(&db, conversation).await,
-        [Row {
-            task: "chat".into(),
-            provider: "anthropic".into(),
-            model: "claude-sonnet-4-5".into(),
-            input_tokens: 1200,
-            output_tokens: 40,
-            cache_write_tokens: 7,
-            cache_read_tokens: 1000,
-            cost_usd: 0.012_345,
-            latency_ms: 842,
-            status: "ok".into(),
-            error: None,
-            conversation_id: Some(conversation),
-            user_id: Some(user),
-            request_id: None,
-        }]
-    );
-    // Written by the same statement as the closing: one transaction, one
-    // `now()`.
-    let same: bool = sqlx::query_scalar(
-        "SELECT c.created_at = t.finished_at FROM llm_calls c, ai_turns t
-          WHERE c.conversation_id = $1 AND t.id = $2",
-    )
-    .bind(conversation)
-    .bind(turn)
-    .fetch_one(&db)
-    .await
-    .unwrap();
-    assert!(same);
-    let answer: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM ai_messages WHERE conversation_id = $1 AND role = 'assistant'",
-    )
-    .bind(conversation)
-    .fetch_one(&db)
-    .await
-    .unwrap();
-    assert_eq!(answer, 1);
-
-    // A closing with no call left writes no row; a failed call's error is kept.
-    let (_, other, other_turn) = running_turn(&db).await;
-    let failed = CallRecord {
-        error: Some("cancelled".into()),
-        cost_usd: None,
-        ..call.clone()
-    };
-    for calls in [&[][..], std::slice::from_ref(&failed)] {
-        ai_events::append_closing_turn(
-            &db,
-            other,
-            other_turn,
-            &[],
-            Closing {
-                status: "stopped",
-                error: None,
-                message: None,
-                calls,
-                call_context: CallContext {
-                    conversation_id: Some(other),
-                    ..CallContext::default()
-                },
-            },
-        )
-        .await
-        .unwrap();
-    }
-    let stored = rows(&db, other).await;
-    assert_eq!(stored.len(), 1, "{stored:?}");
-    assert_eq!(
-        (
-            stored[0].status.as_str(),
-            stored[0].error.as_deref(),
-            stored[0].cost_usd
-        ),
-        ("error", Some("cancelled"), 0.0)
-    );
-}
-
-/// A streamed call through the recorder, to its end.
-async fn stream_once(recording: &Recording) {
-    let request = ChatRequest {
-        task: Task::Chat,
-        system: "Tu es Maxy.".into(),
-        tools: Vec::new().into(),
-        messages: vec![ChatMessage::user_text("Des lieux ?")],
-        max_tokens: 256,
-        time_limit: Some(Duration::from_secs(10)),
-    };
-    let mut stream = recording.stream(&request).await.unwrap();
-    let mut finished = false;
-    while let Some(event) = stream.next().await {
-        finished |= matches!(event.unwrap(), ChatEvent::Finished(_));
-    }
-    assert!(finished);
-}
-
-async fn client(script: Script) -> (FakeModel, Arc<dyn LlmProvider>) {
-    let fake = FakeModel::start(script, Duration::ZERO, 8).await.unwrap();
-    let client = AnthropicClient::new(
-        &server::config::AnthropicSettings {
-            base_url: fake.base_url(),
-            api_key: "test-key".into(),
-        },
-        "claude-sonnet-4-5",
-        Duration::from_secs(10),
-    )
-    .unwrap();
-    (fake, Arc::new(client))
-}
-
-#[sqlx::test(migrations = "../migrations")]
-async fn a_recording_leaves_answers_to_its_caller_and_writes_failures(db: PgPool) {
-    seed_demo(&db).await;
-    let (_, conversation, _) = running_turn(&db).await;
-    let context = CallContext {
-        conversation_id: Some(conversation),
-        ..CallContext::default()
-    };
-    let count = || async {
-        sqlx::query_scalar::<_, i64>("SELECT count(*) FROM llm_calls WHERE conversation_id = $1")
-            .bind(conversation)
-            .fetch_one(&db)
-            .await
-            .unwrap()
-    };
-
-    // A final answer (no tool call): kept, not written.
-    let (_fake, provider) = client(Arc::new(|_| Answer::Text("Voici.".into()))).await;
-    let leaving = Recording::new(provider.clone(), db.clone(), context).leaving_answers();
-    stream_once(&leaving).await;
-    assert_eq!(count().await, 0, "left to the caller");
-    let calls = leaving.calls();
-    assert_eq!(calls.len(), 1);
-    assert_eq!(calls[0].id, None);
-    let left = leaving.take_left();
-    assert_eq!(left, [calls[0].record.clone()]);
-    assert_eq!(
-        (left[0].usage.input_tokens, left[0].usage.output_tokens),
-        (1200, 40),
-        "the usage the stream reported"
-    );
-    assert!(leaving.take_left().is_empty(), "taken once");
-
-    // Without the option the same answer is written at once.
-    let writing = Recording::new(provider, db.clone(), context);
-    stream_once(&writing).await;
-    assert_eq!(count().await, 1);
-    assert!(writing.calls()[0].id.is_some());
-    assert!(writing.take_left().is_empty());
-
-    // An answer that calls a tool is left too (the turn stores it with the
-    // answer's message).
-    let (_fake, tool) = client(Arc::new(|_| Answer::ToolUse {
-        text: String::new(),
-        name: "get_request".into(),
-        input: json!({"request_id": 1}),
-    }))
-    .await;
-    let leaving = Recording::new(tool, db.clone(), context).leaving_answers();
-    stream_once(&leaving).await;
-    assert_eq!(count().await, 1);
-    assert_eq!(leaving.take_left().len(), 1);
-
-    // A call that fails is written at once even when leaving.
-    let failing = Recording::new(
-        Arc::new(
-            AnthropicClient::new(
-                &server::config::AnthropicSettings {
-                    base_url: format!("http://{}", support::closed_port().await),
-                    api_key: "test-key".into(),
-                },
-                "claude-sonnet-4-5",
-                Duration::from_secs(2),
-            )
-            .unwrap(),
-        ),
-        db.clone(),
-        context,
-    )
-    .leaving_answers();
-    let request = ChatRequest {
-        task: Task::Chat,
-        system: "Tu es Maxy.".into(),
-        tools: Vec::new().into(),
-        messages: vec![ChatMessage::user_text("Des lieux ?")],
-        max_tokens: 256,
-        time_limit: Some(Duration::from_secs(2)),
-    };
-    assert!(failing.stream(&request).await.is_err());
-    assert_eq!(count().await, 2, "the failure is recorded at once");
-    assert!(failing.take_left().is_empty());
-}
-
-/// Sends a message through the app and waits for its turn to end.
+/// Sends a message through the app and waits for its turn to end (the
+/// page's stream shows `turn_finished`).
 async fn turn(app: &TestApp, session: &str, text: &str) -> i64 {
     let sent = app
         .post_form("/api/chat/send", &[("text", text)], Some(session))
@@ -427,13 +65,65 @@ async fn turn(app: &TestApp, session: &str, text: &str) -> i64 {
     conversation
 }
 
+/// Every commit of a chat table, with the `synchronous_commit` its
+/// transaction had when it committed: a deferred trigger runs at commit
+/// time, after any `set_config` of the transaction's statements.
+async fn watch_commits(db: &PgPool) {
+    for sql in [
+        "CREATE TABLE commit_modes (tbl text NOT NULL, mode text NOT NULL)",
+        "CREATE FUNCTION note_commit_mode() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN
+             INSERT INTO commit_modes VALUES (TG_TABLE_NAME, current_setting('synchronous_commit'));
+             RETURN NULL;
+         END $$",
+    ] {
+        sqlx::query(sql).execute(db).await.unwrap();
+    }
+    for table in ["ai_events", "ai_messages", "ai_turns", "llm_calls"] {
+        sqlx::query(&format!(
+            "CREATE CONSTRAINT TRIGGER note_commit_mode AFTER INSERT OR UPDATE ON {table}
+             DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION note_commit_mode()"
+        ))
+        .execute(db)
+        .await
+        .unwrap();
+    }
+}
+
+/// When a turn ends, a fresh connection reads all it wrote: its events, its
+/// messages, one `llm_calls` row per model call with its tokens; and every
+/// commit that wrote them waited for the disk (`synchronous_commit` on).
 #[sqlx::test(migrations = "../migrations")]
-async fn a_turn_records_every_model_call_once_the_last_with_its_closing(db: PgPool) {
+async fn a_turns_events_and_cost_rows_are_on_disk_when_it_ends(db: PgPool) {
     seed_demo(&db).await;
+    watch_commits(&db).await;
+    // The watch sees a commit that does not wait for the disk.
+    let (_, conversation, turn_id) = running_turn(&db).await;
+    sqlx::query(
+        "WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true) AS r)
+         UPDATE ai_turns SET heartbeat_at = now() FROM relaxed WHERE id = $1",
+    )
+    .bind(turn_id)
+    .execute(&db)
+    .await
+    .unwrap();
+    let seen: Vec<(String, String)> =
+        sqlx::query_as("SELECT tbl, mode FROM commit_modes WHERE mode <> 'on'")
+            .fetch_all(&db)
+            .await
+            .unwrap();
+    assert_eq!(seen, [("ai_turns".to_string(), "off".to_string())]);
+    sqlx::query("DELETE FROM commit_modes")
+        .execute(&db)
+        .await
+        .unwrap();
+    server::db::ai_turns::finish(&db, turn_id, "done", None)
+        .await
+        .unwrap();
+    let _ = conversation;
     let request_id = first_request(&db).await;
     let script: Script = Arc::new(move |body: &Value| {
-        let asked = body["messages"].to_string();
-        if asked.contains("avec outil") && last_tool_results(body).is_empty() {
+        if last_tool_results(body).is_empty() {
             Answer::ToolUse {
                 text: "Je lis la demande.".into(),
                 name: "get_request".into(),
@@ -446,39 +136,113 @@ async fn a_turn_records_every_model_call_once_the_last_with_its_closing(db: PgPo
     let fake = FakeModel::start(script, Duration::ZERO, 8).await.unwrap();
     let app = TestApp::on_model(db.clone(), &fake.base_url(), &[]).await;
     let team = app.sign_in(TEAM, PASSWORD).await;
+    let conversation = turn(&app, &team, "Des lieux pour cette demande ?").await;
 
-    for (text, calls) in [("Des lieux ?", 1), ("Des lieux, avec outil ?", 2)] {
-        let conversation = turn(&app, &team, text).await;
-        let stored = rows(&db, conversation).await;
-        assert_eq!(stored.len(), calls, "{text}: {stored:?}");
-        for row in &stored {
-            assert_eq!(
-                (
-                    row.task.as_str(),
-                    row.status.as_str(),
-                    row.input_tokens,
-                    row.output_tokens,
-                    row.cache_read_tokens
-                ),
-                ("chat", "ok", 1200, 40, 1000),
-                "{text}"
-            );
-            assert!(row.user_id.is_some());
-        }
-        // The last call went in with the closing (same transaction time);
-        // a tool round's call was written before it.
-        let at_closing: Vec<bool> = sqlx::query_scalar(
-            "SELECT c.created_at = t.finished_at FROM llm_calls c
-               JOIN ai_turns t ON t.conversation_id = c.conversation_id
-              WHERE c.conversation_id = $1 ORDER BY c.id",
-        )
-        .bind(conversation)
-        .fetch_all(&db)
+    let fresh = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .connect_with((*db.connect_options()).clone())
         .await
         .unwrap();
-        let mut expected = vec![false; calls - 1];
-        expected.push(true);
-        assert_eq!(at_closing, expected, "{text}");
+    let count = |sql: &'static str| {
+        let fresh = fresh.clone();
+        async move {
+            sqlx::query_scalar::<_, i64>(sql)
+                .bind(conversation)
+                .fetch_one(&fresh)
+                .await
+                .unwrap()
+        }
+    };
+    let calls: Vec<(String, i32, i32, i32)> = sqlx::query_as(
+        "SELECT status, input_tokens, output_tokens, cache_read_tokens FROM llm_calls
+          WHERE conversation_id = $1 ORDER BY id",
+    )
+    .bind(conversation)
+    .fetch_all(&fresh)
+    .await
+    .unwrap();
+    assert_eq!(
+        calls,
+        [
+            ("ok".to_string(), 1200, 40, 1000),
+            ("ok".to_string(), 1200, 40, 1000)
+        ],
+        "one row per model call, with its tokens"
+    );
+    // The user's message, the answer calling the tool, its result, the
+    // last answer.
+    assert_eq!(
+        count("SELECT count(*) FROM ai_messages WHERE conversation_id = $1").await,
+        4
+    );
+    let kinds: Vec<String> = sqlx::query_scalar(
+        "SELECT event->>'type' FROM ai_events WHERE conversation_id = $1 ORDER BY seq",
+    )
+    .bind(conversation)
+    .fetch_all(&fresh)
+    .await
+    .unwrap();
+    assert_eq!(kinds.first().map(String::as_str), Some("user_message"));
+    assert_eq!(kinds.last().map(String::as_str), Some("turn_finished"));
+    for kind in ["tool_started", "tool_finished", "text_delta"] {
+        assert!(kinds.iter().any(|k| k == kind), "{kind} in {kinds:?}");
+    }
+    assert_eq!(
+        count("SELECT count(*) FROM ai_turns WHERE conversation_id = $1 AND status = 'done'").await,
+        1
+    );
+
+    let relaxed: Vec<(String, String)> =
+        sqlx::query_as("SELECT DISTINCT tbl, mode FROM commit_modes WHERE mode <> 'on'")
+            .fetch_all(&fresh)
+            .await
+            .unwrap();
+    assert_eq!(relaxed, [], "commits that did not wait for the disk");
+    let watched: i64 = sqlx::query_scalar("SELECT count(DISTINCT tbl) FROM commit_modes")
+        .fetch_one(&fresh)
+        .await
+        .unwrap();
+    assert_eq!(watched, 4, "every chat table's commits were seen");
+}
+
+/// No chat code turns durable commits off: not the agent, not the tables a
+/// turn writes.
+#[test]
+fn no_chat_code_relaxes_its_commits() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+    let mut files = vec![format!("{root}/db.rs"), format!("{root}/agent.rs")];
+    let mut dirs = vec![std::path::PathBuf::from(format!("{root}/agent"))];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path.display().to_string());
+            }
+        }
+    }
+    for table in [
+        "ai_context",
+        "ai_conversations",
+        "ai_events",
+        "ai_messages",
+        "ai_pending_approvals",
+        "ai_send",
+        "ai_turns",
+        "llm_calls",
+    ] {
+        files.push(format!("{root}/db/{table}.rs"));
+    }
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap().to_lowercase();
+        for word in ["synchronous_commit", "relaxed_commit"] {
+            assert!(!text.contains(word), "{file} says {word}");
+        }
+        assert!(
+            !text.contains("joinhandle"),
+            "{file} writes behind the turn"
+        );
     }
 }
 

@@ -1,11 +1,12 @@
 //! A round's tool calls: read calls run (bounded in time), write calls
-//! become approval cards, anything else an error the model reads, with the
-//! round's two writes around them (ADR 0023).
+//! become approval cards, anything else an error the model reads. The
+//! model's answer is stored before the calls, their results after, each
+//! event written as it happens (ADR 0029).
 use super::history;
 use super::labels::label;
-use super::sink::{BehindMessage, EventSink};
+use super::sink::EventSink;
 use super::stages::{self, Part};
-use super::turn::{Agent, Before, Recorders};
+use super::turn::Agent;
 use crate::approvals;
 use crate::db::ai_conversations::ApprovalOutcome;
 use crate::db::ai_events::{RoundMessage, RoundStored};
@@ -13,139 +14,56 @@ use crate::db::ai_messages::StoredMessage;
 use crate::llm::{Block, ChatAnswer};
 use crate::tools::{Access, Mode, ToolContext, ToolError, Toolbox};
 use app::chat::{ApprovalCard, ChatEvent};
-use sqlx::types::Json;
 
 impl Agent {
-    /// A round's tool calls, with two writes around them: the model's
-    /// answer (with its call's record and the first read call's "started"
-    /// event) before the calls run, their results (and the events saying
-    /// how each ended) after. The results are written behind the turn (the
-    /// next model call does not wait for them), and so is the answer when
-    /// every call reads (no approval card refers to it). Events between two
-    /// calls go out at once, so the page always shows the call that is
-    /// running.
-    #[allow(clippy::too_many_arguments)]
+    /// A round's tool calls, one after the other: the model's answer
+    /// stored first (an approval card refers to it), then for each call its
+    /// "started" line (read calls), the call, and the line saying how it
+    /// ended (or its approval card); last, the results stored.
     pub(super) async fn dispatch(
         &self,
         tools: &ToolContext,
         mode: Mode,
         answer: &ChatAnswer,
         calls: &[(String, String, serde_json::Value)],
-        recorders: &Recorders,
         sink: &mut EventSink,
-        before: Before,
     ) -> sqlx::Result<Dispatched> {
-        let conversation_id = tools.conversation_id;
-        let started = |id: &str, name: &str| {
-            (Toolbox::access(name) == Some(Access::Read)).then(|| ChatEvent::ToolStarted {
-                call_id: id.into(),
-                name: name.into(),
-                label: label(name),
+        let RoundStored {
+            message: answer_stored,
+            ..
+        } = sink
+            .push_message(RoundMessage {
+                role: "assistant",
+                content: &answer.content,
+                model: Some(&answer.model),
             })
-        };
-        let first = calls.first().and_then(|(id, name, _)| started(id, name));
-        let records = recorders.take_left();
-        let reads_only = calls
-            .iter()
-            .all(|(_, name, _)| Toolbox::access(name) == Some(Access::Read));
-        let mut written = std::time::Duration::ZERO;
-        let (answer_stored, outcomes, first_read) = if reads_only {
-            // Nothing refers to the answer's row: it is written behind the
-            // turn while the first call runs, the turn keeps it in memory,
-            // and the approvals stay as the turn last saw them.
-            sink.push_with_message_behind(
-                first.into_iter().collect(),
-                BehindMessage {
-                    role: "assistant",
-                    content: answer.content.clone(),
-                    model: Some(answer.model.clone()),
-                    calls: records,
-                    call_context: recorders.context,
-                },
-            );
-            let answer_stored = StoredMessage {
-                // Not known before the write; the history never reads it.
-                id: 0,
-                // Only the turn appends messages while it runs.
-                seq: before.next_seq,
-                role: "assistant".into(),
-                content: Json(answer.content.clone()),
-            };
-            let (id, name, input) = &calls[0];
-            let read = self.run_read(tools, id, name, input).await;
-            (answer_stored, before.outcomes, Some(read))
-        } else {
-            // Stored before any write call: an approval card refers to it.
-            // A first call that reads needs nothing of it, so it runs
-            // meanwhile.
-            let store_answer = stages::timed(sink.push_with_message(
-                first.into_iter().collect(),
-                RoundMessage {
-                    role: "assistant",
-                    content: &answer.content,
-                    model: Some(&answer.model),
-                    calls: &records,
-                    call_context: recorders.context,
-                },
-            ));
-            let ((opened, took), first_read) = match calls.first() {
-                Some((id, name, input)) if Toolbox::access(name) == Some(Access::Read) => {
-                    let (stored, read) =
-                        tokio::join!(store_answer, self.run_read(tools, id, name, input));
-                    (stored, Some(read))
-                }
-                _ => (store_answer.await, None),
-            };
-            written += took;
-            match opened {
-                Ok(RoundStored { message, outcomes }) => (message, outcomes, first_read),
-                Err(e) => {
-                    self.store_calls(&records, recorders.context).await;
-                    return Err(e);
-                }
-            }
-        };
-        let mut events = Vec::new();
+            .await?;
         let mut results = Vec::with_capacity(calls.len());
-        let ran = usize::from(first_read.is_some());
-        if let Some((block, event)) = first_read {
-            results.push(block);
-            events.push(event);
-        }
-        for (id, name, input) in calls.iter().skip(ran) {
-            // The previous call's end and this one's start, in one write.
-            events.extend(started(id, name));
-            if !events.is_empty() {
-                let (pushed, took) =
-                    stages::timed(sink.push_all(std::mem::take(&mut events))).await;
-                pushed?;
-                written += took;
+        for (id, name, input) in calls {
+            if Toolbox::access(name) == Some(Access::Read) {
+                sink.push(ChatEvent::ToolStarted {
+                    call_id: id.into(),
+                    name: name.into(),
+                    label: label(name),
+                })
+                .await?;
             }
             let (block, event) = self
                 .call(tools, mode, answer_stored.id, id, name, input)
                 .await?;
+            sink.push(event).await?;
             results.push(block);
-            events.push(event);
         }
-        // Written while the next round's model call runs: that round reads
-        // the results from memory, and the sink's next write waits for this.
-        let results_stored = StoredMessage {
-            id: 0,
-            seq: answer_stored.seq + 1,
-            role: "tool".into(),
-            content: Json(results.clone()),
-        };
-        sink.push_with_message_behind(
-            events,
-            BehindMessage {
+        let RoundStored {
+            message: results_stored,
+            outcomes,
+        } = sink
+            .push_message(RoundMessage {
                 role: "tool",
-                content: results,
+                content: &results,
                 model: None,
-                calls: Vec::new(),
-                call_context: recorders.context,
-            },
-        );
-        self.part(conversation_id, Part::ToolWrites, written);
+            })
+            .await?;
         Ok(Dispatched {
             answer: answer_stored,
             results: results_stored,
@@ -259,8 +177,8 @@ impl Agent {
     }
 }
 
-/// What a round's dispatch stored: the model's answer and the results
-/// (being written), with the approvals as they stood then.
+/// What a round's dispatch stored: the model's answer and the results,
+/// with the approvals as they stood then.
 pub(super) struct Dispatched {
     pub answer: StoredMessage,
     pub results: StoredMessage,

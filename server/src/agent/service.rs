@@ -2,7 +2,7 @@
 //! messages that start a turn on the server, the stop button, decisions on
 //! approval cards. Every method checks that the conversation belongs to the
 //! caller; someone else's reads as absent.
-use super::stages::{timed, Part, Stage};
+use super::stages::Stage;
 use super::turn::Agent;
 use crate::approvals;
 use crate::auth::tokens::SigningKey;
@@ -280,13 +280,8 @@ impl Assistant for AssistantService {
                 self.agent.known.keep(conversation_id, &reads.messages);
                 self.agent.lap(conversation_id, Stage::Send);
                 self.agent.live.notify(conversation_id);
+                // The send's commit was durable: the message is on disk.
                 tokio::spawn(self.agent.clone().run_turn(conversation, turn_id, *reads));
-                // The send committed without waiting for the disk, so the
-                // turn started at once; the page hears that its message is
-                // sent only once it is on disk (ADR 0024).
-                let (flushed, took) = timed(ai_turns::flush_to_disk(db, turn_id)).await;
-                self.agent.part(conversation_id, Part::SendFlush, took);
-                flushed.map_err(AppError::unavailable)?;
                 Ok(SentMessage {
                     conversation_id,
                     seq,

@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
     /// `send`: checks, the message stored, the turn opened with its start
-    /// event and its first reads (one relaxed statement), the turn's task
-    /// spawned. Its flush to disk runs beside the turn ([`Part::SendFlush`]).
+    /// event and its first reads (one durable statement), the turn's task
+    /// spawned.
     Send,
     /// The spawned turn waiting for a worker thread.
     Spawn,
@@ -32,10 +32,11 @@ pub enum Stage {
     /// text streamed to the log. Includes the model's own time, which the
     /// benchmark subtracts.
     Model,
-    /// Tool calls run or turned into cards, and the round's messages stored.
+    /// Tool calls run or turned into cards, their events and the round's
+    /// messages stored.
     Tools,
     /// The cost summed, the last events, the answer and the closing in one
-    /// relaxed statement; its flush to disk follows ([`Part::CloseFlush`]).
+    /// durable statement.
     Close,
 }
 
@@ -63,39 +64,22 @@ impl Stage {
     }
 }
 
-/// Work inside [`Stage::Reads`] or [`Stage::Tools`], timed on its own
-/// (the reads' parts run at the same time, so they do not add up; the
-/// tools' parts run one after the other).
+/// Work inside [`Stage::Reads`] or [`Stage::Tools`], timed on its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Part {
     /// The similar requests (cached per request).
     Similar,
     /// A read tool's own work (its argument check, queries, wrapping).
     ToolRun,
-    /// The round's writes: the model's answer with the first "started"
-    /// event, then the results with the calls' last events (two statements
-    /// for one call).
-    ToolWrites,
-    /// The send's flush to disk, beside the turn: the page's answer waits
-    /// for it, the turn does not. (The closing's flush is
-    /// [`TurnTimings::closing_flush`].)
-    SendFlush,
 }
 
 impl Part {
-    pub const ALL: [Part; 4] = [
-        Part::Similar,
-        Part::ToolRun,
-        Part::ToolWrites,
-        Part::SendFlush,
-    ];
+    pub const ALL: [Part; 2] = [Part::Similar, Part::ToolRun];
 
     pub fn label(self) -> &'static str {
         match self {
             Part::Similar => "in reads: similar requests (cached)",
             Part::ToolRun => "in tools: the read tool's own work",
-            Part::ToolWrites => "in tools: answer + results stored, with events",
-            Part::SendFlush => "beside the turn: the send's flush to disk",
         }
     }
 }
@@ -109,11 +93,9 @@ pub struct TurnTimings {
     pub parts: [Duration; Part::ALL.len()],
     /// When `send` was called.
     pub sent_at: Option<Instant>,
-    /// When the turn's closing statement returned: where the server knows
-    /// the turn is over, and the page is told.
+    /// When the turn's closing statement returned (durable: on disk):
+    /// where the server knows the turn is over, and the page is told.
     pub closed_at: Option<Instant>,
-    /// When the closing was on disk (its flush returned).
-    pub on_disk_at: Option<Instant>,
     /// The last boundary.
     lap: Option<Instant>,
 }
@@ -130,16 +112,6 @@ impl TurnTimings {
     /// `send` called → closing returned.
     pub fn total(&self) -> Option<Duration> {
         Some(self.closed_at?.saturating_duration_since(self.sent_at?))
-    }
-
-    /// `send` called → the closing on disk.
-    pub fn to_disk(&self) -> Option<Duration> {
-        Some(self.on_disk_at?.saturating_duration_since(self.sent_at?))
-    }
-
-    /// The closing returned → on disk: its flush, after the page was told.
-    pub fn closing_flush(&self) -> Option<Duration> {
-        Some(self.on_disk_at?.saturating_duration_since(self.closed_at?))
     }
 }
 
@@ -183,13 +155,6 @@ impl StageLog {
         }
     }
 
-    /// The turn's closing is on disk, now (after its last stage).
-    pub fn on_disk(&self, conversation_id: i64) {
-        if let Some(turn) = self.turns().get_mut(&conversation_id) {
-            turn.on_disk_at = Some(Instant::now());
-        }
-    }
-
     /// A concurrent part of a stage took `took`.
     pub fn part(&self, conversation_id: i64, part: Part, took: Duration) {
         if let Some(turn) = self.turns().get_mut(&conversation_id) {
@@ -202,14 +167,13 @@ impl StageLog {
         self.turns().remove(&conversation_id)
     }
 
-    /// Like [`StageLog::take`], once the turn's closing was recorded and
-    /// is on disk (the closing commit is visible to other sessions a moment
-    /// before its statement returns here, and the flush follows).
+    /// Like [`StageLog::take`], once the turn's closing was recorded (the
+    /// closing commit is visible to other sessions a moment before its
+    /// statement returns here).
     pub fn take_closed(&self, conversation_id: i64) -> Option<TurnTimings> {
         let mut turns = self.turns();
         let turn = turns.get(&conversation_id)?;
         turn.closed_at?;
-        turn.on_disk_at?;
         turns.remove(&conversation_id)
     }
 }

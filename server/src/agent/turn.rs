@@ -17,11 +17,11 @@ use super::prompt::{self, PromptContext, SimilarCache};
 use super::sink::{EventSink, FLUSH_EVERY};
 use super::stages::{self, Part, Stage, StageLog};
 use crate::db::ai_context;
-use crate::db::ai_conversations::{self, ApprovalOutcome, Conversation};
+use crate::db::ai_conversations::{self, Conversation};
 use crate::db::ai_events::{Closing, FinalMessage};
 use crate::db::ai_messages;
 use crate::db::ai_turns;
-use crate::db::llm_calls::{self, CallContext};
+use crate::db::llm_calls::CallContext;
 use crate::embeddings::EmbeddingProvider;
 use crate::llm::{
     ChatAnswer, ChatEvent as ModelEvent, ChatRequest, LlmError, LlmProvider, Recording, Task,
@@ -114,21 +114,11 @@ impl From<sqlx::Error> for RoundError {
     }
 }
 
-/// A turn's two recorders: the configured model's and the planner's.
-pub(super) struct Recorders {
+/// A turn's two recorders: the configured model's and the planner's. Each
+/// writes a call's `llm_calls` row (durably) before handing its answer on.
+struct Recorders {
     main: Recording,
     offline: Recording,
-    /// Who their calls serve.
-    pub(super) context: CallContext,
-}
-
-impl Recorders {
-    /// The answers' records not stored yet, first first.
-    pub(super) fn take_left(&self) -> Vec<crate::llm::CallRecord> {
-        let mut calls = self.main.take_left();
-        calls.extend(self.offline.take_left());
-        calls
-    }
 }
 
 impl Agent {
@@ -190,14 +180,9 @@ impl Agent {
             conversation_id: Some(conversation.id),
             search_run_id: None,
         };
-        // Each answer's call is stored by the turn's next statement (the
-        // one storing the answer with its tool calls, or the closing): no
-        // round trip of its own.
         let recorders = Recorders {
-            main: Recording::new(self.provider.clone(), self.db.clone(), context).leaving_answers(),
-            offline: Recording::new(self.offline.clone(), self.db.clone(), context)
-                .leaving_answers(),
-            context,
+            main: Recording::new(self.provider.clone(), self.db.clone(), context),
+            offline: Recording::new(self.offline.clone(), self.db.clone(), context),
         };
         let outcome = tokio::select! {
             outcome = self.drive(&conversation, reads, &mut sink, &recorders) => outcome.map(|last| ("done", last)),
@@ -228,7 +213,6 @@ impl Agent {
             status: status.into(),
             cost_eur: cost_usd * self.settings.usd_to_eur,
         };
-        let calls = recorders.take_left();
         let closing = Closing {
             status,
             error: error.as_deref(),
@@ -236,10 +220,8 @@ impl Agent {
                 content: &a.content,
                 model: &a.model,
             }),
-            calls: &calls,
-            call_context: context,
         };
-        if let Err(e) = sink.close_turn(turn_id, finished, closing).await {
+        if let Err(e) = sink.close_turn(finished, closing).await {
             tracing::error!(turn_id, error = %e, "cannot log the end of a chat turn");
             // The answer must not be lost, and the turn must not stay
             // `running`: store and close them without the last events.
@@ -259,29 +241,10 @@ impl Agent {
             if let Err(e) = ai_turns::finish(&self.db, turn_id, status, error.as_deref()).await {
                 tracing::error!(turn_id, error = %e, "cannot close a chat turn");
             }
-            self.store_calls(&calls, context).await;
         }
         self.lap(conversation.id, Stage::Close);
         self.live.notify(conversation.id);
-        // The closing committed without waiting for the disk, so the page
-        // shows the end at once; this carries it to disk (ADR 0024).
-        if let Err(e) = ai_turns::flush_to_disk(&self.db, turn_id).await {
-            tracing::error!(turn_id, error = %e, "cannot flush the end of a chat turn to disk");
-        }
-        if let Some(log) = &self.stages {
-            log.on_disk(conversation.id);
-        }
         self.summarise_into_memory(conversation.id).await;
-    }
-
-    /// Stores call records on their own: the fallback when the statement
-    /// that was to store them failed.
-    pub(super) async fn store_calls(&self, calls: &[crate::llm::CallRecord], context: CallContext) {
-        for call in calls {
-            if let Err(e) = llm_calls::insert(&self.db, call, context).await {
-                tracing::warn!(error = %e, "cannot record an LLM call");
-            }
-        }
     }
 
     /// Every N user messages, the conversation's durable facts become
@@ -408,16 +371,10 @@ impl Agent {
                 .map(|(id, name, input)| (id.to_string(), name.to_string(), input.clone()))
                 .collect();
             if calls.is_empty() {
-                // Stored with the turn's closing: one round trip less.
+                // Stored with the turn's closing.
                 return Ok(Some(answer));
             }
-            let before = Before {
-                next_seq: stored.last().map_or(0, |m| m.seq + 1),
-                outcomes: std::mem::take(&mut outcomes),
-            };
-            let round = self
-                .dispatch(&tools, mode, &answer, &calls, recorders, sink, before)
-                .await?;
+            let round = self.dispatch(&tools, mode, &answer, &calls, sink).await?;
             stored.extend([round.answer, round.results]);
             outcomes = round.outcomes;
             self.lap(conversation.id, Stage::Tools);
@@ -460,7 +417,9 @@ impl Agent {
         Ok((history::to_chat(kept, outcomes), summary))
     }
 
-    /// One model call, its text streamed to the page as it comes.
+    /// One model call, its text streamed to the page as it comes. A stream
+    /// that fails after some text leaves that text on the page, labelled
+    /// as interrupted (`AnswerInterrupted`), before the fallback answers.
     async fn round(
         &self,
         provider: &Recording,
@@ -469,35 +428,34 @@ impl Agent {
     ) -> Result<ChatAnswer, RoundError> {
         let mut stream = provider.stream(request).await.map_err(RoundError::Llm)?;
         let mut tick = tokio::time::interval(FLUSH_EVERY);
+        let mut streamed = false;
         loop {
-            tokio::select! {
+            let failed = tokio::select! {
                 next = stream.next() => match next {
-                    Some(Ok(ModelEvent::TextDelta { text })) => sink.text(&text).await?,
+                    Some(Ok(ModelEvent::TextDelta { text })) => {
+                        streamed = true;
+                        sink.text(&text).await?;
+                        continue;
+                    }
                     // The rest of the text goes out with the next event
-                    // (a tool line, or the turn's end): one write less.
+                    // (a tool line, or the turn's end).
                     Some(Ok(ModelEvent::Finished(answer))) => return Ok(answer),
                     // Tool calls are shown when they run, whole.
-                    Some(Ok(_)) => {}
-                    Some(Err(e)) => {
-                        sink.flush().await?;
-                        return Err(RoundError::Llm(e));
-                    }
-                    None => {
-                        sink.flush().await?;
-                        return Err(RoundError::Llm(LlmError::InvalidResponse(
-                            "the stream ended without its answer".into(),
-                        )));
-                    }
+                    Some(Ok(_)) => continue,
+                    Some(Err(e)) => e,
+                    None => LlmError::InvalidResponse("the stream ended without its answer".into()),
                 },
-                _ = tick.tick() => sink.flush().await?,
+                _ = tick.tick() => {
+                    sink.flush().await?;
+                    continue;
+                }
+            };
+            if streamed {
+                sink.push(ChatEvent::AnswerInterrupted).await?;
+            } else {
+                sink.flush().await?;
             }
+            return Err(RoundError::Llm(failed));
         }
     }
-}
-
-/// What the turn knew before a round's calls: its next message's seq, and
-/// the approvals as it last read them.
-pub(super) struct Before {
-    pub next_seq: i32,
-    pub outcomes: Vec<ApprovalOutcome>,
 }

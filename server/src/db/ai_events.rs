@@ -2,8 +2,7 @@
 //! `app::chat::ChatEvent` per row, numbered by `seq`).
 use super::ai_conversations::{ApprovalOutcome, OUTCOME_COLUMNS};
 use super::ai_messages::{self, StoredMessage};
-use super::llm_calls::{self, CallContext};
-use crate::llm::{Block, CallRecord};
+use crate::llm::Block;
 use app::chat::{ChatEvent, SeqEvent};
 use sqlx::types::Json;
 use sqlx::{PgExecutor, PgPool};
@@ -64,34 +63,6 @@ pub async fn append(
     .await
 }
 
-/// Appends events of a running turn, committing asynchronously
-/// (`relaxed_commit_cte!`): a turn waits for these writes between the model's
-/// rounds. They reach the disk at the latest with the flush that follows
-/// the turn's closing ([`super::ai_turns::flush_to_disk`]); a database crash
-/// before it loses them together with the turn, which is then closed as
-/// interrupted.
-pub async fn append_during_turn(
-    db: &PgPool,
-    conversation_id: i64,
-    turn_id: i64,
-    events: &[ChatEvent],
-) -> sqlx::Result<i64> {
-    let (count, payload) = as_rows(events);
-    sqlx::query_scalar(concat!(
-        "WITH ",
-        relaxed_commit_cte!(),
-        ", ",
-        append_ctes!(),
-        " SELECT coalesce(max(seq), 0) FROM rows, relaxed"
-    ))
-    .bind(conversation_id)
-    .bind(turn_id)
-    .bind(count)
-    .bind(payload)
-    .fetch_one(db)
-    .await
-}
-
 /// A message a round of a running turn stores: the model's answer with its
 /// tool calls, or the results of those calls.
 #[derive(Clone, Copy, Debug)]
@@ -100,9 +71,6 @@ pub struct RoundMessage<'a> {
     pub role: &'a str,
     pub content: &'a [Block],
     pub model: Option<&'a str>,
-    /// Model calls stored with it (the call that gave this answer).
-    pub calls: &'a [CallRecord],
-    pub call_context: CallContext,
 }
 
 /// What [`append_with_message`] stored and read.
@@ -114,13 +82,10 @@ pub struct RoundStored {
     pub outcomes: Vec<ApprovalOutcome>,
 }
 
-/// Appends events of a running turn, one message of its round and the
-/// `llm_calls` rows of the message's calls in one statement, committed
-/// asynchronously like [`append_during_turn`] (and like `llm_calls::insert`,
-/// which these rows would otherwise take a round trip of their own for): a tool
-/// round is two of these (before the calls run, and with their results)
-/// instead of four writes. The flush after the turn's closing carries them
-/// to disk; so does any durable commit in between, such as an approval card's.
+/// Appends events of a running turn and one message of its round in one
+/// statement (one row lock numbers both), and reads the conversation's
+/// approvals as they stand after it: the next round's history reads them
+/// without a query of its own. A plain, durable commit.
 pub async fn append_with_message(
     db: &PgPool,
     conversation_id: i64,
@@ -141,20 +106,16 @@ pub async fn append_with_message(
         format!(
             concat!(
                 "WITH ",
-                relaxed_commit_cte!(),
-                ", ",
                 append_ctes!("1"),
                 ", message AS (
                  INSERT INTO ai_messages (conversation_id, seq, role, content, tool_calls, model)
                  SELECT $1, counter.message, $5, $6, $7, $8 FROM counter
                  RETURNING id, seq, role, content
-             ), calls AS (",
-                insert_llm_calls_from_json!("$9"),
-                ")
+             )
              SELECT message.id, message.seq, message.role, message.content,
                     (SELECT coalesce(jsonb_agg(x), '[]') FROM (
                         SELECT {} FROM ai_pending_approvals WHERE conversation_id = $1) x)
-               FROM message, relaxed"
+               FROM message"
             ),
             OUTCOME_COLUMNS
         )
@@ -168,7 +129,6 @@ pub async fn append_with_message(
         .bind(Json(message.content))
         .bind(ai_messages::tool_calls_column(message.content))
         .bind(message.model)
-        .bind(llm_calls::rows(message.calls, message.call_context))
         .fetch_one(db)
         .await?;
     Ok(RoundStored {
@@ -182,17 +142,11 @@ pub async fn append_with_message(
     })
 }
 
-/// Appends a turn's last events, the model's last message when the turn
-/// ends with one (`ai_messages`, role `assistant`, no tool call), the
-/// `llm_calls` rows of the calls not recorded yet (the call that gave that
-/// message), and closes the turn (`ai_turns::finish`'s update), in one
-/// statement: the end of every turn is one round trip. Returns whether the
-/// turn was still running.
-///
-/// It commits without waiting for the disk: the page shows the turn's end
-/// at once, and the turn then calls [`super::ai_turns::flush_to_disk`],
-/// whose commit carries this one to disk (ADR 0024). On the pool, never in
-/// a caller's transaction, whose whole commit it would relax.
+/// Appends a turn's last events and the model's last message when the
+/// turn ends with one (`ai_messages`, role `assistant`, no tool call), and
+/// closes the turn (`ai_turns::finish`'s update), in one statement and one
+/// durable commit: the page never sees a turn ended without its answer.
+/// Returns whether the turn was still running.
 pub async fn append_closing_turn(
     db: &PgPool,
     conversation_id: i64,
@@ -206,9 +160,7 @@ pub async fn append_closing_turn(
         None => (None, None),
     };
     sqlx::query_scalar(concat!(
-        "WITH ",
-        relaxed_commit_cte!(),
-        ", closed AS (
+        "WITH closed AS (
              UPDATE ai_turns SET status = $5, error = $6, finished_at = now()
               WHERE id = $2 AND status = 'running' RETURNING id
          ), ",
@@ -216,11 +168,9 @@ pub async fn append_closing_turn(
         ", message AS (
              INSERT INTO ai_messages (conversation_id, seq, role, content, model)
              SELECT $1, counter.message, 'assistant', $7, $8 FROM counter WHERE $7::jsonb IS NOT NULL
-         ), calls AS (",
-        insert_llm_calls_from_json!("$9"),
-        ")
+         )
          -- Data-modifying CTEs run to completion whether read or not.
-         SELECT EXISTS (SELECT 1 FROM closed) FROM relaxed"
+         SELECT EXISTS (SELECT 1 FROM closed)"
     ))
     .bind(conversation_id)
     .bind(turn_id)
@@ -230,7 +180,6 @@ pub async fn append_closing_turn(
     .bind(closing.error)
     .bind(content)
     .bind(model)
-    .bind(llm_calls::rows(closing.calls, closing.call_context))
     .fetch_one(db)
     .await
 }
@@ -243,14 +192,11 @@ pub struct Closing<'a> {
     pub error: Option<&'a str>,
     /// The model's last answer, stored with the closing (text only).
     pub message: Option<FinalMessage<'a>>,
-    /// Model calls whose `llm_calls` rows were left to the closing.
-    pub calls: &'a [CallRecord],
-    pub call_context: CallContext,
 }
 
 #[derive(Clone, Copy, Debug)]
 pub struct FinalMessage<'a> {
-    pub content: &'a [crate::llm::Block],
+    pub content: &'a [Block],
     pub model: &'a str,
 }
 

@@ -40,10 +40,7 @@ pub enum Sent {
 /// previous send's window): only the messages after them are read, since a
 /// stored message never changes. Empty: the whole window is read.
 ///
-/// The statement commits without waiting for the disk, so that the turn's
-/// first model call need not wait for it; the caller answers the page only
-/// after [`super::ai_turns::flush_to_disk`] (ADR 0024). On the pool, never
-/// in a caller's transaction, whose whole commit it would relax.
+/// A durable commit: when it returns, the message is on disk (ADR 0029).
 #[allow(clippy::too_many_arguments)]
 pub async fn send_user_message(
     db: &sqlx::PgPool,
@@ -67,7 +64,7 @@ pub async fn send_user_message(
         .map(|(name, expr)| format!("CASE WHEN turn.id IS NOT NULL THEN {expr} END AS {name}"))
         .collect();
     let row = sqlx::query(&format!(
-        "WITH {}, conv AS (
+        "WITH conv AS (
              SELECT id, user_id, request_id, mode, title, updated_at FROM ai_conversations
               WHERE id = $1 AND user_id = $2 AND archived_at IS NULL
          ), turn AS (
@@ -97,9 +94,8 @@ pub async fn send_user_message(
                 turn.id AS turn_id, event.seq AS event_seq,
                 message.id AS message_id, message.seq AS message_seq,
                 {}
-           FROM conv CROSS JOIN relaxed
+           FROM conv
                 LEFT JOIN turn ON true LEFT JOIN event ON true LEFT JOIN message ON true",
-        relaxed_commit_cte!(),
         reads.join(",\n")
     ))
     .bind(conversation_id)

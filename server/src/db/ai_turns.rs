@@ -1,6 +1,6 @@
 //! `ai_turns`: the assistant answering one message, recorded while it runs
 //! so the stop button, a reload and another server process all see it.
-use sqlx::{PgExecutor, PgPool};
+use sqlx::PgExecutor;
 use std::time::Duration;
 
 /// The running turn of the conversation, if any.
@@ -34,27 +34,6 @@ pub async fn beat(db: impl PgExecutor<'_>, turn_id: i64) -> sqlx::Result<bool> {
     .await?;
     // A turn closed under us (marked stale) stops too.
     Ok(stop.unwrap_or(true))
-}
-
-/// A commit that waits for the disk, so that every commit before it,
-/// relaxed or not, is on disk when it returns (the WAL is one sequence,
-/// flushed in order): the send and the closing of a turn commit without
-/// waiting, and this follows them (ADR 0024).
-///
-/// A commit that wrote nothing to the WAL flushes nothing, so this one
-/// locks the turn's row: a row lock is written to the WAL. The lock is
-/// `FOR KEY SHARE`, which no update of the turn waits for (the closing, the
-/// heartbeat), where an update of the row here would make the turn's
-/// closing wait for this flush. False when the turn does not exist (nothing
-/// locked, nothing flushed). On the pool, never in a caller's transaction:
-/// the flush is this statement's own commit.
-pub async fn flush_to_disk(db: &PgPool, turn_id: i64) -> sqlx::Result<bool> {
-    let locked: Option<i32> =
-        sqlx::query_scalar("SELECT 1 FROM ai_turns WHERE id = $1 FOR KEY SHARE")
-            .bind(turn_id)
-            .fetch_optional(db)
-            .await?;
-    Ok(locked.is_some())
 }
 
 /// Closes the turn as `done`, `stopped` or `failed`.

@@ -68,22 +68,13 @@ pub fn rows(calls: &[CallRecord], context: CallContext) -> Json<Vec<CallRow<'_>>
     Json(calls.iter().map(|c| CallRow::new(c, context)).collect())
 }
 
-/// Records one call. The commit is asynchronous (`relaxed_commit_cte!`): a
-/// chat turn waits for this write between the model's answer and the next
-/// step, and the row reaches the disk with the next durable commit (the
-/// turn's closing at the latest) or within the WAL writer's delay. A
-/// database crash in between can lose the cost of the calls of its last
-/// fraction of a second, never a person's data. (A chat turn's answered
-/// calls are instead stored by the turn's own statements: with the answer
-/// that calls tools, `db::ai_events::append_with_message`, or with the
-/// turn's closing, `db::ai_events::append_closing_turn`.)
+/// Records one call, in a durable commit: a call's tokens and cost are on
+/// disk before its answer is handed on (ADR 0029).
 pub async fn insert(db: &PgPool, call: &CallRecord, context: CallContext) -> sqlx::Result<i64> {
     sqlx::query_scalar(concat!(
-        "WITH ",
-        relaxed_commit_cte!(),
-        ", calls AS (",
+        "WITH calls AS (",
         insert_llm_calls_from_json!("$1"),
-        " RETURNING id) SELECT id FROM calls, relaxed"
+        " RETURNING id) SELECT id FROM calls"
     ))
     .bind(rows(std::slice::from_ref(call), context))
     .fetch_one(db)

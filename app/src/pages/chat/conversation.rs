@@ -113,13 +113,20 @@ fn EntryView(index: usize, timeline: RwSignal<Timeline>, follower: Follower) -> 
         Some(Entry::Assistant { .. }) => {
             let text = move || {
                 entry.with(|e| match e {
-                    Some(Entry::Assistant { text }) => text.clone(),
+                    Some(Entry::Assistant { text, .. }) => text.clone(),
                     _ => String::new(),
                 })
             };
+            let interrupted = move || {
+                entry.with(|e| matches!(e, Some(Entry::Assistant { interrupted: true, .. })))
+            };
             view! {
-                <div class="max-w-[85%] space-y-2 rounded-2xl rounded-bl-sm border border-slate-200 bg-white px-4 py-2 text-sm text-slate-800" data-testid="message-assistant">
+                <div class="max-w-[85%] space-y-2 rounded-2xl rounded-bl-sm border border-slate-200 bg-white px-4 py-2 text-sm text-slate-800" data-testid="message-assistant"
+                    data-interrupted=move || interrupted().then_some("true")>
                     {move || markdown::render(&text())}
+                    <Show when=interrupted>
+                        <p data-testid="answer-interrupted" class="text-xs font-medium text-amber-700">"Réponse interrompue"</p>
+                    </Show>
                 </div>
             }
             .into_any()

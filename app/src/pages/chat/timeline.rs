@@ -20,8 +20,10 @@ pub enum Entry {
         author: String,
     },
     /// The assistant's answer: consecutive text deltas, joined.
+    /// `interrupted`: the model stopped mid-answer (the text is partial).
     Assistant {
         text: String,
+        interrupted: bool,
     },
     /// A read tool: its label while it runs, then its one-line summary.
     Tool {
@@ -149,9 +151,20 @@ impl Timeline {
                 self.offline = *offline;
             }
             ChatEvent::TextDelta { text } => match self.entries.last_mut() {
-                Some(Entry::Assistant { text: so_far }) => so_far.push_str(text),
-                _ => self.entries.push(Entry::Assistant { text: text.clone() }),
+                Some(Entry::Assistant {
+                    text: so_far,
+                    interrupted: false,
+                }) => so_far.push_str(text),
+                _ => self.entries.push(Entry::Assistant {
+                    text: text.clone(),
+                    interrupted: false,
+                }),
             },
+            ChatEvent::AnswerInterrupted => {
+                if let Some(Entry::Assistant { interrupted, .. }) = self.entries.last_mut() {
+                    *interrupted = true;
+                }
+            }
             ChatEvent::ToolStarted { call_id, label, .. } => self.entries.push(Entry::Tool {
                 call_id: call_id.clone(),
                 label: for_people(label),

@@ -101,6 +101,7 @@ fn events() -> Vec<ChatEvent> {
             detail: format!("Échec : {}", planted(8)),
             decided_by: Some(planted(9)),
         },
+        ChatEvent::AnswerInterrupted,
         ChatEvent::Notice {
             text: format!("Attention : {}", planted(16)),
         },
@@ -125,9 +126,10 @@ fn kind(event: &ChatEvent) -> usize {
         ChatEvent::ApprovalDecided { .. } => 6,
         ChatEvent::Notice { .. } => 7,
         ChatEvent::TurnFinished { .. } => 8,
+        ChatEvent::AnswerInterrupted => 9,
     }
 }
-const KINDS: usize = 9;
+const KINDS: usize = 10;
 
 fn rendered(events: Vec<ChatEvent>) -> String {
     let log = ConversationLog {

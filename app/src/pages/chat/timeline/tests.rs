@@ -107,7 +107,8 @@ fn consecutive_deltas_make_one_answer_and_a_tool_splits_it() {
                 author: "Camille Martin".into()
             },
             Entry::Assistant {
-                text: "Je cherche.".into()
+                text: "Je cherche.".into(),
+                interrupted: false
             },
             Entry::Tool {
                 call_id: "c1".into(),
@@ -116,7 +117,8 @@ fn consecutive_deltas_make_one_answer_and_a_tool_splits_it() {
                 is_error: false
             },
             Entry::Assistant {
-                text: "Voici 8 lieux.".into()
+                text: "Voici 8 lieux.".into(),
+                interrupted: false
             },
             Entry::TurnEnd {
                 status: "done".into(),
@@ -232,7 +234,8 @@ fn events_already_seen_are_ignored() {
     assert_eq!(
         t.entries[1],
         Entry::Assistant {
-            text: "Bonjour !".into()
+            text: "Bonjour !".into(),
+            interrupted: false
         }
     );
     assert_eq!(t.last_seq, 4);
@@ -349,7 +352,8 @@ fn merging_a_reloaded_log_adds_only_what_was_missed() {
     assert_eq!(
         t.entries[1],
         Entry::Assistant {
-            text: "Bonjour.".into()
+            text: "Bonjour.".into(),
+            interrupted: false
         }
     );
     assert_eq!(t.entries.len(), 3);
@@ -360,4 +364,54 @@ fn merging_a_reloaded_log_adds_only_what_was_missed() {
     let before = t.clone();
     t.merge_log(&reloaded);
     assert_eq!(t, before);
+}
+
+/// A model that stops mid-answer: the partial text stays, labelled, and the
+/// text after it (the offline planner's answer) is another answer.
+#[test]
+fn an_interrupted_answer_keeps_its_text_and_the_next_answer_is_apart() {
+    let mut t = Timeline::default();
+    let events = [
+        ChatEvent::TextDelta {
+            text: "Voici trois li".into(),
+        },
+        ChatEvent::AnswerInterrupted,
+        ChatEvent::Notice {
+            text: "Le modèle distant ne répond pas.".into(),
+        },
+        ChatEvent::TextDelta {
+            text: "Réponse hors-ligne.".into(),
+        },
+    ];
+    for (i, event) in events.iter().enumerate() {
+        t.apply(&SeqEvent {
+            seq: i as i64 + 1,
+            event: event.clone(),
+        });
+    }
+    assert_eq!(
+        t.entries,
+        [
+            Entry::Assistant {
+                text: "Voici trois li".into(),
+                interrupted: true
+            },
+            Entry::Notice {
+                text: "Le modèle distant ne répond pas.".into()
+            },
+            Entry::Assistant {
+                text: "Réponse hors-ligne.".into(),
+                interrupted: false
+            },
+        ]
+    );
+    // Even with no notice between them, the answers stay apart.
+    let mut t = Timeline::default();
+    for (i, event) in [&events[0], &events[1], &events[3]].into_iter().enumerate() {
+        t.apply(&SeqEvent {
+            seq: i as i64 + 1,
+            event: event.clone(),
+        });
+    }
+    assert_eq!(t.entries.len(), 2);
 }
