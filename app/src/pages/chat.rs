@@ -9,6 +9,7 @@ mod composer;
 mod conversation;
 mod markdown;
 mod sidebar;
+mod stall;
 mod stream;
 mod timeline;
 

@@ -25,6 +25,34 @@ pub fn ConversationView(log: ConversationLog, refresh: RwSignal<u32>) -> impl In
             follower.follow();
         }
     });
+    // Browser only: a tick a second while a turn runs; five without any
+    // change and the page says the model is silent (stall.rs).
+    let stalled = RwSignal::new(false);
+    #[cfg(feature = "hydrate")]
+    {
+        let silence = StoredValue::new(super::stall::Silence::default());
+        if let Ok(ticker) = set_interval_with_handle(
+            move || {
+                let now = timeline.with_untracked(|t| {
+                    let mut s = silence.get_value();
+                    let now = s.tick(t);
+                    silence.set_value(s);
+                    now
+                });
+                if stalled.get_untracked() != now {
+                    stalled.set(now);
+                }
+            },
+            std::time::Duration::from_secs(1),
+        ) {
+            on_cleanup(move || ticker.clear());
+        }
+    }
+    let stop = Action::new(move |_: &()| async move {
+        if let Err(e) = crate::chat::stop_turn(id).await {
+            problem.set(Some(e.to_string()));
+        }
+    });
     let on_sent = Callback::new(move |_: SentMessage| {
         timeline.update(|t| t.running = true);
         refresh.update(|n| *n += 1);
@@ -69,6 +97,18 @@ pub fn ConversationView(log: ConversationLog, refresh: RwSignal<u32>) -> impl In
             </For>
             <Show when=move || running.get()>
                 <p role="status" data-testid="chat-running" class="text-xs text-slate-400">"Maxy rédige…"</p>
+            </Show>
+            <Show when=move || stalled.get() && running.get()>
+                <div role="status" data-testid="chat-stalled"
+                    class="flex flex-wrap items-center gap-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+                    <span>"Le modèle ne répond pas…"</span>
+                    <button type="button" data-testid="chat-stalled-stop"
+                        class="rounded-md border border-amber-300 bg-white px-3 py-1 text-sm font-medium text-amber-900 hover:bg-amber-100 disabled:opacity-50"
+                        disabled=move || stop.pending().get()
+                        on:click=move |_| {
+                            stop.dispatch(());
+                        }>"Arrêter la réponse"</button>
+                </div>
             </Show>
         </div>
         {move || problem.get().map(|p| view! {
