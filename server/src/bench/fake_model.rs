@@ -30,6 +30,9 @@ pub enum Answer {
         name: String,
         input: Value,
     },
+    /// Text streamed, then the stream fails mid-answer (an `error` event
+    /// after the deltas, as Anthropic sends when it is overloaded).
+    Cut(String),
 }
 
 /// Decides the answer from the request body.
@@ -198,7 +201,7 @@ async fn answer(
 /// A non-streamed answer (`"stream"` absent or false).
 fn whole(answer: &Answer, n: u64) -> Value {
     let text = match answer {
-        Answer::Text(text) | Answer::ToolUse { text, .. } => text,
+        Answer::Text(text) | Answer::ToolUse { text, .. } | Answer::Cut(text) => text,
     };
     json!({"id": format!("msg_fake_{n}"), "type": "message", "role": "assistant",
            "model": "claude-sonnet-4-5-fake",
@@ -250,7 +253,7 @@ pub fn frames(answer: &Answer, chunk: usize, n: u64) -> Vec<(&'static str, Value
                       "cache_creation_input_tokens": 0, "cache_read_input_tokens": 1000}}}),
     )];
     let (text, tool) = match answer {
-        Answer::Text(text) => (text.as_str(), None),
+        Answer::Text(text) | Answer::Cut(text) => (text.as_str(), None),
         Answer::ToolUse { text, name, input } => (text.as_str(), Some((name, input))),
     };
     let mut index = 0;
@@ -291,6 +294,15 @@ pub fn frames(answer: &Answer, chunk: usize, n: u64) -> Vec<(&'static str, Value
             "content_block_stop",
             json!({"type": "content_block_stop", "index": index}),
         ));
+    }
+    if let Answer::Cut(_) = answer {
+        // No block stop, no message end: the error cuts the answer.
+        out.pop();
+        out.push((
+            "error",
+            json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
+        ));
+        return out;
     }
     let stop = if tool.is_some() {
         "tool_use"

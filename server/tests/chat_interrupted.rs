@@ -1,0 +1,82 @@
+//! A model stream that fails mid-answer: the text shown so far stays,
+//! labelled as interrupted (`answer_interrupted`), the offline planner
+//! answers after it, and the cut call's `llm_calls` row keeps the tokens
+//! the stream used.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+mod support;
+
+use server::bench::fake_model::{Answer, FakeModel, Script};
+use sqlx::PgPool;
+use std::sync::Arc;
+use std::time::Duration;
+use support::app::{seed_demo, TestApp, PASSWORD, TEAM};
+
+const PARTIAL: &str = "Voici trois lieux qui conviennent : Le Belvédère, une terrasse";
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_stream_cut_mid_answer_is_labelled_and_its_tokens_are_recorded(db: PgPool) {
+    seed_demo(&db).await;
+    let script: Script = Arc::new(|_| Answer::Cut(PARTIAL.into()));
+    let fake = FakeModel::start(script, Duration::ZERO, 8).await.unwrap();
+    let app = TestApp::on_model(db.clone(), &fake.base_url(), &[]).await;
+    let team = app.sign_in(TEAM, PASSWORD).await;
+    let sent = app
+        .post_form("/api/chat/send", &[("text", "Des lieux ?")], Some(&team))
+        .await;
+    assert_eq!(sent.status, reqwest::StatusCode::OK, "{}", sent.body);
+    let conversation = sent.json()["conversation_id"].as_i64().unwrap();
+    let body = reqwest::Client::new()
+        .get(app.url(&format!("/api/chat/conversations/{conversation}/events")))
+        .header("cookie", app.cookie(&team))
+        .timeout(Duration::from_secs(60))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(body.contains("turn_finished"), "{body}");
+
+    let events: Vec<serde_json::Value> =
+        sqlx::query_scalar("SELECT event FROM ai_events WHERE conversation_id = $1 ORDER BY seq")
+            .bind(conversation)
+            .fetch_all(&db)
+            .await
+            .unwrap();
+    let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    let cut = kinds
+        .iter()
+        .position(|k| *k == "answer_interrupted")
+        .unwrap_or_else(|| panic!("no answer_interrupted in {kinds:?}"));
+    // The partial text, whole, before the label.
+    let before: String = events[..cut]
+        .iter()
+        .filter(|e| e["type"] == "text_delta")
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(before, PARTIAL);
+    // Then the notice and the offline planner's answer, and a turn done.
+    assert_eq!(kinds[cut + 1], "notice", "{kinds:?}");
+    assert!(
+        kinds[cut + 2..].contains(&"text_delta"),
+        "the planner answers after: {kinds:?}"
+    );
+    assert_eq!(events.last().unwrap()["status"], "done", "{kinds:?}");
+
+    // The cut call is recorded with what it used: the input the start
+    // reported, the output streamed so far.
+    let calls: Vec<(String, String, i32, i32, Option<String>)> = sqlx::query_as(
+        "SELECT provider, status, input_tokens, output_tokens, error FROM llm_calls
+          WHERE conversation_id = $1 AND provider = 'anthropic' ORDER BY id",
+    )
+    .bind(conversation)
+    .fetch_all(&db)
+    .await
+    .unwrap();
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    let (_, status, input, output, error) = &calls[0];
+    assert_eq!(status, "error");
+    assert_eq!(*input, 1200, "the input the stream's start reported");
+    assert!(*output > 1, "the output streamed so far: {output}");
+    assert!(error.is_some());
+}
