@@ -80,3 +80,78 @@ async fn a_stream_cut_mid_answer_is_labelled_and_its_tokens_are_recorded(db: PgP
     assert!(*output > 1, "the output streamed so far: {output}");
     assert!(error.is_some());
 }
+
+/// A stream the team stops (« Arrêter ») mid-answer: the dropped call's
+/// `llm_calls` row says cancelled and keeps what the stream used.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_stopped_stream_records_the_tokens_it_used(db: PgPool) {
+    seed_demo(&db).await;
+    let long = "Voici des lieux. ".repeat(200);
+    let script: Script = Arc::new(move |_| Answer::Text(long.clone()));
+    // A delta every 30 ms: the answer would take minutes.
+    let fake = FakeModel::start(script, Duration::from_millis(30), 8)
+        .await
+        .unwrap();
+    let app = TestApp::on_model(db.clone(), &fake.base_url(), &[]).await;
+    let team = app.sign_in(TEAM, PASSWORD).await;
+    let sent = app
+        .post_form("/api/chat/send", &[("text", "Des lieux ?")], Some(&team))
+        .await;
+    assert_eq!(sent.status, reqwest::StatusCode::OK, "{}", sent.body);
+    let conversation = sent.json()["conversation_id"].as_i64().unwrap();
+    // Some text streamed (a delta written to the log), then stop.
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let texts: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM ai_events WHERE conversation_id = $1
+                AND event->>'type' = 'text_delta'",
+        )
+        .bind(conversation)
+        .fetch_one(&db)
+        .await
+        .unwrap();
+        if texts > 0 {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "no text streamed");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let stopped = app
+        .post_form(
+            "/api/chat/stop",
+            &[("conversation_id", &conversation.to_string())],
+            Some(&team),
+        )
+        .await;
+    assert_eq!(stopped.status, reqwest::StatusCode::OK, "{}", stopped.body);
+    // The cancelled call's row is written by the dropped stream's guard.
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let row: (String, i32, i32, Option<String>) = loop {
+        let row = sqlx::query_as(
+            "SELECT status, input_tokens, output_tokens, error FROM llm_calls
+              WHERE conversation_id = $1 AND provider = 'anthropic'",
+        )
+        .bind(conversation)
+        .fetch_optional(&db)
+        .await
+        .unwrap();
+        if let Some(row) = row {
+            break row;
+        }
+        assert!(std::time::Instant::now() < deadline, "no row for the call");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let (status, input, output, error) = row;
+    assert_eq!(
+        (status.as_str(), error.as_deref()),
+        ("error", Some("cancelled"))
+    );
+    assert_eq!(input, 1200, "the input the stream's start reported");
+    assert!(output >= 1, "the output streamed so far: {output}");
+    let turn: String = sqlx::query_scalar("SELECT status FROM ai_turns WHERE conversation_id = $1")
+        .bind(conversation)
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    assert_eq!(turn, "stopped");
+}
