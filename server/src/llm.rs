@@ -1,12 +1,19 @@
 //! Language models: the provider trait, its backends (the Anthropic
 //! Messages client, whole or streamed, the OpenAI-compatible client, the
 //! offline planner), the routing of tasks to models, the monthly budget,
-//! the recording wrapper, the price table, the prompt-cache plan of chat
-//! calls, the wrapping of third-party text, and the per-call record the
-//! metrics keep.
+//! the recording wrapper and the port it keeps calls through ([`CallLog`]),
+//! the price table, the prompt-cache plan of chat calls, and the wrapping of
+//! third-party text.
+//!
+//! This layer knows no table: calls are kept, and the month's spend read,
+//! through [`CallLog`], which the server implements on the database (the
+//! top-level `call_log` module). The content blocks and the call record it
+//! shares with the tables live below both (`crate::conversation_content`,
+//! `crate::call_record`) and are re-exported here (ADR 0030).
 pub mod anthropic;
 pub mod budget;
 pub mod cache;
+pub mod call_log;
 pub mod chat;
 pub mod external;
 mod fenced;
@@ -20,7 +27,9 @@ mod retrying;
 pub mod routed;
 pub mod routing;
 
+pub use crate::call_record::{CallContext, CallRecord};
 pub use anthropic::{AnthropicClient, ClientBuildError};
+pub use call_log::{CallLog, CallLogError};
 pub use chat::{
     Block, ChatAnswer, ChatEvent, ChatMessage, ChatRequest, ChatRole, ChatStream, ToolList,
     ToolSpec,
@@ -32,7 +41,6 @@ pub use provider::{
     Check, Completion, CompletionRequest, LlmError, LlmProvider, Message, Role, StopReason, Task,
     Usage,
 };
-pub use record::CallRecord;
 pub use recording::{RecordedCall, Recording};
 pub use routed::Routed;
 pub use routing::Router;
@@ -57,14 +65,15 @@ pub fn from_settings(settings: &LlmSettings) -> Result<Arc<dyn LlmProvider>, Pro
 }
 
 /// What the server's callers share: the configured providers behind the
-/// task routing and the month's budget ([`Routed`]).
+/// task routing and the month's budget ([`Routed`]), read from `log` (the
+/// server passes its pool, the top-level `call_log` module adapting it).
 pub fn for_server(
     settings: &LlmSettings,
-    db: sqlx::PgPool,
+    log: impl CallLog + 'static,
 ) -> Result<Arc<dyn LlmProvider>, ProviderBuildError> {
     Ok(Arc::new(Routed::new(
         Router::from_settings(settings)?,
-        db,
+        log,
         budget::BudgetSettings::from(settings),
     )))
 }

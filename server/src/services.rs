@@ -151,7 +151,7 @@ impl Services {
                 db: db.clone(),
             }),
             llm_budget: Arc::new(crate::llm::budget::BudgetService {
-                db,
+                log: Arc::new(db),
                 settings: llm_budget,
             }),
         }

@@ -89,7 +89,7 @@ async fn the_level_turns_at_80_and_100_percent(db: PgPool) {
     assert_eq!(level(&db).await, (200.0, BudgetLevel::Exceeded));
     // The service the console reads says the same.
     let service = BudgetService {
-        db: db.clone(),
+        log: std::sync::Arc::new(db.clone()),
         settings: SETTINGS,
     };
     let dto = service.status().await.unwrap();

@@ -2,12 +2,14 @@
 //! it passes on becomes one `llm_calls` row with its tokens, cost, latency
 //! and status (unusable answers keep their tokens and cost), the context it
 //! was given names who the calls served, and the offline provider is never
-//! called a failure nor recorded.
+//! called a failure nor recorded. Without a database, through the port
+//! (`CallLog`): the wrapper hands each call to any log, and a log that fails
+//! costs the caller nothing.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 use server::db::llm_calls::CallContext;
 use server::llm::{
-    Completion, CompletionRequest, LlmError, LlmProvider, Message, OfflineLlm, Recording,
-    StopReason, Task, Usage,
+    CallLog, CallLogError, CallRecord, Completion, CompletionRequest, LlmError, LlmProvider,
+    Message, OfflineLlm, Recording, StopReason, Task, Usage,
 };
 use sqlx::PgPool;
 use std::sync::{Arc, Mutex};
@@ -187,6 +189,72 @@ async fn a_provider_failure_is_recorded_without_tokens(db: PgPool) {
     assert_eq!(row.8, "error");
     assert!(row.9.as_deref().unwrap_or_default().contains("HTTP 529"));
     assert!(row.7 >= 20, "the latency is the wrapper's measure");
+}
+
+/// A call log in memory; `broken` refuses every write.
+#[derive(Default)]
+struct Kept {
+    calls: Mutex<Vec<(CallRecord, CallContext)>>,
+    broken: bool,
+}
+
+#[async_trait::async_trait]
+impl CallLog for Kept {
+    async fn record(&self, call: &CallRecord, context: CallContext) -> Result<i64, CallLogError> {
+        if self.broken {
+            return Err(CallLogError::Unavailable("the log is down".into()));
+        }
+        let mut calls = self.calls.lock().unwrap();
+        calls.push((call.clone(), context));
+        Ok(calls.len() as i64)
+    }
+
+    async fn spent_usd_since(
+        &self,
+        _since: chrono::DateTime<chrono::Utc>,
+    ) -> Result<f64, CallLogError> {
+        let calls = self.calls.lock().unwrap();
+        Ok(calls.iter().filter_map(|(c, _)| c.cost_usd).sum())
+    }
+}
+
+#[tokio::test]
+async fn the_wrapper_hands_each_call_to_its_log_with_its_context() {
+    let log = Arc::new(Kept::default());
+    let context = CallContext {
+        conversation_id: Some(7),
+        ..CallContext::default()
+    };
+    let llm = Recording::new(Scripted::new(vec![Ok("{}")]), log.clone(), context);
+    llm.complete(&request()).await.unwrap();
+    let _ = llm.complete(&request()).await.unwrap_err();
+
+    let kept = log.calls.lock().unwrap().clone();
+    assert_eq!(kept.len(), 2, "one record per call, failures included");
+    assert!(kept.iter().all(|(_, c)| *c == context));
+    assert_eq!(kept[0].0.model, "claude-haiku-4-5-20251001");
+    assert_eq!(
+        kept[1].0.error.as_deref(),
+        Some("the language model is unavailable: script spent")
+    );
+    let ids: Vec<_> = llm.calls().iter().map(|c| c.id).collect();
+    assert_eq!(ids, [Some(1), Some(2)], "the ids the log gave");
+    let spent = log.spent_usd_since(chrono::Utc::now()).await.unwrap();
+    assert!((spent - 0.00271).abs() < 1e-9, "{spent}");
+}
+
+#[tokio::test]
+async fn a_log_that_cannot_write_costs_the_caller_nothing() {
+    let log = Kept {
+        broken: true,
+        ..Kept::default()
+    };
+    let llm = Recording::new(Scripted::new(vec![Ok("{}")]), log, CallContext::default());
+    let answer = llm.complete(&request()).await.unwrap();
+    assert_eq!(answer.text, "{}", "the answer still serves");
+    let calls = llm.calls();
+    assert_eq!(calls.len(), 1, "and the wrapper still keeps the call");
+    assert_eq!(calls[0].id, None, "without an id");
 }
 
 #[sqlx::test(migrations = "../migrations")]

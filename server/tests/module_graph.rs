@@ -5,7 +5,8 @@
 //! the other must not, directly or through others.
 //!
 //! `#[cfg(test)] mod tests { … }` blocks at the end of a file are left out:
-//! a test may reach anywhere.
+//! a test may reach anywhere. So are comment lines: naming a module in a
+//! comment is not importing it.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -33,14 +34,24 @@ fn modules(dir: &Path) -> BTreeMap<Module, String> {
                 }
                 let text = std::fs::read_to_string(&path).unwrap();
                 let text = match text.find("#[cfg(test)]\nmod tests {") {
-                    Some(cut) => text[..cut].to_string(),
-                    None => text,
+                    Some(cut) => &text[..cut],
+                    None => &text,
                 };
-                out.insert(module, text);
+                out.insert(module, code(text));
             }
         }
     }
     out
+}
+
+/// `text` without its comment lines: a comment that names a module
+/// (« the agent loop (`crate::agent`) speaks only these types ») is not an
+/// import.
+fn code(text: &str) -> String {
+    text.lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The paths a file names, each as written from its first segment:
@@ -177,6 +188,81 @@ fn no_two_server_modules_import_each_other() {
         .map(|(a, b)| show(&[a.clone(), b.clone()]))
         .collect();
     assert!(found.is_empty(), "import circles:\n{}", found.join("\n"));
+}
+
+/// Modules under `a` that reach a module under `b`, with the first module
+/// of `b` they reach.
+fn reaching(graph: &BTreeMap<Module, BTreeSet<Module>>, a: &str, b: &str) -> Vec<String> {
+    let under = |m: &Module, top: &str| m.first().is_some_and(|s| s == top);
+    graph
+        .keys()
+        .filter(|m| under(m, a))
+        .filter_map(|m| {
+            let target = reach(graph, m).into_iter().find(|t| under(t, b))?;
+            Some(format!(
+                "{} reaches {}",
+                show(std::slice::from_ref(m)),
+                show(&[target])
+            ))
+        })
+        .collect()
+}
+
+/// The tables and the provider layer do not know each other (ADR 0030):
+/// no module under `db` reaches `llm`, none under `llm` reaches `db` (calls
+/// are kept and the spend read through the `llm::CallLog` port), and no
+/// module under `llm` names `sqlx` (it holds no query and no pool).
+fn layering_problems(dir: &Path) -> Vec<String> {
+    let graph = import_graph(dir);
+    let mut found = reaching(&graph, "db", "llm");
+    found.extend(reaching(&graph, "llm", "db"));
+    for (module, text) in modules(dir) {
+        if module.first().is_some_and(|s| s == "llm") && text.contains("sqlx") {
+            found.push(format!("{} names sqlx", show(&[module])));
+        }
+    }
+    found
+}
+
+#[test]
+fn the_tables_and_the_provider_layer_do_not_know_each_other() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let found = layering_problems(&dir);
+    assert!(found.is_empty(), "layering:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_layering_check_sees_a_table_that_knows_a_provider_and_a_query_in_the_provider_layer() {
+    let dir = std::env::temp_dir().join(format!("module-layers-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("db")).unwrap();
+    std::fs::create_dir_all(dir.join("llm")).unwrap();
+    let files = [
+        ("lib.rs", "pub mod db;\npub mod llm;\npub mod shared;\n"),
+        ("shared.rs", "pub struct Block;\n"),
+        ("db.rs", "pub mod messages;\npub mod calls;\n"),
+        ("db/messages.rs", "use crate::shared::Block;\n"),
+        ("db/calls.rs", "use crate::llm::CallRecord;\n"),
+        ("llm.rs", "pub mod budget;\npub mod chat;\n"),
+        (
+            "llm/chat.rs",
+            "pub use crate::shared::Block;\n// sqlx, in a comment\n",
+        ),
+        (
+            "llm/budget.rs",
+            "pub async fn spent(db: &Pool) { sqlx::query(\"SELECT 1\").execute(db).await; }\n",
+        ),
+    ];
+    for (path, text) in files {
+        std::fs::write(dir.join(path), text).unwrap();
+    }
+    let found = layering_problems(&dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(
+        found,
+        ["db::calls reaches llm", "llm::budget names sqlx"],
+        "the clean modules pass, the two faults are named"
+    );
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! `app::chat::ChatEvent` per row, numbered by `seq`).
 use super::ai_conversations::{ApprovalOutcome, OUTCOME_COLUMNS};
 use super::ai_messages::{self, StoredMessage};
-use crate::llm::Block;
+use crate::conversation_content::Block;
 use app::chat::{ChatEvent, SeqEvent};
 use sqlx::types::Json;
 use sqlx::{PgExecutor, PgPool};

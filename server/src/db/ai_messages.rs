@@ -1,8 +1,8 @@
 //! `ai_messages`: the conversation as the model reads it, in
-//! provider-neutral content blocks (`llm::Block`). `user` messages hold what
-//! a person wrote, `assistant` messages the model's text and tool calls,
-//! `tool` messages the results of those calls.
-use crate::llm::Block;
+//! provider-neutral content blocks (`conversation_content::Block`). `user`
+//! messages hold what a person wrote, `assistant` messages the model's text
+//! and tool calls, `tool` messages the results of those calls.
+use crate::conversation_content::Block;
 use sqlx::types::Json;
 use sqlx::{FromRow, PgConnection};
 

@@ -3,7 +3,7 @@
 use super::ai_context::{turn_columns, TurnReads, TurnWindow};
 use super::ai_conversations::Conversation;
 use super::ai_messages::StoredMessage;
-use crate::llm::Block;
+use crate::conversation_content::Block;
 use sqlx::types::Json;
 use sqlx::FromRow;
 

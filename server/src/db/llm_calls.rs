@@ -3,20 +3,14 @@
 //!
 //! Runtime-checked (`query`, not `query!`) so adding it needed no new
 //! offline `.sqlx/` data; the tests insert through it on a real database.
-use crate::llm::CallRecord;
+use crate::call_record::CallRecord;
 use chrono::{DateTime, Utc};
 use sqlx::types::Json;
 use sqlx::{PgExecutor, PgPool};
 
-/// Who the call served, when known.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct CallContext {
-    pub user_id: Option<i64>,
-    pub request_id: Option<i64>,
-    pub conversation_id: Option<i64>,
-    /// The venue search whose finalists the call ranked.
-    pub search_run_id: Option<i64>,
-}
+/// Who the call served (defined beside the record, below this module and
+/// the provider layer).
+pub use crate::call_record::CallContext;
 
 /// One `llm_calls` row as [`insert_llm_calls_from_json!`] reads it.
 #[derive(Debug, serde::Serialize)]

@@ -12,7 +12,7 @@
 use sqlx::types::Json;
 use sqlx::PgExecutor;
 
-use crate::llm::Block;
+use crate::conversation_content::Block;
 
 /// The audit action of a summariser pass.
 pub const ACTION: &str = "memory.summarised";

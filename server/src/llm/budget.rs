@@ -1,16 +1,17 @@
 //! The month's language-model spend against its cap (seed: « si on passe
 //! 200 €/mois, repenser le routing »): month-to-date cost of every recorded
-//! call (`llm_calls.cost_usd`, UTC calendar month) converted to euros, and a
+//! call (read through the [`CallLog`] port: in the server,
+//! `llm_calls.cost_usd`; UTC calendar month) converted to euros, and a
 //! level. The level decides two things: admins are warned from 80 % of the
 //! cap, and bulk tasks move to the cheaper model once it is reached
 //! ([`super::Router::for_task`]).
+use super::call_log::{CallLog, CallLogError};
 use super::pricing;
 use crate::config::LlmSettings;
-use crate::db::llm_calls;
 use app::errors::AppError;
 use app::llm_budget::{self as dto, LlmBudget, LlmBudgetStatus};
 use chrono::{DateTime, Datelike, TimeZone, Utc};
-use sqlx::PgPool;
+use std::sync::Arc;
 
 /// Where the month stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,11 +81,11 @@ pub fn month_start(now: DateTime<Utc>) -> DateTime<Utc> {
 
 /// The spend of the UTC month `now` falls in, up to now.
 pub async fn month_to_date(
-    db: &PgPool,
+    log: &dyn CallLog,
     settings: BudgetSettings,
     now: DateTime<Utc>,
-) -> sqlx::Result<BudgetStatus> {
-    let usd = llm_calls::spent_usd_since(db, month_start(now)).await?;
+) -> Result<BudgetStatus, CallLogError> {
+    let usd = log.spent_usd_since(month_start(now)).await?;
     Ok(BudgetStatus::new(
         pricing::usd_to_eur(usd, settings.usd_to_eur),
         settings.cap_eur,
@@ -93,16 +94,20 @@ pub async fn month_to_date(
 
 /// The admin console's view of the budget.
 pub struct BudgetService {
-    pub db: PgPool,
+    /// Where the spend is read (in the server, the pool).
+    pub log: Arc<dyn CallLog>,
     pub settings: BudgetSettings,
 }
 
 #[async_trait::async_trait]
 impl LlmBudget for BudgetService {
     async fn status(&self) -> Result<LlmBudgetStatus, AppError> {
-        let status = month_to_date(&self.db, self.settings, Utc::now())
+        let status = month_to_date(self.log.as_ref(), self.settings, Utc::now())
             .await
-            .map_err(crate::db::app_error)?;
+            .map_err(|e| match e {
+                CallLogError::Unavailable(e) => AppError::unavailable(e),
+                CallLogError::Failed(e) => AppError::internal(e),
+            })?;
         Ok(LlmBudgetStatus {
             spent_eur: status.spent_eur,
             cap_eur: status.cap_eur,

@@ -7,6 +7,8 @@
 //! `cache_control`, OpenAI-compatible chat completions, the offline planner)
 //! and back; vendor types never leave the backend's module.
 use super::{LlmError, StopReason, Task, Usage};
+/// Shared with the tables (ADR 0030): see [`crate::conversation_content`].
+pub use crate::conversation_content::Block;
 use futures_util::stream::BoxStream;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -140,30 +142,6 @@ impl ChatMessage {
             })
             .collect()
     }
-}
-
-/// A content block, as stored in `ai_messages.content` and sent to models.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Block {
-    Text {
-        text: String,
-    },
-    /// A call the model asks the application to run.
-    ToolUse {
-        id: String,
-        name: String,
-        input: serde_json::Value,
-    },
-    /// The application's answer to the call `tool_use_id`. `content` is
-    /// what the model reads: third-party text inside it is already wrapped
-    /// by `llm::external`.
-    ToolResult {
-        tool_use_id: String,
-        content: String,
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        is_error: bool,
-    },
 }
 
 /// What a chat stream yields, in order: `Started`, then any number of

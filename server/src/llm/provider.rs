@@ -11,41 +11,8 @@
 use super::chat::{ChatRequest, ChatStream};
 use std::time::Duration;
 
-/// What a call is for: recorded with its cost (`llm_calls.task`), and the
-/// key of model routing (`super::routing`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Task {
-    /// Stage 3 of the venue search.
-    Rank,
-    /// Reading the organizer's request into search criteria
-    /// (`search::reading`), before stage 1.
-    Parse,
-    /// A turn of the assistant's chat (streamed, with tools).
-    Chat,
-    /// A short summary of the history cut from a long conversation.
-    Summarize,
-    /// Writing a text for a human to send (an email to an organizer or a
-    /// venue).
-    Draft,
-    /// Sorting short items into known categories (a bulk task).
-    Classify,
-    /// Scoring which playbooks apply to a conversation (`seek_guidance`).
-    Guidance,
-}
-
-impl Task {
-    pub fn label(self) -> &'static str {
-        match self {
-            Self::Rank => "rank",
-            Self::Parse => "parse",
-            Self::Chat => "chat",
-            Self::Summarize => "summarize",
-            Self::Draft => "draft",
-            Self::Classify => "classify",
-            Self::Guidance => "guidance",
-        }
-    }
-}
+/// Shared with the tables (ADR 0030): see [`crate::call_record`].
+pub use crate::call_record::{Task, Usage};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
@@ -89,17 +56,6 @@ pub struct CompletionRequest {
     /// it the provider gives up and the call fails as unavailable (and is
     /// recorded so). `None`: the provider's own retry policy bounds it.
     pub time_limit: Option<Duration>,
-}
-
-/// Tokens as the provider counted them; the cost is derived from them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Usage {
-    pub input_tokens: u32,
-    pub output_tokens: u32,
-    /// Tokens written to the prompt cache (billed above the input price).
-    pub cache_write_tokens: u32,
-    /// Tokens read from the prompt cache (billed far below it).
-    pub cache_read_tokens: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,21 +1,8 @@
-//! One call as the metrics keep it (`llm_calls`): model, task, tokens, cost,
-//! latency, and why it failed if it did.
-use super::{pricing, Completion, LlmError, LlmProvider, Task, Usage};
+//! How a provider's answer becomes the record the metrics keep
+//! ([`CallRecord`], defined below both this layer and the tables, in
+//! [`crate::call_record`]).
+use super::{pricing, CallRecord, Completion, LlmError, LlmProvider, Task, Usage};
 use std::time::Duration;
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct CallRecord {
-    pub task: Task,
-    pub provider: &'static str,
-    pub model: String,
-    pub usage: Usage,
-    /// `None`: the model is not in the price table.
-    pub cost_usd: Option<f64>,
-    pub latency: Duration,
-    /// Why the call, or what it answered, was unusable; `None` when it served.
-    /// Provider errors are already scrubbed of keys.
-    pub error: Option<String>,
-}
 
 impl CallRecord {
     /// `latency` is the caller's measure, for calls that failed without one.

@@ -1,6 +1,7 @@
 //! The wrapper that records calls: around any provider, each call it
-//! passes on becomes one `llm_calls` row (task, model, tokens, cost,
-//! latency, status) the moment it ends, so no caller writes metrics itself
+//! passes on becomes one record in the call log (task, model, tokens, cost,
+//! latency, status: in the server, an `llm_calls` row, through the
+//! [`CallLog`] port) the moment it ends, so no caller writes metrics itself
 //! and none can forget to.
 //!
 //! One `Recording` per unit of work (a search, later a chat turn): it
@@ -17,9 +18,8 @@
 //! a round trip of its own: the statement that stores the answer with its
 //! tool calls, or the one that closes the turn.
 use super::chat::{ChatRequest, ChatStream};
-use super::{CallRecord, Check, Completion, CompletionRequest, LlmError, LlmProvider};
-use crate::db::llm_calls::{self, CallContext};
-use sqlx::PgPool;
+use super::{CallLog, CallRecord, Check, Completion, CompletionRequest, LlmError, LlmProvider};
+use crate::call_record::CallContext;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
@@ -28,7 +28,8 @@ mod stream;
 /// One call as recorded.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RecordedCall {
-    /// The `llm_calls` row; `None` when writing it failed (logged, and the
+    /// The record's id in the log (the `llm_calls` row); `None` when
+    /// writing it failed (logged, and the
     /// call's answer still served), or when it was left to the caller
     /// ([`Recording::take_left`]).
     pub id: Option<i64>,
@@ -40,11 +41,11 @@ pub struct Recording {
     sink: Sink,
 }
 
-/// Where records go: the database and the wrapper's own log. Cloned into
+/// Where records go: the call log and the wrapper's own list. Cloned into
 /// streams, which outlive the call that opened them.
 #[derive(Clone)]
 struct Sink {
-    db: PgPool,
+    log: Arc<dyn CallLog>,
     context: CallContext,
     calls: Arc<Mutex<Vec<RecordedCall>>>,
     /// Answers' records left to the caller to store; `None`: every record
@@ -56,7 +57,7 @@ impl Sink {
     /// Writes the row (a failure is logged: the call's answer still serves)
     /// and keeps the call.
     async fn write(self, record: CallRecord) {
-        let id = match llm_calls::insert(&self.db, &record, self.context).await {
+        let id = match self.log.record(&record, self.context).await {
             Ok(id) => Some(id),
             Err(e) => {
                 tracing::warn!(error = %e, task = record.task.label(), "cannot record an LLM call");
@@ -89,11 +90,17 @@ impl Sink {
 }
 
 impl Recording {
-    pub fn new(inner: Arc<dyn LlmProvider>, db: PgPool, context: CallContext) -> Self {
+    /// Calls of `inner` for `context`, kept in `log` (in the server, the
+    /// pool, which the top-level `call_log` module adapts).
+    pub fn new(
+        inner: Arc<dyn LlmProvider>,
+        log: impl CallLog + 'static,
+        context: CallContext,
+    ) -> Self {
         Recording {
             inner,
             sink: Sink {
-                db,
+                log: Arc::new(log),
                 context,
                 calls: Arc::default(),
                 left: None,

@@ -3,14 +3,14 @@
 //! search ranker, the chat and every later caller follow `MODEL_BY_TASK`
 //! and the budget without knowing either.
 //!
-//! The month's level is read from `llm_calls` at most once per
+//! The month's level is read from the call log ([`CallLog`]: in the
+//! server, `llm_calls`) at most once per
 //! [`LEVEL_TTL`]: a call never waits on more than that one cheap query,
 //! and a database that cannot answer keeps the last known level (at start,
 //! `Ok`: the main model), with one warning.
 use super::budget::{self, BudgetLevel, BudgetSettings};
 use super::chat::{ChatRequest, ChatStream};
-use super::{Completion, CompletionRequest, LlmError, LlmProvider, Router, Task};
-use sqlx::PgPool;
+use super::{CallLog, Completion, CompletionRequest, LlmError, LlmProvider, Router, Task};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::Mutex;
@@ -20,17 +20,18 @@ pub const LEVEL_TTL: Duration = Duration::from_secs(60);
 
 pub struct Routed {
     router: Router,
-    db: PgPool,
+    log: Arc<dyn CallLog>,
     settings: BudgetSettings,
     /// The last level read and when.
     level: Mutex<Option<(Instant, BudgetLevel)>>,
 }
 
 impl Routed {
-    pub fn new(router: Router, db: PgPool, settings: BudgetSettings) -> Self {
+    /// `log`: where the month's spend is read (in the server, the pool).
+    pub fn new(router: Router, log: impl CallLog + 'static, settings: BudgetSettings) -> Self {
         Routed {
             router,
-            db,
+            log: Arc::new(log),
             settings,
             level: Mutex::new(None),
         }
@@ -48,7 +49,13 @@ impl Routed {
                 return level;
             }
         }
-        let level = match budget::month_to_date(&self.db, self.settings, chrono::Utc::now()).await {
+        let level = match budget::month_to_date(
+            self.log.as_ref(),
+            self.settings,
+            chrono::Utc::now(),
+        )
+        .await
+        {
             Ok(status) => status.level,
             Err(e) => {
                 let last = cached.map_or(BudgetLevel::Ok, |(_, level)| level);
