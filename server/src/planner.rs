@@ -13,6 +13,7 @@
 //!   (the user's words, the tool results since, the system prompt's
 //!   `DEMANDE EN COURS` line).
 mod answer;
+mod constraints;
 mod count;
 mod emails;
 mod find;

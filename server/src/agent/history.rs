@@ -41,6 +41,8 @@ pub fn to_chat(kept: &[StoredMessage], outcomes: &[ApprovalOutcome]) -> Vec<Chat
         .collect();
     let mut out: Vec<ChatMessage> = Vec::with_capacity(kept.len());
     let mut open_calls: Vec<String> = Vec::new();
+    // Each call's input, so a refused proposal can name what was refused.
+    let mut inputs: HashMap<String, (String, serde_json::Value)> = HashMap::new();
     for message in kept {
         match message.role.as_str() {
             "assistant" => {
@@ -60,6 +62,11 @@ pub fn to_chat(kept: &[StoredMessage], outcomes: &[ApprovalOutcome]) -> Vec<Chat
                         _ => None,
                     })
                     .collect();
+                for block in &content {
+                    if let Block::ToolUse { id, name, input } = block {
+                        inputs.insert(id.clone(), (name.clone(), input.clone()));
+                    }
+                }
                 if out.is_empty() {
                     // The history must start with the user.
                     out.push(ChatMessage::user_text("(suite de la conversation)"));
@@ -81,7 +88,10 @@ pub fn to_chat(kept: &[StoredMessage], outcomes: &[ApprovalOutcome]) -> Vec<Chat
                             Some(match by_call.get(tool_use_id.as_str()) {
                                 Some(outcome) => Block::ToolResult {
                                     tool_use_id: tool_use_id.clone(),
-                                    content: outcome_text(outcome),
+                                    content: outcome_for_call(
+                                        outcome,
+                                        inputs.get(tool_use_id.as_str()),
+                                    ),
                                     is_error: false,
                                 },
                                 None => Block::ToolResult {
@@ -164,6 +174,42 @@ fn is_result(block: &Block) -> bool {
     matches!(block, Block::ToolResult { .. })
 }
 
+/// Says a proposal was refused: the offline planner looks for it in the
+/// history (`planner::turn`), a model reads it.
+pub const REFUSED: &str = "refusée par l'équipe";
+
+/// [`outcome_text`], and for a refused catalogue proposal the venues it
+/// held: the model (and the offline planner) must not propose them again
+/// in this conversation unless asked, and reads the reason as a constraint.
+fn outcome_for_call(
+    outcome: &ApprovalOutcome,
+    call: Option<&(String, serde_json::Value)>,
+) -> String {
+    let text = outcome_text(outcome);
+    let Some((name, input)) = call else {
+        return text;
+    };
+    if outcome.status != "rejected" || name != "add_members_to_catalog" {
+        return text;
+    }
+    let codes: Vec<&str> = input
+        .get("picks")
+        .and_then(|p| p.as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(|p| p.get("member_code").and_then(|c| c.as_str()))
+        .collect();
+    if codes.is_empty() {
+        return text;
+    }
+    format!(
+        "{text} Lieux refusés : {}. Ne les repropose pas dans cette conversation sauf si \
+         l'équipe le demande, et applique la raison du refus (zone, distance, critère) à la \
+         prochaine recherche.",
+        codes.join(", ")
+    )
+}
+
 /// What the model reads as the result of a write call, from its approval.
 pub fn outcome_text(outcome: &ApprovalOutcome) -> String {
     let id = outcome.id;
@@ -175,7 +221,7 @@ pub fn outcome_text(outcome: &ApprovalOutcome) -> String {
             outcome.error.as_deref().unwrap_or("erreur inconnue")
         ),
         "rejected" => format!(
-            "Proposition n°{id} refusée par l'équipe. Raison : {}. Ne refais pas cet appel.",
+            "Proposition n°{id} {REFUSED}. Raison : {}. Ne refais pas cet appel.",
             crate::llm::external::wrap(
                 "rejection_reason",
                 outcome.reject_reason.as_deref().unwrap_or("")

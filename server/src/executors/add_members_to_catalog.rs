@@ -1,15 +1,22 @@
 //! Writes approved picks into the request's draft catalogue (`standard`,
-//! or `training` for a training conversation): a venue already in the
-//! draft is updated, not added twice; new ones go after the picks of their
-//! tier. The draft's totals are checked after writing, under its row lock.
-//! The write is audited as the builder's are (`catalogue.proposal_applied`,
-//! same function, same transaction).
+//! or `training` for a training conversation), doing to the draft what the
+//! card said: a card that **replaces** the draft takes its venues out and
+//! writes its own; one that **completes** it (or adds to an empty draft)
+//! puts new venues after the picks of their tier, and a venue already there
+//! is updated, not added twice. All in the approval's transaction, under the
+//! draft's row lock: the draft is first compared with the one the card was
+//! proposed on, and a changed draft is refused with what changed, before
+//! anything is written. The totals are checked after writing. The write is
+//! audited as the builder's are (`catalogue.pick_removed`,
+//! `catalogue.proposal_applied`, same function, same transaction).
 use super::{recheck, stored, ExecContext, ExecError, Executed, Executor, Prepared};
 use crate::audit::catalogue::{self as audit, Change, Venue, Written};
 use crate::catalogue_builder::pick_reason::{self, Scope};
 use crate::catalogue_builder::rules;
 use crate::db::catalogue_drafts::{self, NewPick};
 use crate::db::write_targets;
+use crate::tools::args::DraftMode;
+use crate::tools::write::add_members_to_catalog::draft::{self, counts};
 use crate::tools::write::add_members_to_catalog::{kind, tier_name, CatalogueArgs};
 use crate::tools::Mode;
 use sqlx::PgConnection;
@@ -33,10 +40,20 @@ impl Executor for AddMembersToCatalog {
         _prepared: &Prepared,
     ) -> Result<Executed, ExecError> {
         let args: CatalogueArgs = stored(arguments)?;
-        recheck(conn, ctx.mode, NAME, arguments, args.input()).await?;
         let kind = kind(ctx.mode).key();
+        // The draft locked first: the check below and the writes see the
+        // same draft, and a concurrent approval waits.
         let catalogue_id =
             catalogue_drafts::lock_draft(conn, args.request_id, kind, ctx.user_id).await?;
+        let reference = write_targets::request(&mut *conn, args.request_id)
+            .await?
+            .map_or_else(|| format!("n° {}", args.request_id), |r| r.reference);
+        unchanged(conn, &args, kind, &reference).await?;
+        recheck(conn, ctx.mode, NAME, arguments, args.input()).await?;
+        let replaced = match args.draft.as_ref().map(|d| d.mode) {
+            Some(DraftMode::Replace) => remove_all(conn, ctx.user_id, catalogue_id).await?,
+            _ => 0,
+        };
         let existing = catalogue_drafts::picks(conn, catalogue_id).await?;
         let mut next: HashMap<String, i32> = HashMap::new();
         for p in &existing {
@@ -101,9 +118,6 @@ impl Executor for AddMembersToCatalog {
         };
         audit::record(conn, ctx.user_id, catalogue_id, Some(version), &change).await?;
         let (added, updated) = counts;
-        let reference = write_targets::request(&mut *conn, args.request_id)
-            .await?
-            .map_or_else(|| format!("n° {}", args.request_id), |r| r.reference);
         let mut detail = format!(
             "{} au catalogue{} de la demande {reference}",
             count(added, "lieu ajouté", "lieux ajoutés"),
@@ -113,6 +127,13 @@ impl Executor for AddMembersToCatalog {
                 ""
             }
         );
+        if replaced > 0 {
+            detail = format!(
+                "Brouillon remplacé : {} retiré{}, {detail}",
+                count(replaced, "lieu", "lieux"),
+                if replaced > 1 { "s" } else { "" }
+            );
+        }
         if updated > 0 {
             detail.push_str(&format!(
                 " ({} déjà présent{} mis à jour)",
@@ -126,12 +147,75 @@ impl Executor for AddMembersToCatalog {
             result: serde_json::json!({
                 "catalogue_id": catalogue_id,
                 "kind": kind,
+                "replaced": replaced,
                 "added": added,
                 "updated": updated,
                 "picks": written,
             }),
         })
     }
+}
+
+/// Refuses, with what changed and what to do, when the draft is no longer
+/// the one the card was proposed on (the card said « remplace les 8 lieux »
+/// or « 2 places libres »: it would now do something else).
+async fn unchanged(
+    conn: &mut PgConnection,
+    args: &CatalogueArgs,
+    kind: &str,
+    reference: &str,
+) -> Result<(), ExecError> {
+    let now = draft::picks(conn, args.request_id, kind).await?;
+    let recommended = now.iter().filter(|p| p.tier == "recommended").count();
+    let compatible = now.len() - recommended;
+    let (was_r, was_c) = args
+        .draft
+        .as_ref()
+        .map_or((0, 0), |d| (d.recommended, d.compatible));
+    if (recommended, compatible) == (was_r, was_c) {
+        return Ok(());
+    }
+    let before = if was_r + was_c == 0 {
+        "vide".to_string()
+    } else {
+        counts(was_r, was_c)
+    };
+    Err(ExecError::Refused(format!(
+        "le brouillon de la demande {reference} a changé depuis la carte : il compte \
+         maintenant {} (la carte a été préparée sur un brouillon {}). Demandez à Maxy une \
+         nouvelle proposition (« Qualifie cette demande ») : elle partira du brouillon actuel",
+        counts(recommended, compatible),
+        if was_r + was_c == 0 {
+            before
+        } else {
+            format!("à {before}")
+        }
+    )))
+}
+
+/// A replacing card: every venue of the draft taken out (audited one by
+/// one, as the builder's removals are). Returns how many.
+async fn remove_all(
+    conn: &mut PgConnection,
+    user_id: i64,
+    catalogue_id: i64,
+) -> Result<usize, ExecError> {
+    let removed: Vec<(i64, String, String)> = sqlx::query_as(
+        "DELETE FROM catalogue_picks p USING members m
+          WHERE p.catalogue_id = $1 AND m.id = p.member_id
+          RETURNING p.member_id, m.code, p.tier",
+    )
+    .bind(catalogue_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    for (id, code, tier) in &removed {
+        let change = Change::Removed {
+            venue: Venue { id: *id, code },
+            tier,
+        };
+        audit::record(conn, user_id, catalogue_id, None, &change).await?;
+    }
+    Ok(removed.len())
 }
 
 fn count(n: usize, one: &str, many: &str) -> String {

@@ -7,7 +7,12 @@
 //! The request's texts are third-party: the description goes to the search
 //! as its text (data to search with), and nothing in them changes what the
 //! workflow calls.
+//!
+//! A refusal teaches ([`constraints`]): venues the team refused in this
+//! conversation are left out, and a zone stated in the message or in the
+//! refusal's reason replaces the request's in the search.
 use super::answer::{plural, short};
+use super::constraints::{self, Constraints};
 use super::picks::{self, Chosen, Tier};
 use super::results::{self, items, plain_at, strings, text, Search};
 use super::step::Next;
@@ -46,13 +51,17 @@ pub fn next(turn: &Turn) -> Next {
     if turn.step("find_similar_requests").is_none() {
         return Next::call("find_similar_requests", json!({ "request_id": id }));
     }
-    let Some(found) = turn.json("search_members").map(Search::read) else {
-        return Next::call("search_members", search_input(request));
+    let constraints = constraints::read(turn);
+    let Some(mut found) = turn.json("search_members").map(Search::read) else {
+        return Next::call("search_members", search_for(request, &constraints));
     };
+    let refused = |p: &results::Pick| constraints.refused.contains(&p.code);
+    found.recommended.retain(|p| !refused(p));
+    found.compatible.retain(|p| !refused(p));
     let mut codes = found.codes();
     codes.truncate(MAX_SIGNALS);
     if codes.is_empty() {
-        return Next::Say(nothing_found(request, &found));
+        return Next::Say(nothing_found(request, &found, &constraints));
     }
     let Some(signals) = turn.json("get_member_signals").map(results::signals) else {
         return Next::call("get_member_signals", json!({ "codes": codes }));
@@ -79,7 +88,17 @@ pub fn next(turn: &Turn) -> Next {
             json!({ "request_id": id, "picks": picks }),
         );
     }
-    Next::Say(summary(turn, request, &chosen, &excluded))
+    Next::Say(summary(turn, request, &chosen, &excluded, &constraints))
+}
+
+/// [`search_input`] with what the team stated: its zone replaces the
+/// request's.
+pub fn search_for(request: &Value, constraints: &Constraints) -> Value {
+    let mut input = search_input(request);
+    if let (Some((zone, _)), Some(map)) = (&constraints.zone, input.as_object_mut()) {
+        zone.apply(map);
+    }
+    input
 }
 
 /// The search with the request's structured fields, and its description as
@@ -96,6 +115,14 @@ pub fn search_input(request: &Value) -> Value {
         let values = strings(request, key);
         if !values.is_empty() {
             input.insert(key.into(), json!(values));
+        }
+    }
+    // The request's zone (« 17 km autour de Bougival ») read as the search
+    // reads words, when it has no postal codes: the search stays in it
+    // (« Chercher des lieux pour cette demande » picked Paris 3e first).
+    if !input.contains_key("postal_codes") {
+        if let Some(zone) = plain_at(request, "area").and_then(|a| constraints::zone_in(&a)) {
+            zone.apply(&mut input);
         }
     }
     if let Some(pool) = text(request, "pool").filter(|p| is_slug(p)) {
@@ -138,12 +165,18 @@ fn reference(request: &Value) -> String {
     text(request, "reference").unwrap_or("en cours").to_string()
 }
 
-fn nothing_found(request: &Value, found: &Search) -> String {
+fn nothing_found(request: &Value, found: &Search, constraints: &Constraints) -> String {
     let mut out = format!(
         "La recherche ne trouve aucun lieu assez bon pour la demande {} : je ne propose pas \
          de catalogue plutôt que des lieux faibles.",
         reference(request)
     );
+    if !constraints.is_empty() {
+        out.push_str(&format!(
+            "\nPris en compte : {}.",
+            constraints.said().join(" ; ")
+        ));
+    }
     for notice in &found.notices {
         out.push_str(&format!("\n- {notice}"));
     }
@@ -159,6 +192,7 @@ fn summary(
     request: &Value,
     chosen: &[Chosen],
     excluded: &[(String, String)],
+    constraints: &Constraints,
 ) -> String {
     let recommended = chosen
         .iter()
@@ -167,7 +201,8 @@ fn summary(
     let compatible = chosen.len() - recommended;
     let mut out = format!(
         "J'ai préparé {} ({recommended} recommandé{} + {compatible} compatible{}) pour la \
-         demande {} ; validez la carte pour les ajouter au catalogue.",
+         demande {} ; la carte dit si elle complète ou remplace le brouillon actuel : \
+         validez-la pour l'appliquer.",
         plural(chosen.len(), "lieu", "lieux"),
         if recommended > 1 { "s" } else { "" },
         if compatible > 1 { "s" } else { "" },
@@ -175,6 +210,12 @@ fn summary(
     );
     if chosen.len() < 2 * picks::PER_TIER {
         out.push_str(" Je n'en propose pas davantage : les autres résultats étaient trop faibles.");
+    }
+    if !constraints.is_empty() {
+        out.push_str(&format!(
+            "\nPris en compte : {}.",
+            constraints.said().join(" ; ")
+        ));
     }
     for c in chosen {
         let tier = match c.tier {

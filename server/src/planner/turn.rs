@@ -1,6 +1,7 @@
 //! The state of a turn, read from the request alone (the planner keeps
-//! nothing between calls): the user's last message with text, and the
-//! tool calls made since, each with its result.
+//! nothing between calls): the user's last message with text, the tool
+//! calls made since, each with its result, and the catalogue proposals the
+//! team refused earlier in the conversation (their venues and reason).
 use super::intent::{self, Intent};
 use super::target::{self, Target};
 use crate::llm::{Block, ChatRequest, ChatRole};
@@ -28,6 +29,16 @@ pub struct Step {
     pub outcome: Outcome,
 }
 
+/// A catalogue proposal the team refused in this conversation (the
+/// history says so in the call's result, `agent::history::REFUSED`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refusal {
+    /// The venues it proposed.
+    pub codes: Vec<String>,
+    /// The team's reason, as written (wrapper off).
+    pub reason: String,
+}
+
 /// Everything the planner knows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Turn {
@@ -41,6 +52,8 @@ pub struct Turn {
     pub rounds: usize,
     /// The tools the request offers.
     pub offered: Vec<String>,
+    /// Refused catalogue proposals of the whole history, oldest first.
+    pub refusals: Vec<Refusal>,
 }
 
 impl Turn {
@@ -89,6 +102,7 @@ impl Turn {
             steps,
             rounds,
             offered: request.tools.iter().map(|t| t.name.clone()).collect(),
+            refusals: refusals(request),
         }
     }
 
@@ -122,6 +136,55 @@ impl Turn {
 
     pub fn offers(&self, name: &str) -> bool {
         self.offered.iter().any(|t| t == name)
+    }
+}
+
+/// The refused `add_members_to_catalog` calls of the history.
+fn refusals(request: &ChatRequest) -> Vec<Refusal> {
+    let mut proposals: HashMap<&str, Vec<String>> = HashMap::new();
+    let mut out = Vec::new();
+    for block in request.messages.iter().flat_map(|m| &m.content) {
+        match block {
+            Block::ToolUse { id, name, input } if name == "add_members_to_catalog" => {
+                let codes = input
+                    .get("picks")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|p| p.get("member_code").and_then(Value::as_str))
+                    .map(str::to_string)
+                    .collect();
+                proposals.insert(id, codes);
+            }
+            Block::ToolResult {
+                tool_use_id,
+                content,
+                is_error: false,
+            } if content.contains(crate::agent::history::REFUSED) => {
+                if let Some(codes) = proposals.get(tool_use_id.as_str()) {
+                    out.push(Refusal {
+                        codes: codes.clone(),
+                        reason: reason_of(content),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The reason in a refusal's text: the wrapped part, as written.
+fn reason_of(content: &str) -> String {
+    let start = content.find("<external_content");
+    let end = content
+        .rfind("</external_content>")
+        .map(|i| i + "</external_content>".len());
+    match (start, end) {
+        (Some(s), Some(e)) if s < e => crate::llm::external::for_people(&content[s..e])
+            .trim()
+            .to_string(),
+        _ => String::new(),
     }
 }
 

@@ -154,6 +154,21 @@ pub struct CataloguePick {
 pub struct AddMembersToCatalog {
     pub request_id: i64,
     pub picks: Vec<CataloguePick>,
+    /// When the draft already holds venues: « replace » (the draft becomes
+    /// these picks) or « complete » (these go into its free places only;
+    /// venues already in it are left out). Left out: added when they fit,
+    /// else the free places are completed, else the draft is replaced; the
+    /// card says which.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<DraftMode>,
+}
+
+/// What an `add_members_to_catalog` does to a draft that holds venues.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum DraftMode {
+    Replace,
+    Complete,
 }
 
 /// Changes fields of a request; fields left out are kept.

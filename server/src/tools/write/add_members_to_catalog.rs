@@ -4,7 +4,12 @@
 //! compatible (« mieux 4+2 forts que 4+4 bancals »); the training workspace
 //! may add up to 25. Every venue is an active member of the request's pool,
 //! appears once, and a pinned room belongs to it and holds the request's
-//! participants in one of the requested layouts.
+//! participants in one of the requested layouts. The proposal is checked
+//! against the draft it lands in ([`draft`]): a full draft is replaced or
+//! completed, and the card says which.
+//!
+//! Every message here may reach a person (the offline planner quotes them,
+//! a failed card shows them): French, « vous », tiers in the team's words.
 use super::text::{configuration_label, one_sentence};
 use super::unavailable;
 use crate::db::write_targets::{self, MemberBrief, RequestBrief, RoomCapacity};
@@ -14,6 +19,9 @@ use app::chat::{CardBody, CardPick};
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 use std::collections::{HashMap, HashSet};
+
+pub mod draft;
+pub use draft::DraftChange;
 
 /// The limits and the room check are the catalogue rules the builder
 /// applies too (one place: [`crate::catalogue_builder::rules`]).
@@ -40,6 +48,10 @@ pub struct CatalogueArgs {
     pub request_id: i64,
     /// Recommended first, then compatible; the model's order within a tier.
     pub picks: Vec<ResolvedPick>,
+    /// What the picks do to the draft, when it held venues (absent: it was
+    /// empty and they are added).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draft: Option<DraftChange>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -53,13 +65,20 @@ pub struct ResolvedPick {
 }
 
 impl CatalogueArgs {
-    /// Back to the tool's input, to resolve again before writing.
+    /// Back to the tool's input, to resolve again before writing: the
+    /// picks, then those the card left out, with the card's mode.
     pub fn input(&self) -> AddMembersToCatalog {
+        let left_out = self
+            .draft
+            .iter()
+            .flat_map(|d| d.left_out.iter().map(|l| &l.pick));
         AddMembersToCatalog {
             request_id: self.request_id,
+            mode: self.draft.as_ref().map(|d| d.mode),
             picks: self
                 .picks
                 .iter()
+                .chain(left_out)
                 .map(|p| CataloguePick {
                     member_code: p.member_code.clone(),
                     tier: p.tier,
@@ -75,9 +94,18 @@ fn invalid(text: String) -> ToolError {
     ToolError::InvalidArguments(text)
 }
 
+/// The tier's key in the database (`catalogue_picks.tier`).
 pub fn tier_name(tier: Tier) -> &'static str {
     match tier {
         Tier::Recommended => "recommended",
+        Tier::Compatible => "compatible",
+    }
+}
+
+/// The tier in the team's words (singular): « recommandé », « compatible ».
+pub fn tier_label(tier: Tier) -> &'static str {
+    match tier {
+        Tier::Recommended => "recommandé",
         Tier::Compatible => "compatible",
     }
 }
@@ -97,9 +125,9 @@ fn check_shape(mode: Mode, args: &AddMembersToCatalog) -> Result<(), ToolError> 
             let count = args.picks.iter().filter(|p| p.tier == tier).count();
             if count > max {
                 return Err(invalid(format!(
-                    "au plus {max} lieux « {} » par catalogue (reçu {count}) : mieux vaut \
+                    "au plus {max} lieux {}s par catalogue (reçu {count}) : mieux vaut \
                      {max} + 2 lieux solides que de compléter avec des lieux faibles",
-                    tier_name(tier)
+                    tier_label(tier)
                 )));
             }
         }
@@ -176,9 +204,14 @@ pub async fn resolve(
     }
     // Tier order: the card and the catalogue list recommended venues first.
     picks.sort_by_key(|p| p.tier != Tier::Recommended);
+    let in_draft = draft::picks(&mut *conn, request.id, kind(mode).key())
+        .await
+        .map_err(unavailable)?;
+    let (picks, draft) = draft::plan(limits(mode), args.mode, &in_draft, picks)?;
     Ok(CatalogueArgs {
         request_id: request.id,
         picks,
+        draft,
     })
 }
 
@@ -194,8 +227,8 @@ fn check_room(
     };
     if first.member_id != member.id {
         return Err(invalid(format!(
-            "la salle {room_id} n'appartient pas au lieu {} : épingle une salle de ce lieu \
-             (matched_room de search_members) ou laisse « room_id » vide",
+            "la salle {room_id} n'appartient pas au lieu {} : épinglez une salle de ce lieu \
+             (matched_room de search_members) ou laissez « room_id » vide",
             member.code
         )));
     }
@@ -267,16 +300,23 @@ pub async fn describe(
         || format!("n° {}", args.request_id),
         |r| r.reference.clone(),
     );
-    let n = args.picks.len();
-    let venues = if n == 1 {
-        "1 lieu".to_string()
+    let venues = draft::venues(args.picks.len());
+    let training = mode == Mode::Training;
+    let catalogue = if training {
+        "catalogue d'entraînement"
     } else {
-        format!("{n} lieux")
+        "catalogue"
     };
-    let title = match mode {
-        Mode::Chat => format!("Ajouter {venues} au catalogue de la demande {reference}"),
-        Mode::Training => {
-            format!("Ajouter {venues} au catalogue d'entraînement de la demande {reference}")
+    let title = match &args.draft {
+        None => format!("Ajouter {venues} au {catalogue} de la demande {reference}"),
+        Some(change) => {
+            let what = draft::sentence(change, limits(mode), args.picks.len(), training);
+            let mut chars = what.chars();
+            let what: String = chars
+                .next()
+                .map(|c| c.to_uppercase().chain(chars).collect())
+                .unwrap_or_default();
+            format!("{what} ({catalogue} de la demande {reference})")
         }
     };
     let body = CardBody::Catalogue {
@@ -345,6 +385,7 @@ mod tests {
     fn chat_allows_four_per_tier_and_training_twenty_five() {
         let many = |n: usize, tier| AddMembersToCatalog {
             request_id: 1,
+            mode: None,
             picks: (0..n).map(|i| pick(&format!("#{i}"), tier)).collect(),
         };
         assert!(check_shape(Mode::Chat, &many(4, Tier::Recommended)).is_ok());
@@ -354,6 +395,7 @@ mod tests {
         assert!(check_shape(Mode::Chat, &many(0, Tier::Compatible)).is_err());
         let twice = AddMembersToCatalog {
             request_id: 1,
+            mode: None,
             picks: vec![pick("#1", Tier::Recommended), pick(" #1", Tier::Compatible)],
         };
         assert!(check_shape(Mode::Chat, &twice).is_err());
