@@ -157,7 +157,7 @@ async fn bad_catalogue_calls_are_refused_with_what_to_fix(db: PgPool) {
     empty_reason["reason"] = json!("  ");
     let cases: Vec<(Value, &str)> = vec![
         (unknown_field, "champ inconnu « confirmed »"),
-        (catalogue(&w, five), "au plus 4 lieux « recommended »"),
+        (catalogue(&w, five), "au plus 4 lieux recommandés"),
         (catalogue(&w, vec![]), "entre 1 et 16"),
         (
             catalogue(
@@ -516,19 +516,29 @@ async fn approving_writes_the_draft_catalogue_with_its_pinned_room_once(db: PgPo
         .unwrap();
     assert_eq!(result["added"], json!(6));
 
-    // A second card updates #106's reason and adds #107: the draft is
-    // reused, #106 is not duplicated.
-    let mut again = pick("#106", "compatible", None);
-    again["reason"] = json!("Toujours compatible, mais le traiteur est imposé.");
+    // A second card proposes #106 again and #107: the draft (4 + 2) is
+    // completed with #107 only; #106, already in it, is not proposed again
+    // and the card says so (issue 25).
     let second = propose(
         &db,
         &w,
         Mode::Chat,
         "add_members_to_catalog",
-        catalogue(&w, vec![again, pick("#107", "compatible", None)]),
+        catalogue(
+            &w,
+            vec![
+                pick("#106", "compatible", None),
+                pick("#107", "compatible", None),
+            ],
+        ),
     )
     .await
     .unwrap();
+    assert_eq!(
+        second.title,
+        "Complète le brouillon (2 places libres en compatibles) avec 1 lieu ; 1 lieu déjà au \
+         brouillon n'est pas reproposé (catalogue de la demande D-2026-0042)"
+    );
     let card2 = pending(
         &db,
         w.conversation,
@@ -541,19 +551,13 @@ async fn approving_writes_the_draft_catalogue_with_its_pinned_room_once(db: PgPo
     let done2 = approve(&db, w.user, card2.id, &card2.arguments_hash)
         .await
         .unwrap();
-    assert!(
-        done2.detail.contains("1 lieu ajouté") && done2.detail.contains("1 déjà présent"),
-        "{}",
-        done2.detail
-    );
+    assert!(done2.detail.contains("1 lieu ajouté"), "{}", done2.detail);
     assert_eq!(count(&db, "SELECT count(*) FROM catalogues").await, 1);
     assert_eq!(count(&db, "SELECT count(*) FROM catalogue_picks").await, 7);
-    let reason: String = sqlx::query_scalar(
-        "SELECT explanation FROM catalogue_picks p JOIN members m ON m.id = p.member_id WHERE m.code = '#106'")
-        .fetch_one(&db).await.unwrap();
-    assert!(reason.contains("traiteur"));
 
-    // Past 4 + 4 the executor refuses: two more compatible would make 5.
+    // Two more compatible venues for one free place: the card completes
+    // with the first; the draft then changes before the approval, which
+    // fails saying what changed and what to do, in French, writing nothing.
     let third = propose(
         &db,
         &w,
@@ -569,6 +573,13 @@ async fn approving_writes_the_draft_catalogue_with_its_pinned_room_once(db: PgPo
     )
     .await
     .unwrap();
+    assert!(
+        third
+            .title
+            .starts_with("Complète le brouillon (1 place libre en compatibles) avec 1 lieu"),
+        "{}",
+        third.title
+    );
     let card3 = pending(
         &db,
         w.conversation,
@@ -578,23 +589,30 @@ async fn approving_writes_the_draft_catalogue_with_its_pinned_room_once(db: PgPo
         &third,
     )
     .await;
+    sqlx::query(
+        "INSERT INTO catalogue_picks (catalogue_id, member_id, tier, position, added_by)
+         SELECT c.id, m.id, 'compatible', 3, 'team' FROM catalogues c, members m
+          WHERE m.code = '#109'",
+    )
+    .execute(&db)
+    .await
+    .unwrap();
     let failed = approve(&db, w.user, card3.id, &card3.arguments_hash)
         .await
         .unwrap();
     assert_eq!(failed.status, "failed");
-    assert!(failed.detail.contains("au plus 4"), "{}", failed.detail);
-    // What the card says is French, in « vous », without the tier's key.
     assert!(
-        failed.detail.contains("5 lieux compatibles")
-            && failed.detail.contains("retirez")
-            && !failed.detail.contains("compatible »")
+        failed.detail.contains("a changé depuis la carte")
+            && failed.detail.contains("4 recommandés + 4 compatibles")
+            && failed.detail.contains("Demandez à Maxy")
+            && !failed.detail.contains("recommended")
             && !failed.detail.starts_with("Échec"),
         "{}",
         failed.detail
     );
     assert_eq!(
         count(&db, "SELECT count(*) FROM catalogue_picks").await,
-        7,
+        8,
         "nothing of a failed write stays"
     );
     assert_eq!(status_of(&db, card3.id).await, "failed");
