@@ -247,7 +247,8 @@ async fn qualify_a_request_offline_proposes_one_card_and_approving_writes_the_ca
     assert_eq!(card["tool_name"], "add_members_to_catalog");
     let picks = card["body"]["picks"].as_array().unwrap();
     let tier = |t: &str| picks.iter().filter(|p| p["tier"] == t).count();
-    assert!((1..=4).contains(&tier("recommended")), "{picks:?}");
+    // The search stays in the request's zone: fewer venues, never padding.
+    assert!(!picks.is_empty() && tier("recommended") <= 4, "{picks:?}");
     assert!(tier("compatible") <= 4);
     assert!(picks
         .iter()

@@ -148,3 +148,30 @@ impl Constraints {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zones_as_the_team_writes_them() {
+        let near = |text: &str| match zone_in(text) {
+            Some(Zone::Near {
+                label, radius_km, ..
+            }) => (label, radius_km),
+            other => panic!("{text} → {other:?}"),
+        };
+        assert_eq!(near("8 km autour de Paris 5e"), ("Paris 5e".into(), 8.0));
+        assert_eq!(near("17 km autour de Bougival"), ("Bougival".into(), 17.0));
+        // A place without a distance: staying close, a hard radius.
+        for text in [
+            "Trop loin du 14e… je veux rester à Montparnasse",
+            "Qualifie cette demande en restant autour de Montparnasse",
+        ] {
+            let (label, radius) = near(text);
+            assert!(label.contains("Montparnasse"), "{label}");
+            assert_eq!(radius, STAY_RADIUS_KM);
+        }
+        assert_eq!(zone_in("Qualifie cette demande"), None);
+    }
+}
