@@ -133,7 +133,8 @@ fn qualify_runs_the_seed_workflow_one_step_per_call() {
     assert!(
         text.starts_with(
             "J'ai préparé 8 lieux (4 recommandés + 4 compatibles) pour la demande D-2026-00042 ; \
-         validez la carte pour les ajouter au catalogue."
+         la carte dit si elle complète ou remplace le brouillon actuel : validez-la pour \
+         l'appliquer."
         ),
         "{text}"
     );
