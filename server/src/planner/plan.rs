@@ -33,11 +33,7 @@ pub fn next(turn: &Turn) -> Next {
         if tool == CATALOGUE_WRITE {
             // A refused card or invalid picks: proposing it again unasked
             // would be a loop the team has to reject twice.
-            return Next::Say(format!(
-                "La proposition de catalogue n'a pas abouti : {}. Je ne la repropose pas \
-                 d'office : dites-moi ce qu'il faut changer.",
-                super::answer::short(error.trim_end_matches('.'), 300)
-            ));
+            return Next::Say(catalogue_failed(error));
         }
         return Next::Say(format!(
             "L'outil « {tool} » a répondu une erreur : {}. Je m'arrête là ; corrigez la \
@@ -61,6 +57,27 @@ pub fn next(turn: &Turn) -> Next {
         Intent::Help => Next::Say(help::text()),
     };
     guard(turn, next)
+}
+
+/// A catalogue proposal that did not go through, for the team: what
+/// happened, in their words (no « replace », no « arguments invalides »),
+/// and the next step.
+fn catalogue_failed(error: &str) -> String {
+    let next = "Ouvrez le catalogue de la demande pour le modifier, ou dites-moi ce qu'il faut \
+                changer (une zone « autour de … », des lieux à écarter) et je relance la \
+                recherche.";
+    if error.contains("déjà tous au brouillon") || error.contains("rien à remplacer") {
+        return format!(
+            "Les lieux que la recherche retient sont déjà au brouillon de cette demande : je \
+             n'ai rien de nouveau à proposer. {next}"
+        );
+    }
+    let why = error.trim().trim_start_matches("arguments invalides : ");
+    let why = why.split(" Proposez").next().unwrap_or(why);
+    format!(
+        "La proposition de catalogue n'a pas abouti : {}. Je ne la repropose pas d'office. {next}",
+        super::answer::short(why.trim_end_matches(['.', ' ']), 300)
+    )
 }
 
 /// The call rules, checked on what a workflow decided.
