@@ -16,7 +16,12 @@ use serde_json::json;
 
 pub fn next(turn: &Turn) -> Next {
     if let Some(v) = turn.json("search_members") {
-        return Next::Say(answer(&Search::read(v)));
+        let mut out = answer(&Search::read(v));
+        // Searched from a request: say which, and with what.
+        if let Some(r) = turn.json("get_request").map(|r| r.get("request").unwrap_or(r)) {
+            out = format!("{}\n{out}", for_request(r));
+        }
+        return Next::Say(out);
     }
     let about_request = mentions_request(&words(&turn.text)) && !asks_for_venues(&turn.text);
     match (&turn.target, about_request) {
@@ -28,6 +33,38 @@ pub fn next(turn: &Turn) -> Next {
             ),
         },
         _ => Next::call("search_members", json!({ "text": turn.text.trim() })),
+    }
+}
+
+/// « Recherche pour la demande D-2025-00035 : 40 personnes, cocktail ou
+/// banquet, 8 km autour de Paris 14e, pool hotels, le 2026-06-12. »
+fn for_request(r: &serde_json::Value) -> String {
+    use super::results::{plain_at, strings, text};
+    let mut facts = Vec::new();
+    if let Some(n) = r.get("participants").and_then(serde_json::Value::as_u64) {
+        facts.push(format!("{n} personnes"));
+    }
+    let layouts = strings(r, "configurations");
+    if !layouts.is_empty() {
+        facts.push(layouts.join(" ou "));
+    }
+    let codes = strings(r, "postal_codes");
+    if !codes.is_empty() {
+        facts.push(codes.join(", "));
+    } else if let Some(area) = plain_at(r, "area") {
+        facts.push(area);
+    }
+    if let Some(pool) = text(r, "pool") {
+        facts.push(format!("pool {pool}"));
+    }
+    if let Some(day) = text(r, "event_start_date") {
+        facts.push(format!("le {day}"));
+    }
+    let reference = text(r, "reference").unwrap_or("en cours");
+    if facts.is_empty() {
+        format!("Recherche pour la demande {reference}.")
+    } else {
+        format!("Recherche pour la demande {reference} : {}.", facts.join(", "))
     }
 }
 
