@@ -228,3 +228,43 @@ async fn a_full_draft_gets_a_replacing_card_a_refusal_teaches_and_approving_writ
     expected.sort();
     assert_eq!(draft(&app.db, request).await, expected);
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_search_from_a_request_says_which_and_stays_in_its_zone(db: PgPool) {
+    seed_demo(&db).await;
+    let request = full_draft(&db).await;
+    let app = TestApp::start(db).await;
+    let team = app.sign_in(TEAM, PASSWORD).await;
+    let conversation = send(
+        &app,
+        &team,
+        None,
+        request,
+        "Chercher des lieux pour cette demande",
+    )
+    .await;
+    let events = follow(&app, &team, conversation, 0).await;
+    let text = said(&events);
+    assert!(card(&events).is_none(), "a search proposes nothing: {text}");
+    assert!(
+        text.contains("Recherche pour la demande T-PLEIN : 40 personnes, cocktail ou banquet, 8 km autour de Paris 14e, pool hotels"),
+        "{text}"
+    );
+    // Every venue found is within the request's 8 km.
+    let codes: Vec<String> = text
+        .split(|c: char| !(c == '#' || c.is_ascii_digit()))
+        .filter(|s| s.len() > 1 && s.starts_with('#') && s[1..].chars().all(|c| c.is_ascii_digit()))
+        .map(str::to_string)
+        .collect();
+    assert!(!codes.is_empty(), "{text}");
+    let far: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM members
+          WHERE code = ANY($1)
+            AND earth_distance(ll_to_earth(lat, lng), ll_to_earth(48.8331, 2.3264)) > 9000",
+    )
+    .bind(&codes)
+    .fetch_one(&app.db)
+    .await
+    .unwrap();
+    assert_eq!(far, 0, "{codes:?}\n{text}");
+}
