@@ -95,6 +95,25 @@ story_id="$(copy_request -RECIT)"
 twin_id="$(copy_request -BIS)"
 export MAXY_E2E_STORY_REQUEST_ID="$story_id" MAXY_E2E_STORY_TWIN_ID="$twin_id"
 say "story: request $story_id and its twin $twin_id"
+# The catalogue-proposals test (end2end/catalogue_proposals.test.mjs) qualifies
+# a request in Paris 14e whose draft is full: 4 + 4 venues of its pool, the
+# farthest from Montparnasse.
+full_id="$(sql "INSERT INTO requests (reference, pool_id, source, description, event_type,
+        participants, configurations, area, center_lat, center_lng, radius_km)
+    SELECT 'T-BROUILLON-PLEIN', id, 'manual', 'Cocktail de fin d''année pour 40 personnes',
+        'cocktail', 40, '{cocktail,banquet}', '8 km autour de Paris 14e', 48.8331, 2.3264, 8
+      FROM pools WHERE slug = 'hotels'
+    RETURNING id")"
+sql "WITH c AS (INSERT INTO catalogues (request_id, kind, status) VALUES ($full_id, 'standard', 'draft') RETURNING id)
+     INSERT INTO catalogue_picks (catalogue_id, member_id, tier, position, explanation, added_by)
+     SELECT c.id, v.id, CASE WHEN v.n <= 4 THEN 'recommended' ELSE 'compatible' END, (v.n - 1) % 4,
+            'Choisi par l''équipe.', 'team'
+       FROM c, (SELECT m.id, row_number() OVER (ORDER BY earth_distance(ll_to_earth(m.lat, m.lng),
+                    ll_to_earth(48.8421, 2.3219)) DESC NULLS LAST, m.id) AS n
+                  FROM members m JOIN pools p ON p.id = m.pool_id
+                 WHERE p.slug = 'hotels' AND m.status = 'active') v
+      WHERE v.n <= 8" >/dev/null
+export MAXY_E2E_FULL_DRAFT_REQUEST_ID="$full_id"
 MAXY_E2E_CATALOGUE_URL="$(issue_link catalogue "$catalogue_id")"
 MAXY_E2E_AVAILABILITY_URL="$(issue_link availability "$check_id")"
 export MAXY_E2E_CATALOGUE_URL MAXY_E2E_AVAILABILITY_URL
