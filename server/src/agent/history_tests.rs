@@ -220,3 +220,40 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_refused_catalogue_names_its_venues_for_the_model() {
+    // Issue 25: refused, then asked again, the same 8 venues came back. The
+    // model reads which venues were refused, with the reason, wrapped.
+    let proposal = Block::ToolUse {
+        id: "c1".into(),
+        name: "add_members_to_catalog".into(),
+        input: serde_json::json!({"request_id": 35, "picks": [
+            {"member_code": "#12", "tier": "recommended", "reason": "Belle salle."},
+            {"member_code": "#34", "tier": "compatible", "reason": "Bien situé."}]}),
+    };
+    let all = vec![
+        msg(0, "user", vec![text("Qualifie cette demande")]),
+        msg(1, "assistant", vec![proposal]),
+        msg(2, "tool", vec![result("c1")]),
+    ];
+    let outcome = ApprovalOutcome {
+        id: 9,
+        tool_call_id: "c1".into(),
+        tool_name: "add_members_to_catalog".into(),
+        status: "rejected".into(),
+        reject_reason: Some("Trop loin du 14e… je veux rester à Montparnasse".into()),
+        error: None,
+        expires_at: chrono::Utc::now(),
+    };
+    let chat = to_chat(&all, &[outcome]);
+    let Block::ToolResult { content, .. } = &chat[2].content[0] else {
+        panic!("{chat:?}");
+    };
+    assert!(content.contains(REFUSED), "{content}");
+    assert!(content.contains("Lieux refusés : #12, #34."), "{content}");
+    assert!(
+        content.contains("<external_content type=\"rejection_reason\">\nTrop loin du 14e… je veux rester à Montparnasse\n</external_content>"),
+        "{content}"
+    );
+}
