@@ -18,7 +18,10 @@ pub fn next(turn: &Turn) -> Next {
     if let Some(v) = turn.json("search_members") {
         let mut out = answer(&Search::read(v));
         // Searched from a request: say which, and with what.
-        if let Some(r) = turn.json("get_request").map(|r| r.get("request").unwrap_or(r)) {
+        if let Some(r) = turn
+            .json("get_request")
+            .map(|r| r.get("request").unwrap_or(r))
+        {
             out = format!("{}\n{out}", for_request(r));
         }
         return Next::Say(out);
@@ -64,7 +67,10 @@ fn for_request(r: &serde_json::Value) -> String {
     if facts.is_empty() {
         format!("Recherche pour la demande {reference}.")
     } else {
-        format!("Recherche pour la demande {reference} : {}.", facts.join(", "))
+        format!(
+            "Recherche pour la demande {reference} : {}.",
+            facts.join(", ")
+        )
     }
 }
 
