@@ -52,6 +52,7 @@ pub mod members;
 pub mod memory_searches;
 pub mod memory_summaries;
 pub mod memory_vectors;
+pub mod request_catalogues;
 pub mod request_emails;
 pub mod requests;
 pub mod search_preferences;

@@ -410,6 +410,9 @@ async fn every_planted_marker_reaches_the_model_wrapped_and_none_the_system_prom
     .await;
     let calls = [
         ("get_request", json!({})),
+        ("list_requests", json!({})),
+        ("list_requests", json!({"text": "MRK"})),
+        ("get_request_catalogues", json!({})),
         ("list_request_emails", json!({})),
         ("find_similar_requests", json!({})),
         (

@@ -231,6 +231,86 @@ async fn get_request_reads_the_conversation_request(db: PgPool) {
 }
 
 #[sqlx::test(migrations = "../migrations")]
+async fn list_requests_counts_what_the_requests_page_shows(db: PgPool) {
+    let p = plant(&db).await;
+    let ctx = context(&db, &p, None);
+    let before = digest(&db).await;
+    let (v, summary) = run(&ctx, "list_requests", json!({})).await;
+    assert_eq!(v["total"], 4);
+    assert_eq!(v["by_status"], json!({"new": 3, "won": 1}));
+    assert_eq!(summary, "4 demandes");
+    let first = &v["requests"][0];
+    assert!(first["reference"].as_str().unwrap().starts_with("D-20"));
+    assert!(
+        first["event_type"]
+            .as_str()
+            .unwrap()
+            .starts_with("<external_content type=\"event_type\">"),
+        "{first}"
+    );
+
+    let (v, summary) = run(&ctx, "list_requests", json!({"status": "won"})).await;
+    assert_eq!(v["total"], 1);
+    assert_eq!(v["requests"][0]["reference"], "D-2025-00002");
+    assert_eq!(summary, "1 demande");
+
+    let (v, _) = run(&ctx, "list_requests", json!({"pool": "peniches"})).await;
+    assert_eq!(v["total"], 1);
+    assert_eq!(v["requests"][0]["reference"], "D-2025-00004");
+
+    let (v, _) = run(
+        &ctx,
+        "list_requests",
+        json!({"from": "2026-06-01", "to": "2026-06-30"}),
+    )
+    .await;
+    assert_eq!(v["total"], 1, "{v}");
+    assert_eq!(v["requests"][0]["reference"], "D-2026-00001");
+
+    // The counts cover every match even when fewer are listed.
+    let (v, _) = run(&ctx, "list_requests", json!({"limit": 1})).await;
+    assert_eq!(
+        (v["total"].as_i64(), v["listed"].as_i64()),
+        (Some(4), Some(1))
+    );
+
+    // Nobody assigned to the caller: zero, not everything.
+    let (v, summary) = run(&ctx, "list_requests", json!({"mine": true})).await;
+    assert_eq!(v["total"], 0);
+    assert_eq!(summary, "Aucune demande");
+    assert_eq!(digest(&db).await, before, "a read wrote something");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn get_request_catalogues_reads_the_picks_not_a_new_search(db: PgPool) {
+    let p = plant(&db).await;
+    let ctx = context(&db, &p, Some(p.similar));
+    let (v, summary) = run(&ctx, "get_request_catalogues", json!({})).await;
+    assert_eq!(summary, "Demande D-2025-00002 : 1 catalogue");
+    let c = &v["catalogues"][0];
+    assert_eq!(c["status"], "sent");
+    let picks = c["picks"].as_array().unwrap();
+    let codes: Vec<(&str, &str)> = picks
+        .iter()
+        .map(|p| (p["code"].as_str().unwrap(), p["tier"].as_str().unwrap()))
+        .collect();
+    assert_eq!(codes, [("#101", "recommended"), ("#102", "compatible")]);
+    assert_eq!(picks[0]["name"], w("venue_name", "Le Belvédère"));
+    assert_eq!(picks[0]["room"], w("venue_name", "Salon Panorama"));
+    assert_eq!(picks[1]["room"], Value::Null);
+
+    // A request without a catalogue says so (no invented picks).
+    let (v, summary) = run(
+        &ctx,
+        "get_request_catalogues",
+        json!({"request_id": p.request}),
+    )
+    .await;
+    assert_eq!(v["catalogues"], json!([]));
+    assert_eq!(summary, "Demande D-2026-00001 : aucun catalogue");
+}
+
+#[sqlx::test(migrations = "../migrations")]
 async fn list_request_emails_newest_first_wrapped(db: PgPool) {
     let p = plant(&db).await;
     let ctx = context(&db, &p, Some(p.request));
@@ -1038,6 +1118,63 @@ async fn bad_input_is_refused_and_nothing_is_written(db: PgPool) {
             invalid,
             "aucune demande en cours",
         ),
+        (
+            &ctx,
+            "list_requests",
+            json!({"status": "pending"}),
+            invalid,
+            "statut inconnu",
+        ),
+        (
+            &ctx,
+            "list_requests",
+            json!({"from": "12/06/2026"}),
+            invalid,
+            "AAAA-MM-JJ",
+        ),
+        (
+            &ctx,
+            "list_requests",
+            json!({"from": "2026-07-01", "to": "2026-06-01"}),
+            invalid,
+            "from doit précéder to",
+        ),
+        (
+            &ctx,
+            "list_requests",
+            json!({"pool": "lune"}),
+            not_found,
+            "lune",
+        ),
+        (&ctx, "list_requests", json!({"limit": 0}), invalid, "limit"),
+        (
+            &ctx,
+            "list_requests",
+            json!({"owner": "moi"}),
+            invalid,
+            "owner",
+        ),
+        (
+            &no_request,
+            "get_request_catalogues",
+            json!({}),
+            invalid,
+            "aucune demande en cours",
+        ),
+        (
+            &ctx,
+            "get_request_catalogues",
+            json!({"request_id": 999}),
+            not_found,
+            "999",
+        ),
+        (
+            &ctx,
+            "get_request_catalogues",
+            json!({"request_id": 2, "all": true}),
+            invalid,
+            "all",
+        ),
     ];
     for (ctx, name, input, check, needle) in cases {
         let e = Toolbox::run_read(ctx, name, &input)
@@ -1132,11 +1269,11 @@ fn property_names(schema: &Value, out: &mut Vec<String>) {
 fn the_tool_list_the_model_sees() {
     for mode in [Mode::Chat, Mode::Training] {
         let specs = Toolbox::specs(mode);
-        assert_eq!(specs.len(), 19);
+        assert_eq!(specs.len(), 21);
         let mut names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), 19, "names are unique");
+        assert_eq!(names.len(), 21, "names are unique");
         let reads = specs
             .iter()
             .filter(|s| Toolbox::access(&s.name) == Some(Access::Read))
@@ -1145,7 +1282,7 @@ fn the_tool_list_the_model_sees() {
             .iter()
             .filter(|s| Toolbox::access(&s.name) == Some(Access::Write))
             .count();
-        assert_eq!((reads, writes), (12, 7));
+        assert_eq!((reads, writes), (14, 7));
         for spec in specs.iter() {
             let schema = &spec.input_schema;
             assert_eq!(schema["type"], "object", "{}", spec.name);

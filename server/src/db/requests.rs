@@ -212,6 +212,22 @@ pub async fn list(db: impl PgExecutor<'_>, f: &ListFilter<'_>) -> sqlx::Result<V
                   -- Requests invented in the training workspace are not the organizers'.
                   WHERE NOT workspace_scenario",
     );
+    push_filters(&mut q, f);
+    q.push(" ORDER BY created_at DESC, id DESC LIMIT ")
+        .push_bind(f.limit)
+        .push(" OFFSET ")
+        .push_bind(f.offset)
+        .push(
+            ") r
+           JOIN pools p ON p.id = r.pool_id
+           LEFT JOIN users u ON u.id = r.assigned_user_id
+          ORDER BY r.created_at DESC, r.id DESC",
+        );
+    q.build_query_as().fetch_all(db).await
+}
+
+/// The filters in use, after a `WHERE` on `requests`.
+fn push_filters<'q>(q: &mut QueryBuilder<'q, Postgres>, f: &ListFilter<'q>) {
     if let Some(status) = f.status {
         q.push(" AND status = ").push_bind(status);
     }
@@ -240,16 +256,19 @@ pub async fn list(db: impl PgExecutor<'_>, f: &ListFilter<'_>) -> sqlx::Result<V
             .push_bind(format!("%{}%", like_escaped(text)))
             .push("))");
     }
-    q.push(" ORDER BY created_at DESC, id DESC LIMIT ")
-        .push_bind(f.limit)
-        .push(" OFFSET ")
-        .push_bind(f.offset)
-        .push(
-            ") r
-           JOIN pools p ON p.id = r.pool_id
-           LEFT JOIN users u ON u.id = r.assigned_user_id
-          ORDER BY r.created_at DESC, r.id DESC",
-        );
+}
+
+/// How many requests match the filters (page ignored), per status, for the
+/// assistant's « combien de demandes… »: the same filters as the list, so
+/// the count agrees with the page a person opens.
+pub async fn count_by_status(
+    db: impl PgExecutor<'_>,
+    f: &ListFilter<'_>,
+) -> sqlx::Result<Vec<(String, i64)>> {
+    let mut q: QueryBuilder<Postgres> =
+        QueryBuilder::new("SELECT status, count(*) FROM requests WHERE NOT workspace_scenario");
+    push_filters(&mut q, f);
+    q.push(" GROUP BY status ORDER BY status");
     q.build_query_as().fetch_all(db).await
 }
 

@@ -127,6 +127,36 @@ pub struct UserDataSemanticSearch {
     pub limit: Option<u32>,
 }
 
+/// Requests listed and counted with the « Demandes » page's filters.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListRequests {
+    /// new, qualifying, catalogue_sent, won, lost, cancelled.
+    pub status: Option<String>,
+    /// Pool slug (chateaux, hotels…).
+    pub pool: Option<String>,
+    /// Events on or after this day (AAAA-MM-JJ).
+    pub from: Option<String>,
+    /// Events on or before this day (AAAA-MM-JJ).
+    pub to: Option<String>,
+    /// Only the requests assigned to the caller.
+    #[serde(default)]
+    pub mine: bool,
+    /// Words of the event, a reference or an organizer's name.
+    pub text: Option<String>,
+    /// At most this many requests listed, newest first (1-20, default 10);
+    /// the counts cover every match.
+    pub limit: Option<u32>,
+}
+
+/// A request's catalogues with their picks and the organizer's feedback.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GetRequestCatalogues {
+    /// The request's id; the conversation's request when left out.
+    pub request_id: Option<i64>,
+}
+
 // --------------------------------------------------------------- write tools
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -44,6 +44,10 @@ pub enum Kind {
     /// understood): ours, but quoting venue names, the request's words and
     /// the team's training.
     SearchNote,
+    /// An organizer's name or company, as they wrote it.
+    Organizer,
+    /// What an organizer wrote on the catalogue page.
+    OrganizerComment,
     /// A team member's memory or reminder: written by a person or distilled
     /// from a conversation, so data, never an instruction.
     Memory,
@@ -68,6 +72,8 @@ impl Kind {
             Kind::EmailAddress => "email_address",
             Kind::ZoneLabel => "zone_label",
             Kind::SearchNote => "search_note",
+            Kind::Organizer => "organizer",
+            Kind::OrganizerComment => "organizer_comment",
             Kind::Memory => "memory",
         }
     }

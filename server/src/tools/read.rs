@@ -9,8 +9,10 @@ pub mod get_member;
 pub mod get_member_full;
 pub mod get_member_signals;
 pub mod get_request;
+pub mod get_request_catalogues;
 pub mod get_search_preferences;
 pub mod list_request_emails;
+pub mod list_requests;
 pub mod search_knowledge;
 pub mod search_members;
 pub mod search_training;
@@ -18,7 +20,9 @@ pub mod user_data_semantic_search;
 
 /// The read tools, by name, in the order the model sees them.
 pub const NAMES: &[&str] = &[
+    "list_requests",
     "get_request",
+    "get_request_catalogues",
     "list_request_emails",
     "find_similar_requests",
     "search_members",
@@ -40,7 +44,9 @@ pub async fn run(
 ) -> Result<ToolOutcome, ToolError> {
     use input::parse;
     match name {
+        "list_requests" => list_requests::run(ctx, parse(input)?).await,
         "get_request" => get_request::run(ctx, parse(input)?).await,
+        "get_request_catalogues" => get_request_catalogues::run(ctx, parse(input)?).await,
         "list_request_emails" => list_request_emails::run(ctx, parse(input)?).await,
         "find_similar_requests" => find_similar_requests::run(ctx, parse(input)?).await,
         "search_members" => search_members::run(ctx, parse(input)?).await,

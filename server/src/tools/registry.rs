@@ -10,6 +10,8 @@ use std::sync::OnceLock;
 /// What each tool does, for the model (French, as the team speaks).
 fn description(name: &str) -> Option<&'static str> {
     Some(match name {
+        "list_requests" => "Compte et liste les demandes d'organisateurs (hors scénarios d'entraînement) avec les filtres de la page Demandes : statut, pool, dates de l'événement, les miennes, texte (mots, référence, organisateur). Renvoie le total, le décompte par statut et les plus récentes.",
+        "get_request_catalogues" => "Les catalogues d'une demande, du plus récent au plus ancien : statut (brouillon, envoyé, archivé), lieux avec leur rang, salle épinglée et justification, favoris et commentaire de l'organisateur. Sans request_id : la demande en cours.",
         "get_request" => "Lit une demande d'organisateur : pool, statut, participants, configurations, codes postaux, type d'événement, budget, date, zone, description, memo équipe et consignes de recherche. Sans request_id : la demande en cours.",
         "list_request_emails" => "Liste les e-mails échangés sur une demande, du plus récent au plus ancien (objet et corps inclus).",
         "find_similar_requests" => "Trouve les 3 demandes passées les plus proches dans le même pool, avec les lieux de leur dernier catalogue.",

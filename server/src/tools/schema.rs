@@ -36,6 +36,16 @@ pub fn of<T: JsonSchema>() -> Value {
 pub fn for_tool(name: &str, mode: Mode) -> Option<Value> {
     let mut schema = match name {
         "get_request" => of::<args::GetRequest>(),
+        "get_request_catalogues" => of::<args::GetRequestCatalogues>(),
+        "list_requests" => {
+            let mut s = of::<args::ListRequests>();
+            constrain(&mut s, "limit", json!({"minimum": 1, "maximum": 20}));
+            let mut statuses: Vec<Value> =
+                app::requests::STATUSES.iter().map(|s| json!(s)).collect();
+            statuses.push(Value::Null);
+            constrain(&mut s, "status", json!({ "enum": statuses }));
+            s
+        }
         "list_request_emails" => {
             let mut s = of::<args::ListRequestEmails>();
             constrain(&mut s, "limit", json!({"minimum": 1, "maximum": 20}));
