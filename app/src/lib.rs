@@ -9,6 +9,7 @@ pub mod auth;
 pub mod catalogue_builder;
 pub mod chat;
 pub mod errors;
+pub mod event_types;
 pub mod external_text;
 pub mod layout;
 pub mod links;

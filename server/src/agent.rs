@@ -14,7 +14,7 @@ mod dispatch;
 pub mod expiry;
 pub mod history;
 pub mod known_history;
-mod labels;
+pub mod labels;
 pub mod live;
 pub mod memory_summary;
 pub mod prompt;

@@ -13,6 +13,8 @@
 //!   (the user's words, the tool results since, the system prompt's
 //!   `DEMANDE EN COURS` line).
 mod answer;
+mod catalogue;
+mod codes;
 mod constraints;
 mod count;
 mod emails;
@@ -22,13 +24,20 @@ mod intent;
 mod member;
 mod picks;
 mod plan;
+mod pools;
 mod qualify;
+mod request_facts;
+mod requests;
 mod results;
+mod similar;
+mod statuses;
 mod step;
 mod target;
 mod training;
 mod turn;
+mod when;
 mod words;
+mod writes;
 
 use crate::llm::{
     Block, ChatAnswer, ChatEvent, ChatRequest, ChatStream, Completion, CompletionRequest, LlmError,

@@ -247,7 +247,7 @@ async fn a_search_from_a_request_says_which_and_stays_in_its_zone(db: PgPool) {
     let text = said(&events);
     assert!(card(&events).is_none(), "a search proposes nothing: {text}");
     assert!(
-        text.contains("Recherche pour la demande T-PLEIN : 40 personnes, cocktail ou banquet, 8 km autour de Paris 14e, pool hotels"),
+        text.contains("Recherche pour la demande T-PLEIN : 40 personnes, cocktail ou banquet, 8 km autour de Paris 14e, réseau Hôtels"),
         "{text}"
     );
     // Every venue found is within the request's 8 km.

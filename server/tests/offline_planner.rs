@@ -9,6 +9,7 @@ use futures_util::StreamExt;
 use harness::*;
 use serde_json::{json, Value};
 use server::llm::{ChatEvent, CompletionRequest, LlmError, LlmProvider, OfflineLlm, Task};
+use server::planner::Planner;
 
 fn the_request() -> Value {
     json!({"request": {
@@ -336,14 +337,14 @@ fn a_tool_error_is_explained_and_ends_the_turn() {
     );
     assert_eq!(names(&calls), ["get_request"]);
     assert!(
-        text.contains("« get_request » a répondu une erreur : introuvable : demande 999"),
+        text.contains("Lecture de la demande a échoué : introuvable : demande 999"),
         "{text}"
     );
 }
 
 #[tokio::test]
 async fn the_provider_streams_the_plan_and_still_refuses_completions() {
-    let llm = OfflineLlm;
+    let llm = Planner;
     let completion = CompletionRequest {
         task: Task::Rank,
         system: String::new(),
@@ -365,6 +366,11 @@ async fn the_provider_streams_the_plan_and_still_refuses_completions() {
         .await;
     assert!(events.len() > 3, "the help is streamed in small deltas");
     assert!(matches!(events.last(), Some(ChatEvent::Finished(_))));
+    // The no-model backend itself streams nothing: the planner is the agent's.
+    assert!(matches!(
+        OfflineLlm.stream(&request(SYSTEM, "Bonjour")).await.err(),
+        Some(LlmError::Offline)
+    ));
 }
 
 #[test]
@@ -379,7 +385,12 @@ fn find_for_the_request_searches_with_its_fields() {
     assert_eq!(names(&calls), ["get_request", "search_members"]);
     assert_eq!(calls[1].1["participants"], 80);
     assert_eq!(calls[1].1["postal_codes"], json!(["75008"]));
-    assert!(text.starts_with("J'ai trouvé 1 lieu :"), "{text}");
+    assert!(
+        text.starts_with(
+            "Recherche pour la demande D-2026-00042 : 80 personnes, cocktail, 75008, réseau paris, le 12/06/2026.\nJ'ai trouvé 1 lieu :"
+        ),
+        "{text}"
+    );
 }
 
 #[test]

@@ -1,9 +1,11 @@
 //! How the team sees a tool at work: a French label per tool.
 
-/// « Recherche de lieux… » for `search_members`; the name itself otherwise.
+/// « Recherche de lieux… » for `search_members`; never a tool's key.
 pub fn label(tool: &str) -> String {
     match tool {
+        "list_requests" => "Lecture des demandes…",
         "get_request" => "Lecture de la demande…",
+        "get_request_catalogues" => "Lecture des catalogues de la demande…",
         "list_request_emails" => "Lecture des e-mails de la demande…",
         "find_similar_requests" => "Recherche de demandes similaires…",
         "search_members" => "Recherche de lieux…",
@@ -14,7 +16,15 @@ pub fn label(tool: &str) -> String {
         "search_training" => "Lecture du training…",
         "search_knowledge" => "Recherche dans les connaissances…",
         "get_search_preferences" => "Lecture des préférences de recherche…",
-        other => return format!("Outil {other}…"),
+        "user_data_semantic_search" => "Recherche dans votre mémoire…",
+        "add_members_to_catalog" => "Proposition d'ajout au catalogue…",
+        "update_request" => "Proposition de modification de la demande…",
+        "request_availability_check" => "Proposition de demande de disponibilité…",
+        "create_training_session" => "Proposition de leçon…",
+        "add_knowledge_entry" => "Proposition de connaissance…",
+        "save_memory" => "Proposition de souvenir…",
+        "create_reminder" => "Proposition de rappel…",
+        _ => "Outil de Maxy…",
     }
     .to_string()
 }

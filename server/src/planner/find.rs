@@ -6,7 +6,8 @@
 //! the search then runs on the request's fields, as the qualify workflow's
 //! does, without proposing anything.
 use super::answer::{pick_line, plural};
-use super::intent::{asks_for_venues, mentions_request};
+use super::codes::mentions_request;
+use super::intent::asks_for_venues;
 use super::qualify::search_input;
 use super::results::Search;
 use super::step::Next;
@@ -35,12 +36,19 @@ pub fn next(turn: &Turn) -> Next {
                 search_input(v.get("request").unwrap_or(v)),
             ),
         },
-        _ => Next::call("search_members", json!({ "text": turn.text.trim() })),
+        _ => {
+            let mut input = json!({ "text": turn.text.trim() });
+            // A pool the words name is the one searched (the answer says so).
+            if let Some((slug, _)) = super::pools::named(&words(&turn.text)) {
+                input["pool"] = json!(slug);
+            }
+            Next::call("search_members", input)
+        }
     }
 }
 
 /// « Recherche pour la demande D-2025-00035 : 40 personnes, cocktail ou
-/// banquet, 8 km autour de Paris 14e, pool hotels, le 2026-06-12. »
+/// banquet, 8 km autour de Paris 14e, réseau Hôtels, le 12/06/2026. »
 fn for_request(r: &serde_json::Value) -> String {
     use super::results::{plain_at, strings, text};
     let mut facts = Vec::new();
@@ -58,10 +66,10 @@ fn for_request(r: &serde_json::Value) -> String {
         facts.push(area);
     }
     if let Some(pool) = text(r, "pool") {
-        facts.push(format!("pool {pool}"));
+        facts.push(format!("réseau {}", super::pools::name_of(pool)));
     }
     if let Some(day) = text(r, "event_start_date") {
-        facts.push(format!("le {day}"));
+        facts.push(format!("le {}", super::answer::date(day)));
     }
     let reference = text(r, "reference").unwrap_or("en cours");
     if facts.is_empty() {

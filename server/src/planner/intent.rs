@@ -2,8 +2,11 @@
 //! fixed vocabulary per intent (French first, a few English synonyms), typos
 //! forgiven by [`words::spells`]. The most specific intent wins: qualifying
 //! a request before reading its e-mails, counting before finding.
+use super::codes::{member_codes, mentions_request};
 use super::words::{self, any, phrase};
 use crate::search::criteria;
+
+mod write_intent;
 
 /// The planner's workflows.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,12 +23,41 @@ pub enum Intent {
     Emails,
     /// What the team taught (training sessions and directives).
     Training,
+    /// Count or list requests (« combien de demandes en qualification ? »).
+    Requests,
+    /// One request's facts (« combien de participants pour D-2025-00043 ? »).
+    RequestFacts,
+    /// What a request's catalogues hold (« quels lieux dans le catalogue ? »).
+    Catalogue,
+    /// Past requests like this one.
+    Similar,
+    /// A write the team asks for: it becomes a card, nothing else.
+    Write(Write),
+    /// Removing venues or deleting: no tool does it from the chat.
+    Remove,
+    /// « combien… » about something the planner cannot count: said
+    /// plainly, never answered with a count of something else.
+    UnclearCount,
     /// Anything else: what the offline mode can do.
     Help,
 }
 
-/// At most this many venues are looked up from one message.
-const MAX_CODES: usize = 3;
+/// The writes the planner turns into cards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Write {
+    /// Add to the request's team memo.
+    Memo,
+    /// Change the request's status.
+    Status,
+    /// A reminder for the caller.
+    Reminder,
+    /// A durable fact in the caller's memory.
+    Memory,
+    /// Ask a venue whether it is free for the request's dates.
+    Availability,
+    /// Add venues named by code to the request's draft catalogue.
+    AddVenues,
+}
 
 #[rustfmt::skip]
 const QUALIFY: &[&str] = &["qualifie", "qualifier", "qualify", "qualification"];
@@ -60,18 +92,42 @@ const FIND: &[&str] = &[
 ];
 #[rustfmt::skip]
 const FULL: &[&str] = &["complete", "complet", "detaillee", "detaille", "full", "entiere"];
+
 #[rustfmt::skip]
-const REQUEST_WORDS: &[&str] = &["demande", "demandes", "request", "dossier"];
+const REQUESTS_PLURAL: &[&str] = &["demandes", "dossiers", "requests"];
+#[rustfmt::skip]
+const LIST: &[&str] = &[
+    "liste", "lister", "listes", "quelles", "quels", "montre", "affiche", "donne", "list",
+    "show", "voir", "mes", "nouvelles", "recentes", "derniers", "dernieres",
+];
+#[rustfmt::skip]
+const FACT: &[&str] = &[
+    "participants", "personnes", "pax", "invites", "budget", "date", "dates", "quand",
+    "zone", "ou", "statut", "status", "type", "description", "memo", "resume", "resumer",
+    "infos", "informations", "details", "detail", "configuration", "configurations",
+    "jauge", "combien", "quel", "quelle", "postal", "secteur", "consignes",
+];
+#[rustfmt::skip]
+const SIMILAR: &[&str] = &["similaire", "similaires", "ressemblent", "comparable", "comparables", "similar", "semblables"];
+#[rustfmt::skip]
+const VENUE_NOUNS: &[&str] = &["lieu", "lieux", "salle", "salles", "venue", "venues", "endroits", "etablissements"];
 
 /// The intent of `text`.
 pub fn recognise(text: &str) -> Intent {
     let w = words::words(text);
+    if let Some(intent) = write_intent::recognise(&w) {
+        return intent;
+    }
     let finds = any(&w, FIND, &[]);
     if any(&w, QUALIFY, &["qualif"])
         || (any(&w, CATALOGUE, &[])
             && (any(&w, MAKE, &[]) || (mentions_request(&w) && !any(&w, SHOW, &[]))))
     {
         return Intent::Qualify;
+    }
+    let catalogue = any(&w, CATALOGUE, &[]);
+    if catalogue && !any(&w, MAKE, &[]) {
+        return Intent::Catalogue;
     }
     if any(&w, EMAILS, &[]) || phrase(&w, "e mail") || phrase(&w, "e mails") {
         return Intent::Emails;
@@ -82,8 +138,33 @@ pub fn recognise(text: &str) -> Intent {
     {
         return Intent::Training;
     }
-    if any(&w, COUNT, &[]) || phrase(&w, "how many") || phrase(&w, "nombre de lieux") {
-        return Intent::Count;
+    // Exact words: « séminaire » is two letters from « similaire ».
+    if w.iter().any(|x| SIMILAR.contains(&x.as_str())) || phrase(&w, "deja eu") {
+        return Intent::Similar;
+    }
+    let counts = any(&w, COUNT, &[]) || phrase(&w, "how many") || phrase(&w, "nombre de");
+    let venues = any(&w, VENUE_NOUNS, &[]);
+    if w.iter().any(|x| REQUESTS_PLURAL.contains(&x.as_str()))
+        && (counts || any(&w, LIST, &[]) || w.len() <= 4)
+    {
+        return Intent::Requests;
+    }
+    let about_one_request = super::target::names_a_request(&w);
+    if about_one_request && !venues && !finds && any(&w, FACT, &[]) {
+        return Intent::RequestFacts;
+    }
+    if counts {
+        if venues || asks_for_venues_only(text) {
+            return Intent::Count;
+        }
+        if any(
+            &w,
+            &["participants", "personnes", "pax", "invites", "budget"],
+            &[],
+        ) {
+            return Intent::RequestFacts;
+        }
+        return Intent::UnclearCount;
     }
     let codes = member_codes(&w);
     let sheet = any(&w, &["fiche", "sheet", "profil", "profile"], &[]);
@@ -109,31 +190,11 @@ pub fn asks_for_venues(text: &str) -> bool {
         || c.broad_area
 }
 
-/// True when the words name a request (« demande », « request »…).
-pub fn mentions_request(w: &[String]) -> bool {
-    w.iter().any(|x| REQUEST_WORDS.contains(&x.as_str()))
-}
-
-/// Venue codes (`#102`) in the words, except a number that follows a
-/// request word (« demande #12 » is a request).
-pub fn member_codes(w: &[String]) -> Vec<String> {
-    let mut codes = Vec::new();
-    for (i, word) in w.iter().enumerate() {
-        let Some(digits) = w.get(i + 1) else { break };
-        if word != "#" || !is_number(digits) || digits.len() > 9 {
-            continue;
-        }
-        let after_request = i > 0 && REQUEST_WORDS.contains(&w[i - 1].as_str());
-        let code = format!("#{}", digits.trim_start_matches('0'));
-        if !after_request && code.len() > 1 && !codes.contains(&code) && codes.len() < MAX_CODES {
-            codes.push(code);
-        }
-    }
-    codes
-}
-
-pub fn is_number(word: &str) -> bool {
-    !word.is_empty() && word.chars().all(|c| c.is_ascii_digit())
+/// Venue criteria with no head count of a request's own: « combien dans le
+/// 8e en cocktail ? ».
+fn asks_for_venues_only(text: &str) -> bool {
+    let c = criteria::extract(words::cut(text, 2000));
+    !c.configurations.is_empty() || !c.postal_codes.is_empty() || c.near.is_some()
 }
 
 #[cfg(test)]
@@ -188,7 +249,19 @@ mod tests {
             Intent::Find
         );
         assert_eq!(recognise("un rooftop à court terme pour 50"), Intent::Find);
-        assert_eq!(recognise("montre le catalogue de la demande"), Intent::Help);
+        assert_eq!(
+            recognise("montre le catalogue de la demande"),
+            Intent::Catalogue
+        );
+        assert_eq!(
+            recognise("combien de demandes sont en attente ?"),
+            Intent::Requests
+        );
+        assert_eq!(
+            recognise("combien de participants pour la demande D-2025-00043 ?"),
+            Intent::RequestFacts
+        );
+        assert_eq!(recognise("combien ça coûte ?"), Intent::UnclearCount);
         assert_eq!(recognise(""), Intent::Help);
     }
 
@@ -219,7 +292,6 @@ mod tests {
 
     #[test]
     fn a_request_number_is_no_venue_code() {
-        assert!(member_codes(&words::words("la demande #12")).is_empty());
         assert_eq!(recognise("la demande #12"), Intent::Help);
     }
 }

@@ -1,20 +1,24 @@
 //! The planner's rules around every workflow: a failed tool ends the turn
 //! with its error in French; at most [`MAX_ROUNDS`] tool rounds per
 //! message; never the same call twice; only tools the request offers; and
-//! one write tool, `add_members_to_catalog`, from the qualify workflow only.
+//! one write tool per workflow: `add_members_to_catalog` from the qualify
+//! workflow, and the one write a write intent names (`writes::tool`).
 //! Whatever third-party text says, no other write can come out of here:
 //! the calls are fixed by the intent of the user's own message.
 use super::intent::Intent;
 use super::step::Next;
 use super::turn::Turn;
-use super::{count, emails, find, help, member, qualify, training};
+use super::{catalogue, count, emails, find, help, member, qualify, training};
+use super::{request_facts, requests, similar, writes};
 
 /// Tool rounds per user message.
 pub const MAX_ROUNDS: usize = 8;
 
 /// The read tools the planner uses.
 const READ: &[&str] = &[
+    "list_requests",
     "get_request",
+    "get_request_catalogues",
     "list_request_emails",
     "find_similar_requests",
     "search_members",
@@ -36,8 +40,8 @@ pub fn next(turn: &Turn) -> Next {
             return Next::Say(catalogue_failed(error));
         }
         return Next::Say(format!(
-            "L'outil « {tool} » a répondu une erreur : {}. Je m'arrête là ; corrigez la \
-             demande ou réessayez.",
+            "{} a échoué : {}. Je m'arrête là ; corrigez la demande ou réessayez.",
+            crate::agent::labels::label(tool).trim_end_matches('…'),
             super::answer::short(error.trim_end_matches('.'), 300)
         ));
     }
@@ -54,6 +58,19 @@ pub fn next(turn: &Turn) -> Next {
         Intent::Count => count::next(turn),
         Intent::Emails => emails::next(turn),
         Intent::Training => training::next(turn),
+        Intent::Requests => requests::next(turn),
+        Intent::RequestFacts => request_facts::next(turn),
+        Intent::Catalogue => catalogue::next(turn),
+        Intent::Similar => similar::next(turn),
+        Intent::Write(write) => writes::next(turn, *write),
+        Intent::Remove => Next::Say(writes::remove(turn)),
+        Intent::UnclearCount => Next::Say(
+            "Je ne sais pas ce qu'il faut compter. Je peux compter les demandes (« combien de \
+             demandes en qualification ? »), les lieux (« combien de lieux dans le 8e pour 80 \
+             personnes ? ») ou donner les participants d'une demande (« combien de participants \
+             pour la demande D-2025-00043 ? »)."
+                .to_string(),
+        ),
         Intent::Help => Next::Say(help::text()),
     };
     guard(turn, next)
@@ -87,7 +104,8 @@ fn guard(turn: &Turn, next: Next) -> Next {
     };
     for call in calls {
         let allowed = READ.contains(&call.name)
-            || (call.name == CATALOGUE_WRITE && turn.intent == Intent::Qualify);
+            || (call.name == CATALOGUE_WRITE && turn.intent == Intent::Qualify)
+            || matches!(turn.intent, Intent::Write(w) if writes::tool(w) == call.name);
         if !allowed {
             return Next::Say(format!(
                 "Je ne peux pas appeler « {} » en mode hors-ligne.",

@@ -2,7 +2,7 @@
 //! « request 12 »), a reference (« D-2026-00042 »), else the conversation's
 //! request, named by the system prompt line
 //! `DEMANDE EN COURS : id=<id> référence=<reference>`.
-use super::intent::{is_number, mentions_request};
+use super::codes::{is_number, mentions_request};
 use super::words::words;
 
 /// The request a workflow works on.
@@ -61,6 +61,15 @@ pub fn find(system: &str, text: &str) -> Option<Target> {
         id,
         unverified_reference: None,
     })
+}
+
+/// True when the words point at one request: its reference, « demande
+/// #12 », or « la demande » / « cette demande ».
+pub fn names_a_request(w: &[String]) -> bool {
+    reference(w).is_some()
+        || number_after_request_word(w).is_some()
+        || w.iter()
+            .any(|x| matches!(x.as_str(), "demande" | "dossier" | "request"))
 }
 
 /// « demande #12 », « demande n° 12 », « request 12 ».

@@ -11,7 +11,9 @@ use server::tools::args;
 
 /// Every tool of the chat, read and write, as the agent offers them.
 pub const TOOLS: &[&str] = &[
+    "list_requests",
     "get_request",
+    "get_request_catalogues",
     "list_request_emails",
     "find_similar_requests",
     "search_members",
@@ -22,11 +24,14 @@ pub const TOOLS: &[&str] = &[
     "search_training",
     "search_knowledge",
     "get_search_preferences",
+    "user_data_semantic_search",
     "add_members_to_catalog",
     "update_request",
     "request_availability_check",
     "create_training_session",
     "add_knowledge_entry",
+    "save_memory",
+    "create_reminder",
 ];
 
 pub const SYSTEM: &str =
@@ -120,7 +125,24 @@ fn fits_its_schema(name: &str, input: &Value) {
         "get_member_signals" => serde_json::from_value::<args::GetMemberSignals>(v).is_ok(),
         "count_members" => serde_json::from_value::<args::CountMembers>(v).is_ok(),
         "search_training" => serde_json::from_value::<args::SearchTraining>(v).is_ok(),
+        "search_knowledge" => serde_json::from_value::<args::SearchKnowledge>(v).is_ok(),
+        "get_search_preferences" => serde_json::from_value::<args::GetSearchPreferences>(v).is_ok(),
+        "user_data_semantic_search" => {
+            serde_json::from_value::<args::UserDataSemanticSearch>(v).is_ok()
+        }
+        "list_requests" => serde_json::from_value::<args::ListRequests>(v).is_ok(),
+        "get_request_catalogues" => serde_json::from_value::<args::GetRequestCatalogues>(v).is_ok(),
         "add_members_to_catalog" => serde_json::from_value::<args::AddMembersToCatalog>(v).is_ok(),
+        "update_request" => serde_json::from_value::<args::UpdateRequest>(v).is_ok(),
+        "request_availability_check" => {
+            serde_json::from_value::<args::RequestAvailabilityCheck>(v).is_ok()
+        }
+        "create_training_session" => {
+            serde_json::from_value::<args::CreateTrainingSession>(v).is_ok()
+        }
+        "add_knowledge_entry" => serde_json::from_value::<args::AddKnowledgeEntry>(v).is_ok(),
+        "save_memory" => serde_json::from_value::<args::SaveMemory>(v).is_ok(),
+        "create_reminder" => serde_json::from_value::<args::CreateReminder>(v).is_ok(),
         other => panic!("the planner called {other}"),
     };
     assert!(ok, "{name} input does not fit its schema: {input}");
