@@ -310,7 +310,9 @@ fn training_lists_verdicts_and_directives() {
     let (calls, text) = run(&mut req, &mut |_, _| Ok(sessions.clone()));
     assert_eq!(calls, [("search_training".to_string(), json!({}))]);
     assert!(
-        text.contains("- consigne (soiree, ambiance), 01/02/2026 : Le festif veut de l'extérieur."),
+        text.contains(
+            "- consigne (soirée d'entreprise, ambiance), 01/02/2026 : Le festif veut de l'extérieur."
+        ),
         "{text}"
     );
     assert!(
@@ -337,7 +339,26 @@ fn a_tool_error_is_explained_and_ends_the_turn() {
     );
     assert_eq!(names(&calls), ["get_request"]);
     assert!(
-        text.contains("Lecture de la demande a échoué : introuvable : demande 999"),
+        text.starts_with("Je ne trouve pas cette demande. Vérifiez son numéro"),
+        "{text}"
+    );
+
+    // A reference that does not exist is named as typed, not by an id.
+    let mut req = request(SYSTEM, "budget de la D-2025-00099 ?");
+    let (_, text) = run(&mut req, &mut |_, _| Err("introuvable : demande 99".into()));
+    assert!(
+        text.starts_with("Je ne trouve pas la demande D-2025-00099."),
+        "{text}"
+    );
+
+    // Any other failure: which step failed, in French, and the turn ends.
+    let mut req = request(SYSTEM, "Qualifie la demande #999");
+    let (calls, text) = run(&mut req, &mut |_, _| {
+        Err("base de données indisponible".into())
+    });
+    assert_eq!(names(&calls), ["get_request"]);
+    assert!(
+        text.contains("Lecture de la demande a échoué : base de données indisponible"),
         "{text}"
     );
 }

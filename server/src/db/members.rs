@@ -74,6 +74,8 @@ pub async fn rooms(db: impl PgExecutor<'_>, member_id: i64) -> sqlx::Result<Vec<
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct AttributeRow {
     pub key: String,
+    /// How the team names it (« Chambres sur place »).
+    pub label: String,
     pub value_type: String,
     pub value: serde_json::Value,
 }
@@ -83,7 +85,7 @@ pub async fn attributes(
     member_id: i64,
 ) -> sqlx::Result<Vec<AttributeRow>> {
     sqlx::query_as(
-        "SELECT t.key, t.value_type, a.value
+        "SELECT t.key, t.label, t.value_type, a.value
            FROM member_attributes a JOIN attribute_types t ON t.id = a.attribute_type_id
           WHERE a.member_id = $1
           ORDER BY t.key",

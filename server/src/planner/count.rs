@@ -30,6 +30,10 @@ pub fn input(text: &str) -> Value {
     if let Some(n) = c.participants {
         input.insert("min_capacity".into(), json!(n));
     }
+    // « combien de châteaux ? »: the pool the words name.
+    if let Some((slug, _)) = super::pools::named(&super::words::words(text)) {
+        input.insert("pool".into(), json!(slug));
+    }
     Value::Object(input)
 }
 
@@ -38,6 +42,9 @@ fn answer(result: &Value, input: &Value) -> String {
         return "Le comptage n'a pas donné de nombre.".to_string();
     };
     let mut filters = Vec::new();
+    if let Some(pool) = super::results::text(input, "pool") {
+        filters.push(format!("dans le pool {}", super::pools::name_of(pool)));
+    }
     let codes = super::results::strings(input, "postal_codes");
     if !codes.is_empty() {
         filters.push(format!("dans {}", codes.join(", ")));

@@ -119,14 +119,31 @@ pub fn recognise(text: &str) -> Intent {
         return intent;
     }
     let finds = any(&w, FIND, &[]);
-    if any(&w, QUALIFY, &["qualif"])
-        || (any(&w, CATALOGUE, &[])
-            && (any(&w, MAKE, &[]) || (mentions_request(&w) && !any(&w, SHOW, &[]))))
+    let counts = any(&w, COUNT, &[])
+        || phrase(&w, "how many")
+        || phrase(&w, "nombre de")
+        || phrase(&w, "nb de")
+        || w.first().is_some_and(|x| x == "cb");
+    // « combien de demandes en qualification ? » is a count, never a
+    // qualification: requests in the plural come first.
+    // Exact words: « séminaire » is two letters from « similaire ».
+    if w.iter().any(|x| SIMILAR.contains(&x.as_str())) || phrase(&w, "deja eu") {
+        return Intent::Similar;
+    }
+    let plural = w.iter().any(|x| REQUESTS_PLURAL.contains(&x.as_str()));
+    let status = super::statuses::status_named(&w).is_some() || phrase(&w, "en qualif");
+    if (plural && (counts || status || any(&w, LIST, &[]) || w.len() <= 4))
+        || (counts && phrase(&w, "de demande"))
     {
-        return Intent::Qualify;
+        return Intent::Requests;
     }
     let catalogue = any(&w, CATALOGUE, &[]);
-    if catalogue && !any(&w, MAKE, &[]) {
+    if asks_to_qualify(&w) || (catalogue && any(&w, MAKE, &[])) {
+        return Intent::Qualify;
+    }
+    // Reading a catalogue proposes nothing: « le catalogue de la demande ? »,
+    // « combien de lieux dans le catalogue ? ».
+    if catalogue {
         return Intent::Catalogue;
     }
     if any(&w, EMAILS, &[]) || phrase(&w, "e mail") || phrase(&w, "e mails") {
@@ -138,23 +155,18 @@ pub fn recognise(text: &str) -> Intent {
     {
         return Intent::Training;
     }
-    // Exact words: « séminaire » is two letters from « similaire ».
-    if w.iter().any(|x| SIMILAR.contains(&x.as_str())) || phrase(&w, "deja eu") {
-        return Intent::Similar;
-    }
-    let counts = any(&w, COUNT, &[]) || phrase(&w, "how many") || phrase(&w, "nombre de");
     let venues = any(&w, VENUE_NOUNS, &[]);
-    if w.iter().any(|x| REQUESTS_PLURAL.contains(&x.as_str()))
-        && (counts || any(&w, LIST, &[]) || w.len() <= 4)
-    {
-        return Intent::Requests;
-    }
     let about_one_request = super::target::names_a_request(&w);
     if about_one_request && !venues && !finds && any(&w, FACT, &[]) {
         return Intent::RequestFacts;
     }
+    let codes = member_codes(&w);
     if counts {
-        if venues || asks_for_venues_only(text) {
+        // « le #121, il a combien de salles ? » is about that venue.
+        if !codes.is_empty() {
+            return Intent::Member { codes, full: false };
+        }
+        if venues || asks_for_venues_only(text) || super::pools::named(&w).is_some() {
             return Intent::Count;
         }
         if any(
@@ -166,9 +178,9 @@ pub fn recognise(text: &str) -> Intent {
         }
         return Intent::UnclearCount;
     }
-    let codes = member_codes(&w);
     let sheet = any(&w, &["fiche", "sheet", "profil", "profile"], &[]);
-    if !codes.is_empty() && (sheet || !finds || w.len() <= 4) {
+    // A venue named by code is looked up unless the words search around it.
+    if !codes.is_empty() && (sheet || !finds || w.len() <= 4 || !asks_for_venues(text)) {
         let full = sheet && any(&w, FULL, &[]) || phrase(&w, "tout sur");
         return Intent::Member { codes, full };
     }
@@ -176,6 +188,15 @@ pub fn recognise(text: &str) -> Intent {
         return Intent::Find;
     }
     Intent::Help
+}
+
+/// « Qualifie cette demande », « qualification de la demande », but not
+/// a status: « en qualification », « passe en qualif ».
+fn asks_to_qualify(w: &[String]) -> bool {
+    w.iter().enumerate().any(|(i, x)| {
+        let status = i > 0 && w[i - 1] == "en";
+        !status && (QUALIFY.iter().any(|k| words::spells(x, k)) || x.starts_with("qualif"))
+    })
 }
 
 /// True when the text carries search criteria (a head count, a layout, a

@@ -50,7 +50,7 @@ fn describe(m: &Value, full: bool) -> String {
         out.push_str(&format!(", {}", place.join(" ")));
     }
     if let Some(pool) = text(m, "pool") {
-        out.push_str(&format!(" — réseau {pool}"));
+        out.push_str(&format!(" — pool {}", super::pools::name_of(pool)));
     }
     let rooms = items(m, "rooms");
     out.push_str(&format!(
@@ -88,16 +88,43 @@ fn describe(m: &Value, full: bool) -> String {
     out
 }
 
+/// « Chambres sur place : 35 », « DJ autorisé : non »: in words, never a
+/// key or `true`.
+fn attribute(label: &str, key: &str, value: &Value) -> String {
+    // « Restauration (in : interne, …) »: the legend is for the admin page.
+    let label = label.split(" (").next().unwrap_or(label).trim();
+    let shown = match value {
+        Value::Bool(true) => "oui".to_string(),
+        Value::Bool(false) => "non".to_string(),
+        Value::Number(n) => n.as_u64().map_or_else(|| n.to_string(), number),
+        Value::String(s) => {
+            let text = super::results::plain(s);
+            match (key, text.as_str()) {
+                ("catering", "in") => "traiteur interne".to_string(),
+                ("catering", "out") => "traiteur libre".to_string(),
+                ("catering", "both") => "traiteur interne ou libre".to_string(),
+                _ => short(&text, 60),
+            }
+        }
+        other => short(&other.to_string(), 60),
+    };
+    format!("{label} : {shown}")
+}
+
 /// What only the full sheet has: attributes, tags, the team's knowledge.
 fn extras(m: &Value) -> String {
     let mut out = String::new();
     if let Some(attributes) = m.get("attributes").and_then(Value::as_object) {
+        let labels = m.get("attribute_labels");
         let shown: Vec<String> = attributes
             .iter()
             .take(12)
-            .map(|(k, v)| match v {
-                Value::String(s) => format!("{k} : {}", short(s, 60)),
-                other => format!("{k} : {}", short(&other.to_string(), 60)),
+            .map(|(k, v)| {
+                let label = labels
+                    .and_then(|l| l.get(k))
+                    .and_then(Value::as_str)
+                    .unwrap_or(k);
+                attribute(label, k, v)
             })
             .collect();
         if !shown.is_empty() {
@@ -106,7 +133,9 @@ fn extras(m: &Value) -> String {
     }
     let tags = strings(m, "tags");
     if !tags.is_empty() {
-        out.push_str(&format!("\nTags : {}.", tags.join(", ")));
+        // Tags are written as slugs (« lumière-naturelle »); read as words.
+        let words: Vec<String> = tags.iter().map(|t| t.replace('-', " ")).collect();
+        out.push_str(&format!("\nTags : {}.", words.join(", ")));
     }
     let knowledge = items(m, "knowledge");
     if !knowledge.is_empty() {

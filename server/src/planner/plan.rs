@@ -39,6 +39,9 @@ pub fn next(turn: &Turn) -> Next {
             // would be a loop the team has to reject twice.
             return Next::Say(catalogue_failed(error));
         }
+        if tool == "get_request" && error.contains("introuvable") {
+            return Next::Say(unknown_request(turn));
+        }
         return Next::Say(format!(
             "{} a échoué : {}. Je m'arrête là ; corrigez la demande ou réessayez.",
             crate::agent::labels::label(tool).trim_end_matches('…'),
@@ -64,6 +67,12 @@ pub fn next(turn: &Turn) -> Next {
         Intent::Similar => similar::next(turn),
         Intent::Write(write) => writes::next(turn, *write),
         Intent::Remove => Next::Say(writes::remove(turn)),
+        // A question in a conversation opened from a request is about it.
+        Intent::Help | Intent::UnclearCount
+            if turn.target.is_some() && request_facts::asks_a_fact(&turn.text) =>
+        {
+            request_facts::next(turn)
+        }
         Intent::UnclearCount => Next::Say(
             "Je ne sais pas ce qu'il faut compter. Je peux compter les demandes (« combien de \
              demandes en qualification ? »), les lieux (« combien de lieux dans le 8e pour 80 \
@@ -74,6 +83,24 @@ pub fn next(turn: &Turn) -> Next {
         Intent::Help => Next::Say(help::text()),
     };
     guard(turn, next)
+}
+
+/// A request the message names that does not exist: said with the words
+/// the person used, never with an internal id.
+fn unknown_request(turn: &Turn) -> String {
+    let named = turn
+        .target
+        .as_ref()
+        .and_then(|t| t.unverified_reference.clone());
+    match named {
+        Some(reference) => format!(
+            "Je ne trouve pas la demande {reference}. Vérifiez la référence ; toutes les \
+             demandes sont sur /demandes."
+        ),
+        None => "Je ne trouve pas cette demande. Vérifiez son numéro ; toutes les demandes sont \
+                 sur /demandes."
+            .to_string(),
+    }
 }
 
 /// A catalogue proposal that did not go through, for the team: what

@@ -62,6 +62,12 @@ fn asked(text: &str) -> Vec<Fact> {
     facts
 }
 
+/// True when the text asks one of a request's facts (« quel budget ? »,
+/// « c'est où ? »): in a conversation opened from a request, that request.
+pub fn asks_a_fact(text: &str) -> bool {
+    !asked(text).is_empty()
+}
+
 pub fn next(turn: &Turn) -> Next {
     let Some(target) = &turn.target else {
         return Next::Say(

@@ -155,7 +155,11 @@ pub fn answer(v: &Value, f: &Filters) -> String {
             format!("{} en qualification", number(qualifying)),
         )
     } else if let Some(s) = f.status {
-        format!("{} {}{scope}.", demandes(total), status_words(s, total))
+        if total == 0 {
+            format!("Aucune demande {}{scope}.", status_words(s, 1))
+        } else {
+            format!("{} {}{scope}.", demandes(total), status_words(s, total))
+        }
     } else {
         let parts: Vec<String> = [
             "new",

@@ -75,10 +75,19 @@ fn answer(sessions: &[Session]) -> String {
             other => other,
         };
         let mut line = format!("\n- {verdict}");
+        // The kind of event in the team's words, never its key.
+        let kind = s.event_type.as_deref().map(app::event_types::label);
+        let category = s.category.as_deref().map(|c| {
+            app::training::CATEGORIES
+                .iter()
+                .find(|(key, _)| *key == c)
+                .map_or(c, |(_, label)| label)
+                .to_lowercase()
+        });
         let about: Vec<&str> = [
             s.member_code.as_deref(),
-            s.event_type.as_deref(),
-            s.category.as_deref(),
+            kind.as_deref(),
+            category.as_deref(),
         ]
         .into_iter()
         .flatten()

@@ -43,8 +43,7 @@ pub fn recognise(w: &[String]) -> Option<Intent> {
     if any(w, &["memo"], &[]) && (any(w, ADD, &[]) || w.first().is_some_and(|x| x == "memo")) {
         return Some(Intent::Write(Write::Memo));
     }
-    if phrase(w, "rappelle moi")
-        || phrase(w, "rappelle nous")
+    if (phrase(w, "rappelle moi") || phrase(w, "rappelle nous")) && !recalls(w)
         || phrase(w, "remind me")
         || (any(w, &["rappel", "reminder"], &[])
             && any(
@@ -72,7 +71,7 @@ pub fn recognise(w: &[String]) -> Option<Intent> {
     if !codes.is_empty() && any(w, AVAILABLE, &[]) {
         return Some(Intent::Write(Write::Availability));
     }
-    let status_verb = phrase(w, "passe la demande")
+    let status_verb = any(w, &["passe", "passer", "bascule", "basculer"], &[])
         || phrase(w, "passer la demande")
         || phrase(w, "mets la demande")
         || any(w, &["marque", "marquer", "statut", "status"], &[])
@@ -84,6 +83,32 @@ pub fn recognise(w: &[String]) -> Option<Intent> {
         return Some(Intent::Write(Write::AddVenues));
     }
     None
+}
+
+/// « rappelle-moi les consignes… », « rappelle-moi ce qu'on a appris »:
+/// a question about what is known, not a reminder to set.
+fn recalls(w: &[String]) -> bool {
+    let after = w
+        .iter()
+        .position(|x| x == "moi" || x == "nous")
+        .and_then(|i| w.get(i + 1));
+    after.is_some_and(|x| {
+        matches!(
+            x.as_str(),
+            "le" | "la"
+                | "les"
+                | "l"
+                | "ce"
+                | "ou"
+                | "quel"
+                | "quelle"
+                | "quels"
+                | "quelles"
+                | "comment"
+                | "combien"
+                | "pourquoi"
+        )
+    })
 }
 
 #[cfg(test)]
@@ -132,6 +157,11 @@ mod tests {
         assert_eq!(intent("retire #233 du catalogue"), Some(Intent::Remove));
         assert_eq!(intent("ne propose plus #233"), Some(Intent::Remove));
         assert_eq!(intent("trouve un lieu pour 50"), None);
+        assert_eq!(intent("rappelle-moi les consignes pour les mariages"), None);
+        assert_eq!(
+            intent("passe la D-2025-00036 en qualification"),
+            Some(Intent::Write(Write::Status))
+        );
         assert_eq!(intent("qualifie cette demande"), None);
     }
 }

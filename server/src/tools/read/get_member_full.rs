@@ -26,6 +26,11 @@ pub async fn run(ctx: &ToolContext, args: GetMember) -> Result<ToolOutcome, Tool
         .await
         .map_err(failed)?;
     let mut out = sheet(&member, &rooms, true);
+    // Maxy's own names for its attribute keys, for answers people read.
+    let labels: Map<String, Value> = attributes
+        .iter()
+        .map(|a| (a.key.clone(), json!(a.label)))
+        .collect();
     let attributes: Map<String, Value> = attributes
         .into_iter()
         .map(|a| {
@@ -39,6 +44,7 @@ pub async fn run(ctx: &ToolContext, args: GetMember) -> Result<ToolOutcome, Tool
         })
         .collect();
     out["attributes"] = Value::Object(attributes);
+    out["attribute_labels"] = Value::Object(labels);
     out["tags"] = json!(tags);
     out["address"] = json!(External::optional(
         Kind::VenueText,
