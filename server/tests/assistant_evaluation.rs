@@ -318,7 +318,15 @@ fn cases() -> Vec<Case> {
         "/tests/data/assistant_evaluation.yaml"
     );
     let text = std::fs::read_to_string(path).unwrap();
-    serde_norway::from_str(&text).unwrap()
+    let cases: Vec<Case> = serde_norway::from_str(&text).unwrap();
+    // An unquoted « #233 » starts a YAML comment and cuts the message.
+    let coded = text
+        .lines()
+        .filter(|l| l.starts_with("- say:") && l.contains('#'))
+        .count();
+    let kept = cases.iter().filter(|c| c.say.contains('#')).count();
+    assert_eq!(kept, coded, "quote every message with a venue code");
+    cases
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -349,7 +357,8 @@ async fn the_everyday_messages_are_answered_right_or_honestly(db: PgPool) {
         }
         written += usize::from(wrote || !turn.cards.is_empty() && case.card.is_none());
         wrong_numbers += usize::from(why.iter().any(|w| w.starts_with("number ")));
-        failed.push((case.group.clone(), case.say.clone(), why, turn.text));
+        let shown = format!("(outils : {:?})\n{}", turn.tools, turn.text);
+        failed.push((case.group.clone(), case.say.clone(), why, shown));
     }
     let passed = run - failed.len();
     println!("\nÉvaluation de l'assistant : {passed}/{run} réussis");

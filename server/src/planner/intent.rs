@@ -2,7 +2,7 @@
 //! fixed vocabulary per intent (French first, a few English synonyms), typos
 //! forgiven by [`words::spells`]. The most specific intent wins: qualifying
 //! a request before reading its e-mails, counting before finding.
-use super::codes::{member_codes, mentions_request};
+use super::codes::member_codes;
 use super::words::{self, any, phrase};
 use crate::search::criteria;
 
@@ -69,9 +69,6 @@ const MAKE: &[&str] = &[
     "fait", "cree", "creer", "construis", "construire", "genere",
     "generer", "elabore", "build", "draft", "suggest", "make", "create", "prepare",
 ];
-/// Reading, not making: « montre le catalogue de la demande ».
-#[rustfmt::skip]
-const SHOW: &[&str] = &["montre", "affiche", "voir", "vois", "show", "lis", "relis", "ouvre"];
 #[rustfmt::skip]
 const EMAILS: &[&str] = &["mail", "mails", "email", "emails", "courriel", "courriels"];
 #[rustfmt::skip]
@@ -106,6 +103,12 @@ const FACT: &[&str] = &[
     "zone", "ou", "statut", "status", "type", "description", "memo", "resume", "resumer",
     "infos", "informations", "details", "detail", "configuration", "configurations",
     "jauge", "combien", "quel", "quelle", "postal", "secteur", "consignes",
+];
+/// Facts of a venue only its full sheet gives (attributes, tags, knowledge).
+#[rustfmt::skip]
+const SHEET_ONLY: &[&str] = &[
+    "parking", "pmr", "handicape", "accessible", "chambres", "hebergement", "dj", "musique",
+    "traiteur", "restauration", "exterieur", "terrasse", "jardin", "wifi", "tags", "acces",
 ];
 #[rustfmt::skip]
 const SIMILAR: &[&str] = &["similaire", "similaires", "ressemblent", "comparable", "comparables", "similar", "semblables"];
@@ -142,8 +145,8 @@ pub fn recognise(text: &str) -> Intent {
         return Intent::Qualify;
     }
     // Reading a catalogue proposes nothing: « le catalogue de la demande ? »,
-    // « combien de lieux dans le catalogue ? ».
-    if catalogue {
+    // « combien de lieux dans le catalogue ? », « qu'a-t-on proposé ? ».
+    if catalogue || already_proposed(&w) {
         return Intent::Catalogue;
     }
     if any(&w, EMAILS, &[]) || phrase(&w, "e mail") || phrase(&w, "e mails") {
@@ -181,13 +184,30 @@ pub fn recognise(text: &str) -> Intent {
     let sheet = any(&w, &["fiche", "sheet", "profil", "profile"], &[]);
     // A venue named by code is looked up unless the words search around it.
     if !codes.is_empty() && (sheet || !finds || w.len() <= 4 || !asks_for_venues(text)) {
-        let full = sheet && any(&w, FULL, &[]) || phrase(&w, "tout sur");
+        // A question on what only the full sheet has (« a-t-il un parking ? »).
+        let full =
+            sheet && any(&w, FULL, &[]) || phrase(&w, "tout sur") || any(&w, SHEET_ONLY, &[]);
         return Intent::Member { codes, full };
     }
     if finds || asks_for_venues(text) {
         return Intent::Find;
     }
     Intent::Help
+}
+
+/// What was already proposed, in the past tense: « qu'est-ce qu'on leur a
+/// proposé ? », « les lieux envoyés ».
+fn already_proposed(w: &[String]) -> bool {
+    [
+        "a propose",
+        "avons propose",
+        "ont ete proposes",
+        "a envoye",
+        "avons envoye",
+        "lieux envoyes",
+    ]
+    .iter()
+    .any(|p| phrase(w, p))
 }
 
 /// « Qualifie cette demande », « qualification de la demande », but not

@@ -26,14 +26,20 @@ fn asked(text: &str) -> Vec<Fact> {
     let w = words(text);
     let mut facts = Vec::new();
     let has = |keys: &[&str]| any(&w, keys, &[]);
-    if has(&[
-        "participants",
-        "personnes",
-        "pax",
-        "invites",
-        "jauge",
-        "nombre",
-    ]) {
+    // « ils sont combien ? », « combien seront-ils ? »: the head count.
+    let how_many_they_are = any(&w, &["combien"], &[])
+        && w.iter()
+            .any(|x| matches!(x.as_str(), "ils" | "elles" | "seront" | "serons" | "monde"));
+    if how_many_they_are
+        || has(&[
+            "participants",
+            "personnes",
+            "pax",
+            "invites",
+            "jauge",
+            "nombre",
+        ])
+    {
         facts.push(Fact::Participants);
     }
     if has(&["budget", "prix", "tarif", "euros"]) {
