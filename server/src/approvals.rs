@@ -39,6 +39,7 @@ pub mod canonical;
 mod decide;
 mod error;
 mod execute;
+pub mod follow_up;
 
 pub use error::ApprovalError;
 

@@ -268,3 +268,73 @@ async fn a_search_from_a_request_says_which_and_stays_in_its_zone(db: PgPool) {
     .unwrap();
     assert_eq!(far, 0, "{codes:?}\n{text}");
 }
+
+/// A memo card whose write the database refuses: the card says it failed,
+/// Maxy follows with the next step in the conversation, nothing is
+/// written, and « Réessayer » writes it once the cause is gone.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_failed_approval_is_followed_by_maxy_and_can_be_retried(db: PgPool) {
+    seed_demo(&db).await;
+    let request: i64 = sqlx::query_scalar(
+        "SELECT id FROM requests WHERE status = 'qualifying' ORDER BY id LIMIT 1",
+    )
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    let app = TestApp::start(db).await;
+    let team = app.sign_in(TEAM, PASSWORD).await;
+    let conversation = send(
+        &app,
+        &team,
+        None,
+        request,
+        "Ajoute au mémo : rappeler l'organisateur lundi",
+    )
+    .await;
+    let events = follow(&app, &team, conversation, 0).await;
+    let card = card(&events).expect("a memo card");
+    assert_eq!(card["tool_name"], "update_request");
+    let last = events.last().unwrap().0;
+    let memo = "SELECT coalesce(team_memo, '') FROM requests WHERE id = ";
+    let memo = format!("{memo}{request}");
+    let before: String = sqlx::query_scalar(&memo).fetch_one(&app.db).await.unwrap();
+
+    // The database refuses any memo for now (not a transient error).
+    sqlx::raw_sql(
+        "ALTER TABLE requests ADD CONSTRAINT no_memo_now CHECK (team_memo IS NULL OR team_memo = '') NOT VALID",
+    )
+    .execute(&app.db)
+    .await
+    .unwrap();
+    let hash = card["arguments_hash"].as_str().unwrap().to_string();
+    let approve = [
+        ("decision[decision]", "approve"),
+        ("decision[arguments_hash]", hash.as_str()),
+    ];
+    let decided = decide(&app, &team, &card, &approve).await;
+    assert_eq!(decided["status"], "failed", "{decided}");
+    let after = follow(&app, &team, conversation, last).await;
+    let kinds: Vec<&str> = after
+        .iter()
+        .map(|(_, e)| e["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["approval_decided", "notice"], "{after:?}");
+    let next = after[1].1["text"].as_str().unwrap();
+    assert!(next.contains("rien n'a été enregistré"), "{next}");
+    assert!(next.contains("« Réessayer »"), "{next}");
+    let unchanged: String = sqlx::query_scalar(&memo).fetch_one(&app.db).await.unwrap();
+    assert_eq!(unchanged, before, "a failed card wrote nothing");
+
+    // The cause gone, the same card goes through.
+    sqlx::raw_sql("ALTER TABLE requests DROP CONSTRAINT no_memo_now")
+        .execute(&app.db)
+        .await
+        .unwrap();
+    let decided = decide(&app, &team, &card, &approve).await;
+    assert_eq!(decided["status"], "executed", "{decided}");
+    let written: String = sqlx::query_scalar(&memo).fetch_one(&app.db).await.unwrap();
+    assert!(
+        written.contains("rappeler l'organisateur lundi"),
+        "{written}"
+    );
+}

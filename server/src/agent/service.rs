@@ -322,14 +322,14 @@ impl Assistant for AssistantService {
                 .await
                 .map_err(AppError::unavailable)?,
         };
-        ai_events::append(
-            &self.agent.db,
-            outcome.conversation_id,
-            None,
-            std::slice::from_ref(&event),
-        )
-        .await
-        .map_err(AppError::unavailable)?;
+        // A failed card is followed by Maxy's next step, in the same write.
+        let mut events = vec![event.clone()];
+        if let Some(text) = approvals::follow_up::after(&outcome) {
+            events.push(ChatEvent::Notice { text });
+        }
+        ai_events::append(&self.agent.db, outcome.conversation_id, None, &events)
+            .await
+            .map_err(AppError::unavailable)?;
         self.agent.live.notify(outcome.conversation_id);
         Ok(event)
     }
