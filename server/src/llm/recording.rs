@@ -12,11 +12,6 @@
 //! bound calls with [`CompletionRequest::time_limit`] instead. A streamed
 //! call is recorded when its stream ends, however it ends: answered, failed,
 //! or dropped by the caller ("cancelled"), see [`stream`].
-//!
-//! A chat turn sets [`Recording::leaving_answers`]: a streamed answer's row
-//! goes into the turn's next statement ([`Recording::take_left`]) instead of
-//! a round trip of its own: the statement that stores the answer with its
-//! tool calls, or the one that closes the turn.
 use super::chat::{ChatRequest, ChatStream};
 use super::{CallLog, CallRecord, Check, Completion, CompletionRequest, LlmError, LlmProvider};
 use crate::call_record::CallContext;
@@ -29,9 +24,7 @@ mod stream;
 #[derive(Clone, Debug, PartialEq)]
 pub struct RecordedCall {
     /// The record's id in the log (the `llm_calls` row); `None` when
-    /// writing it failed (logged, and the
-    /// call's answer still served), or when it was left to the caller
-    /// ([`Recording::take_left`]).
+    /// writing it failed (logged, and the call's answer still served).
     pub id: Option<i64>,
     pub record: CallRecord,
 }
@@ -48,9 +41,6 @@ struct Sink {
     log: Arc<dyn CallLog>,
     context: CallContext,
     calls: Arc<Mutex<Vec<RecordedCall>>>,
-    /// Answers' records left to the caller to store; `None`: every record
-    /// is written at once.
-    left: Option<Arc<Mutex<Vec<CallRecord>>>>,
 }
 
 impl Sink {
@@ -65,22 +55,6 @@ impl Sink {
             }
         };
         self.log().push(RecordedCall { id, record });
-    }
-
-    /// Keeps an answer's record for the caller to store, when the
-    /// caller asked for that; false when it did not (write it instead).
-    fn leave(&self, record: &CallRecord) -> bool {
-        let Some(left) = &self.left else {
-            return false;
-        };
-        left.lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(record.clone());
-        self.log().push(RecordedCall {
-            id: None,
-            record: record.clone(),
-        });
-        true
     }
 
     fn log(&self) -> MutexGuard<'_, Vec<RecordedCall>> {
@@ -103,26 +77,8 @@ impl Recording {
                 log: Arc::new(log),
                 context,
                 calls: Arc::default(),
-                left: None,
             },
         }
-    }
-
-    /// Streamed answers are not written: the caller stores them
-    /// ([`Recording::take_left`]) with its own next statement. Failed and
-    /// cancelled streams are still written at once.
-    #[must_use]
-    pub fn leaving_answers(mut self) -> Self {
-        self.sink.left = Some(Arc::default());
-        self
-    }
-
-    /// The records left to the caller since the last call, first first.
-    /// Each is also in [`Recording::calls`], with no row id.
-    pub fn take_left(&self) -> Vec<CallRecord> {
-        self.sink.left.as_ref().map_or_else(Vec::new, |left| {
-            std::mem::take(&mut *left.lock().unwrap_or_else(PoisonError::into_inner))
-        })
     }
 
     /// Every call recorded so far (streamed ones once their stream ended),

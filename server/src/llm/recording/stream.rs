@@ -11,8 +11,7 @@
 //!
 //! The row of a finished or failed stream is written before the last event
 //! is handed on, so a caller that saw `Finished` finds the call in
-//! [`Recording::calls`]. A finished answer is only kept, not written, when
-//! the recording leaves answers to its caller ([`Recording::leaving_answers`]).
+//! [`Recording::calls`].
 use super::{Recording, Sink};
 use crate::llm::chat::{ChatAnswer, ChatEvent, ChatRequest, ChatStream};
 use crate::llm::{pricing, CallRecord, LlmError, Task, Usage};
@@ -117,15 +116,9 @@ impl Pending {
     }
 
     /// Writes the row. Spawned, so that the row is written even if the
-    /// caller drops the stream while the insert runs. An answer is left to
-    /// the caller when it asked for that.
+    /// caller drops the stream while the insert runs.
     async fn finish(mut self, outcome: Result<&ChatAnswer, String>) {
         self.recorded = true;
-        if let Ok(answer) = outcome {
-            if self.sink.leave(&self.record(Ok(answer))) {
-                return;
-            }
-        }
         let write = tokio::spawn(self.sink.clone().write(self.record(outcome)));
         if let Err(e) = write.await {
             tracing::warn!(error = %e, "recording an LLM stream failed");
