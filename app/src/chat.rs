@@ -105,6 +105,14 @@ pub struct ApprovalCard {
     /// so a card approves exactly what it showed.
     pub arguments_hash: String,
     pub body: CardBody,
+    /// What the turn read before proposing it, in French (« Lecture des
+    /// e-mails de la demande »…), in order: where the proposal came from.
+    #[serde(default)]
+    pub read_before: Vec<String>,
+    /// The turn read e-mails written by people outside the team before
+    /// proposing it: the card says so, for a proposal born of an e-mail.
+    #[serde(default)]
+    pub after_emails: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -127,6 +127,8 @@ pub fn card(pending: &PendingApproval, tool_name: &str, proposal: &Proposal) -> 
         expires_at: pending.expires_at.to_rfc3339(),
         arguments_hash: pending.arguments_hash.clone(),
         body: proposal.body.clone(),
+        read_before: Vec::new(),
+        after_emails: false,
     }
 }
 
@@ -204,6 +206,9 @@ pub async fn pending_for_conversation(
             expires_at: row.expires_at.to_rfc3339(),
             arguments_hash: canonical::hex(&row.arguments_hash),
             body,
+            // Where it came from is in the conversation's log.
+            read_before: Vec::new(),
+            after_emails: false,
         });
     }
     Ok(cards)

@@ -320,4 +320,30 @@ async fn a_model_that_obeys_injections_still_writes_nothing_without_a_person(db:
         .await;
     assert!(log.body.contains("approval_requested"), "{}", log.body);
     assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 8);
+
+    // 4. Each card says it was proposed after reading e-mails, and what the
+    // turn read before it: a proposal born of an e-mail can be spotted.
+    let events: Value = log.json();
+    let cards: Vec<&Value> = events["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["event"])
+        .filter(|e| e["type"] == "approval_requested")
+        .collect();
+    assert_eq!(cards.len(), 2, "{}", log.body);
+    for card in cards {
+        assert_eq!(card["after_emails"], true, "{card}");
+        let read: Vec<&str> = card["read_before"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_str().unwrap())
+            .collect();
+        assert_eq!(read.len(), 5, "{read:?}");
+        assert!(
+            read.iter().all(|r| !r.contains('_')),
+            "French labels: {read:?}"
+        );
+    }
 }

@@ -15,6 +15,21 @@ use crate::llm::{Block, ChatAnswer};
 use crate::tools::{Access, Mode, ToolContext, ToolError, Toolbox};
 use app::chat::{ApprovalCard, ChatEvent};
 
+/// The read tool whose text people outside the team wrote.
+const EMAILS: &str = "list_request_emails";
+
+/// The turn's reads before a card, in French, each once, in order.
+fn provenance(read: &[String]) -> Vec<String> {
+    let mut labels: Vec<String> = Vec::new();
+    for name in read {
+        let l = label(name).trim_end_matches('…').to_string();
+        if !labels.contains(&l) {
+            labels.push(l);
+        }
+    }
+    labels
+}
+
 impl Agent {
     /// A round's tool calls, one after the other: the model's answer
     /// stored first (an approval card refers to it), then for each call its
@@ -26,6 +41,7 @@ impl Agent {
         mode: Mode,
         answer: &ChatAnswer,
         calls: &[(String, String, serde_json::Value)],
+        read: &mut Vec<String>,
         sink: &mut EventSink,
     ) -> sqlx::Result<Dispatched> {
         let RoundStored {
@@ -49,8 +65,14 @@ impl Agent {
                 .await?;
             }
             let (block, event) = self
-                .call(tools, mode, answer_stored.id, id, name, input)
+                .call(tools, mode, answer_stored.id, id, name, input, read)
                 .await?;
+            if let ChatEvent::ToolFinished {
+                is_error: false, ..
+            } = &event
+            {
+                read.push(name.clone());
+            }
             sink.push(event).await?;
             results.push(block);
         }
@@ -83,6 +105,7 @@ impl Agent {
         call_id: &str,
         name: &str,
         input: &serde_json::Value,
+        read: &[String],
     ) -> sqlx::Result<(Block, ChatEvent)> {
         let result = |content: String, is_error: bool| Block::ToolResult {
             tool_use_id: call_id.to_string(),
@@ -130,6 +153,8 @@ impl Agent {
                     expires_at: pending.expires_at.to_rfc3339(),
                     arguments_hash: pending.arguments_hash,
                     body: proposal.body,
+                    read_before: provenance(read),
+                    after_emails: read.iter().any(|r| r == EMAILS),
                 });
                 Ok((result(history::pending_text(pending.id), false), card))
             }

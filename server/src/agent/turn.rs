@@ -325,6 +325,8 @@ impl Agent {
         // round's two appended, as stored (no re-read between rounds).
         let mut stored = reads.messages;
         let mut outcomes = reads.outcomes;
+        // The read tools this turn ran, for the cards' « where from ».
+        let mut read = Vec::new();
         for _round in 0..self.settings.max_rounds {
             let (messages, summary) = match first_history.take() {
                 Some(loaded) => loaded,
@@ -374,7 +376,9 @@ impl Agent {
                 // Stored with the turn's closing.
                 return Ok(Some(answer));
             }
-            let round = self.dispatch(&tools, mode, &answer, &calls, sink).await?;
+            let round = self
+                .dispatch(&tools, mode, &answer, &calls, &mut read, sink)
+                .await?;
             stored.extend([round.answer, round.results]);
             outcomes = round.outcomes;
             self.lap(conversation.id, Stage::Tools);

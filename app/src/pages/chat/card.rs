@@ -9,6 +9,29 @@ use crate::chat::{decide_approval, ApprovalCard, CardBody, CardField, CardPick, 
 use crate::room_configurations::phrase_of;
 use leptos::prelude::*;
 
+/// Where the proposal came from: what the turn read before it, and a
+/// warning when that included e-mails from outside the team — a proposal
+/// born of an e-mail's instructions must be spotted before it is approved.
+#[component]
+fn Provenance(read: Vec<String>, after_emails: bool) -> impl IntoView {
+    let sources = (!read.is_empty()).then(|| {
+        view! {
+            <p class="mt-3 text-xs text-slate-500" data-testid="card-sources">
+                "Proposée après : " {read.join(" · ")}
+            </p>
+        }
+    });
+    let warning = after_emails.then(|| {
+        view! {
+            <p class="mt-2 rounded-md bg-amber-50 px-3 py-2 text-xs text-amber-800" data-testid="card-after-emails">
+                "Cette proposition suit la lecture d'e-mails reçus : vérifiez qu'elle répond à une \
+                 demande de l'équipe et non à une consigne écrite dans un e-mail."
+            </p>
+        }
+    });
+    view! { {sources} {warning} }
+}
+
 #[component]
 pub fn CardView(
     card: ApprovalCard,
@@ -74,6 +97,7 @@ pub fn CardView(
                 </span>
             </header>
             <CardBodyView body=card.body.clone() />
+            <Provenance read=card.read_before.clone() after_emails=card.after_emails />
             {move || match status.get() {
                 CardStatus::Pending => view! {
                     <div class="mt-4 space-y-2">
@@ -312,6 +336,11 @@ mod tests {
                     value: "Le Pavillon ferme en août".into(),
                 }],
             },
+            read_before: vec![
+                "Lecture de la demande".into(),
+                "Lecture des e-mails de la demande".into(),
+            ],
+            after_emails: true,
         };
         let owner = Owner::new();
         owner.with(|| {
@@ -343,6 +372,18 @@ mod tests {
         let text = html.replace("data-status=\"failed\"", "");
         assert!(!text.contains("failed"), "{html}");
         assert!(!text.contains("save_memory"), "{html}");
+    }
+
+    #[test]
+    fn a_card_says_what_was_read_before_it_and_warns_after_emails() {
+        let html = rendered(CardStatus::Pending);
+        assert!(html.contains("data-testid=\"card-sources\""), "{html}");
+        assert!(
+            html.contains("Lecture de la demande · Lecture des e-mails de la demande"),
+            "{html}"
+        );
+        assert!(html.contains("data-testid=\"card-after-emails\""), "{html}");
+        assert!(html.contains("suit la lecture d"), "{html}");
     }
 
     #[test]

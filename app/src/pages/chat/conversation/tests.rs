@@ -32,6 +32,8 @@ fn card(approval_id: i64, body: CardBody) -> ApprovalCard {
         expires_at: "2099-12-01T14:00:00Z".into(),
         arguments_hash: "ab12".into(),
         body,
+        read_before: vec![planted(11)],
+        after_emails: true,
     }
 }
 

@@ -10,6 +10,7 @@ pub use crate::external_text::for_people;
 pub fn card(card: &ApprovalCard) -> ApprovalCard {
     let mut card = card.clone();
     card.title = for_people(&card.title);
+    card.read_before = card.read_before.iter().map(|r| for_people(r)).collect();
     card.body = match card.body {
         CardBody::Catalogue {
             request_id,

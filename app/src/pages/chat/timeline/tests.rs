@@ -47,6 +47,8 @@ fn card(approval_id: i64) -> ApprovalCard {
                 value: "80".into(),
             }],
         },
+        read_before: vec!["Lecture de la demande".into()],
+        after_emails: false,
     }
 }
 
