@@ -238,7 +238,7 @@ async fn list_requests_counts_what_the_requests_page_shows(db: PgPool) {
     let (v, summary) = run(&ctx, "list_requests", json!({})).await;
     assert_eq!(v["total"], 4);
     assert_eq!(v["by_status"], json!({"new": 3, "won": 1}));
-    assert_eq!(summary, "4 demandes");
+    assert_eq!(summary, "4 demandes comptées, par statut");
     let first = &v["requests"][0];
     assert!(first["reference"].as_str().unwrap().starts_with("D-20"));
     assert!(
@@ -252,7 +252,7 @@ async fn list_requests_counts_what_the_requests_page_shows(db: PgPool) {
     let (v, summary) = run(&ctx, "list_requests", json!({"status": "won"})).await;
     assert_eq!(v["total"], 1);
     assert_eq!(v["requests"][0]["reference"], "D-2025-00002");
-    assert_eq!(summary, "1 demande");
+    assert_eq!(summary, "1 demande comptée, par statut");
 
     let (v, _) = run(&ctx, "list_requests", json!({"pool": "peniches"})).await;
     assert_eq!(v["total"], 1);
@@ -277,7 +277,7 @@ async fn list_requests_counts_what_the_requests_page_shows(db: PgPool) {
     // Nobody assigned to the caller: zero, not everything.
     let (v, summary) = run(&ctx, "list_requests", json!({"mine": true})).await;
     assert_eq!(v["total"], 0);
-    assert_eq!(summary, "Aucune demande");
+    assert_eq!(summary, "Aucune demande ne correspond");
     assert_eq!(digest(&db).await, before, "a read wrote something");
 }
 

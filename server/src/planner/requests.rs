@@ -151,7 +151,10 @@ pub fn answer(v: &Value, f: &Filters) -> String {
         format!(
             "{} en attente{scope} : {} et {} (pas encore de catalogue envoyé).",
             demandes(new + qualifying),
-            plural(new as usize, "nouvelle", "nouvelles"),
+            match new {
+                0 => "aucune nouvelle".to_string(),
+                n => plural(n as usize, "nouvelle", "nouvelles"),
+            },
             format!("{} en qualification", number(qualifying)),
         )
     } else if let Some(s) = f.status {

@@ -1,5 +1,6 @@
 //! The little Markdown the assistant writes: lines, bullet lists (`- `,
-//! `* `, `• `) and `**bold**`. Everything else stays plain text, and text is
+//! `* `, `• `), `**bold**`, and paths of this site (« /demandes/20 »)
+//! as links — never another site's address. Everything else stays plain text, and text is
 //! never read as HTML (Leptos escapes it), so a model's answer cannot inject
 //! markup. Pure, so the server and the browser render the same blocks.
 //! A wrapper tag the model echoed (`<external_content …>`) is taken off
@@ -11,6 +12,8 @@ use leptos::prelude::*;
 pub enum Span {
     Plain(String),
     Bold(String),
+    /// A path of this site, shown as it is written.
+    Link(String),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -62,7 +65,36 @@ pub fn spans(line: &str) -> Vec<Span> {
     out
 }
 
+/// Plain text with the site's paths in it made links: a path starts after
+/// a space, a line start or « ( », with `/` then a letter, and ends at a
+/// space; trailing punctuation stays text. `//host` is no path of ours.
 fn push_plain(out: &mut Vec<Span>, text: &str) {
+    let mut rest = text;
+    loop {
+        let start = rest.char_indices().find(|&(i, c)| {
+            c == '/'
+                && rest[..i]
+                    .chars()
+                    .last()
+                    .is_none_or(|p| p.is_whitespace() || p == '(')
+                && rest[i + 1..]
+                    .chars()
+                    .next()
+                    .is_some_and(|n| n.is_ascii_lowercase())
+        });
+        let Some((start, _)) = start else { break };
+        let len = rest[start..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || "/-_?=&".contains(c)))
+            .unwrap_or(rest.len() - start);
+        let path = rest[start..start + len].trim_end_matches(['?', '&', '=']);
+        push_text(out, &rest[..start]);
+        out.push(Span::Link(path.to_string()));
+        rest = &rest[start + path.len()..];
+    }
+    push_text(out, rest);
+}
+
+fn push_text(out: &mut Vec<Span>, text: &str) {
     if text.is_empty() {
         return;
     }
@@ -96,6 +128,11 @@ fn render_spans(spans: Vec<Span>) -> impl IntoView {
         .map(|span| match span {
             Span::Plain(text) => view! { <span>{text}</span> }.into_any(),
             Span::Bold(text) => view! { <strong class="font-semibold">{text}</strong> }.into_any(),
+            Span::Link(path) => {
+                let href = path.clone();
+                view! { <a class="text-sky-700 underline hover:text-sky-900" href=href>{path}</a> }
+                    .into_any()
+            }
         })
         .collect_view()
 }
@@ -110,6 +147,36 @@ mod tests {
 
     fn bold(text: &str) -> Span {
         Span::Bold(text.into())
+    }
+
+    #[test]
+    fn paths_of_the_site_become_links_and_nothing_else() {
+        assert_eq!(
+            spans("La liste complète : /demandes?status=won."),
+            [
+                plain("La liste complète : "),
+                Span::Link("/demandes?status=won".into()),
+                plain("."),
+            ]
+        );
+        assert_eq!(
+            spans("(le constructeur : /demandes/9/catalogue)"),
+            [
+                plain("(le constructeur : "),
+                Span::Link("/demandes/9/catalogue".into()),
+                plain(")"),
+            ]
+        );
+        for text in [
+            "https://evil.example/demandes",
+            "//evil.example",
+            "et/ou",
+            "12/06/2026",
+            "javascript:alert(1)",
+            "/ espace",
+        ] {
+            assert_eq!(spans(text), [plain(text)], "{text}");
+        }
     }
 
     #[test]

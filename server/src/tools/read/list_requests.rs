@@ -94,10 +94,13 @@ pub async fn run(ctx: &ToolContext, args: ListRequests) -> Result<ToolOutcome, T
             })
         })
         .collect();
+    // The line people see under the tool: what was counted, not a figure
+    // that could be read as the answer (« 40 demandes » before « 6 en
+    // attente »).
     let summary = match total {
-        0 => "Aucune demande".to_string(),
-        1 => "1 demande".to_string(),
-        n => format!("{n} demandes"),
+        0 => "Aucune demande ne correspond".to_string(),
+        1 => "1 demande comptée, par statut".to_string(),
+        n => format!("{n} demandes comptées, par statut"),
     };
     Ok(answer(
         json!({
