@@ -49,6 +49,11 @@ test('a full draft is replaced on approval, and a refusal with a reason is respe
     const title = await first.locator('h3').innerText();
     assert.match(title, /^Remplace les 8 lieux du brouillon/, title);
     assert.doesNotMatch(await first.innerText(), /recommended|compatible »/);
+    // Where the proposal came from, in French; no e-mail was read.
+    const sources = await first.getByTestId('card-sources').innerText();
+    assert.match(sources, /^Proposée après : Lecture de la demande/, sources);
+    assert.doesNotMatch(sources, /_/, sources);
+    assert.equal(await first.getByTestId('card-after-emails').count(), 0);
     const refused = await codesOf(first);
     assert.ok(refused.length >= 1, refused.join());
 

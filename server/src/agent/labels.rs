@@ -13,7 +13,7 @@ pub fn label(tool: &str) -> String {
         "get_member_full" => "Lecture de la fiche complète du lieu…",
         "get_member_signals" => "Lecture des signaux des lieux…",
         "count_members" => "Comptage des lieux…",
-        "search_training" => "Lecture du training…",
+        "search_training" => "Lecture des leçons de l'équipe…",
         "search_knowledge" => "Recherche dans les connaissances…",
         "get_search_preferences" => "Lecture des préférences de recherche…",
         "user_data_semantic_search" => "Recherche dans votre mémoire…",

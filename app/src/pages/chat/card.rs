@@ -241,8 +241,9 @@ fn PicksTable(reference: String, picks: Vec<CardPick>) -> impl IntoView {
                     <tr>
                         <th class="py-1 pr-3 font-medium">"Niveau"</th>
                         <th class="py-1 pr-3 font-medium">"Lieu"</th>
-                        <th class="py-1 pr-3 font-medium">"Salle"</th>
-                        <th class="py-1 font-medium">"Pourquoi"</th>
+                        // On a phone the room and the reason go under the venue.
+                        <th class="hidden py-1 pr-3 font-medium sm:table-cell">"Salle"</th>
+                        <th class="hidden py-1 font-medium sm:table-cell">"Pourquoi"</th>
                     </tr>
                 </thead>
                 <tbody class="divide-y divide-slate-100">
@@ -259,11 +260,13 @@ fn PicksTable(reference: String, picks: Vec<CardPick>) -> impl IntoView {
                                 <td class="py-2 pr-3 align-top">
                                     <span class="font-medium text-slate-900">{p.member_name}</span>
                                     <span class="block text-xs text-slate-500">{p.member_code} " · " {p.city}</span>
+                                    <span class="mt-1 block text-xs text-slate-700 sm:hidden">{room.clone().unwrap_or_else(|| "—".to_string())}</span>
+                                    <span class="mt-1 block text-slate-700 sm:hidden">{p.reason.clone()}</span>
                                 </td>
-                                <td class="py-2 pr-3 align-top text-slate-700" data-testid="card-room">
+                                <td class="hidden py-2 pr-3 align-top text-slate-700 sm:table-cell" data-testid="card-room">
                                     {room.unwrap_or_else(|| "—".to_string())}
                                 </td>
-                                <td class="py-2 align-top text-slate-700">{p.reason}</td>
+                                <td class="hidden py-2 align-top text-slate-700 sm:table-cell">{p.reason}</td>
                             </tr>
                         }
                     }).collect_view()}
