@@ -149,13 +149,13 @@ pub fn answer(v: &Value, f: &Filters) -> String {
     let mut out = if f.open {
         let (new, qualifying) = (of("new"), of("qualifying"));
         format!(
-            "{} en attente{scope} : {} et {} (pas encore de catalogue envoyé).",
+            "{} en attente{scope} : {} et {} en qualification (pas encore de catalogue envoyé).",
             demandes(new + qualifying),
             match new {
                 0 => "aucune nouvelle".to_string(),
                 n => plural(n as usize, "nouvelle", "nouvelles"),
             },
-            format!("{} en qualification", number(qualifying)),
+            number(qualifying),
         )
     } else if let Some(s) = f.status {
         if total == 0 {
