@@ -22,9 +22,9 @@ out="$ROOT/.sqlx"
 [[ "${1:-}" == "--check" ]] && out="$(mktemp -d)"
 rm -f "$out"/query-*.json
 # The macros only run when their crate recompiles.
-cargo clean -p server
+cargo clean -p server -p demo
 SQLX_OFFLINE=false SQLX_OFFLINE_DIR="$out" DATABASE_URL="$prepare_url" \
-  cargo check -p server --all-targets --quiet
+  cargo check -p server -p demo --all-targets --quiet
 
 if [[ "${1:-}" == "--check" ]]; then
   diff -r "$out" "$ROOT/.sqlx" >/dev/null || die ".sqlx/ is stale: run scripts/sqlx-prepare.sh and commit it"

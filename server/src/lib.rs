@@ -13,10 +13,8 @@ pub mod cli;
 pub mod config;
 pub mod conversation_content;
 pub mod db;
-pub mod demo;
 pub mod embeddings;
 pub mod executors;
-pub mod geo;
 pub mod http;
 pub mod jobs;
 pub mod link_views;
@@ -37,6 +35,11 @@ pub mod telemetry;
 pub mod tools;
 pub mod training;
 pub mod venue_embeddings;
+
+/// Places of Paris and around (shared with the demo data, in `app`).
+pub use app::geo;
+/// The demo data generator, its own crate (ADR 0031): `maxy seed`.
+pub use demo;
 
 use anyhow::Context;
 use cli::{Command, SeedArgs};

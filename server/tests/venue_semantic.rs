@@ -2,7 +2,7 @@
 //! `scripts/embedder.sh start` runs and CI starts): a terrace at sunset over
 //! the roofs of Paris answers "rooftop romantique vue Eiffel", a workshop with
 //! exposed beams answers "loft industriel", though they share no word. The
-//! showcase venues of the demo data (server/src/demo/showcase.rs) are written
+//! showcase venues of the demo data (demo/src/showcase.rs) are written
 //! without those keywords; a test there checks it. Fails, never skips, when
 //! the model is down.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design

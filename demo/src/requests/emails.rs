@@ -3,9 +3,9 @@
 //! attempt of seed 000, so the anti-injection wrapping has something to
 //! neutralise in demos.
 
-use crate::demo::dice::{self, Dice};
-use crate::demo::model::{Dataset, Request, RequestEmail};
-use crate::demo::team::TEAM;
+use crate::dice::{self, Dice};
+use crate::model::{Dataset, Request, RequestEmail};
+use crate::team::TEAM;
 
 const INBOX: &str = "demandes@reciprok.fr";
 

@@ -1,10 +1,10 @@
 //! Event types and the French wording of requests: descriptions as an
 //! organizer would write them, organizers, memos, hints, statuses.
 
-use crate::demo::dice::{self, Dice};
-use crate::demo::french::slug;
-use crate::demo::model::{Configuration, Stamp, BASE};
-use crate::demo::tags::TAGS;
+use crate::dice::{self, Dice};
+use crate::french::slug;
+use crate::model::{Configuration, Stamp, BASE};
+use crate::tags::TAGS;
 use Configuration::*;
 
 pub struct EventType {

@@ -229,9 +229,9 @@ pub fn choose(rng: &mut Dice, kind: Kind, place: &Place, plain: bool) -> Vec<(Fe
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::demo::dice::{stream, Concept};
-    use crate::demo::geography;
-    use crate::demo::tags::TAGS;
+    use crate::dice::{stream, Concept};
+    use crate::geography;
+    use crate::tags::TAGS;
 
     #[test]
     fn every_feature_tag_exists() {

@@ -5,7 +5,7 @@
 //! composed with the right contraction ("Brasserie des Ternes").
 
 use super::{Place, Ring};
-use crate::geo;
+use app::geo;
 
 #[rustfmt::skip]
 pub const ARRONDISSEMENTS: &[Place] = &[

@@ -5,7 +5,7 @@ use anyhow::Context as _;
 use indicatif::ProgressBar;
 use sqlx::PgConnection;
 
-use crate::demo::model::Stamp;
+use crate::model::Stamp;
 
 /// Rows are flushed to the server whenever the buffer passes this size.
 const CHUNK_BYTES: usize = 1 << 20;
@@ -233,7 +233,7 @@ mod tests {
         assert_eq!(civil_from_days(20_458), (2026, 1, 5));
         assert_eq!(
             encode(|r| {
-                r.stamp(crate::demo::model::BASE.plus_minutes(61));
+                r.stamp(crate::model::BASE.plus_minutes(61));
             }),
             "2026-01-05 01:01:00+00"
         );

@@ -5,7 +5,7 @@ use indicatif::ProgressBar;
 use sqlx::PgConnection;
 
 use super::copy::copy_in;
-use crate::demo::model::{Area, Dataset};
+use crate::model::{Area, Dataset};
 
 /// Requests, e-mails, catalogues, picks, checks, signals, training.
 pub async fn load(conn: &mut PgConnection, d: &Dataset, bar: &ProgressBar) -> anyhow::Result<()> {
@@ -120,7 +120,7 @@ pub async fn load(conn: &mut PgConnection, d: &Dataset, bar: &ProgressBar) -> an
 }
 
 /// `{"trigger": …, "prefer": […], "avoid": […]}`, empty lists left out.
-pub fn directives_json(d: &crate::demo::model::Directives) -> String {
+pub fn directives_json(d: &crate::model::Directives) -> String {
     let mut object = serde_json::Map::new();
     object.insert("trigger".into(), d.trigger.into());
     if !d.prefer.is_empty() {

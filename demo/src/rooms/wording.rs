@@ -2,11 +2,11 @@
 //! a room of a venue described without "rooftop" never says "rooftop".
 
 use super::Category;
-use crate::demo::dice::{self, Dice};
-use crate::demo::features::{Feature, Wording};
-use crate::demo::french::a;
-use crate::demo::model::Configuration;
-use crate::demo::sketch::Sketch;
+use crate::dice::{self, Dice};
+use crate::features::{Feature, Wording};
+use crate::french::a;
+use crate::model::Configuration;
+use crate::sketch::Sketch;
 
 pub fn describe(
     rng: &mut Dice,

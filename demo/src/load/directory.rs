@@ -6,7 +6,7 @@ use indicatif::ProgressBar;
 use sqlx::PgConnection;
 
 use super::copy::copy_in;
-use crate::demo::model::{AttrValue, Dataset, BASE};
+use crate::model::{AttrValue, Dataset, BASE};
 
 /// Directory tables: pools to knowledge.
 pub async fn directory(
@@ -148,7 +148,7 @@ pub async fn team(conn: &mut PgConnection, d: &Dataset, bar: &ProgressBar) -> an
     let hashes = d
         .users
         .iter()
-        .map(|u| crate::demo::team::demo_password_hash(u.email))
+        .map(|u| crate::team::demo_password_hash(u.email))
         .collect::<anyhow::Result<Vec<String>>>()?;
     let users: Vec<_> = d.users.iter().zip(&hashes).collect();
     copy_in(

@@ -3,7 +3,7 @@
 //! riverside towns and the châteaux country further out.
 
 use super::{Place, Ring};
-use crate::geo;
+use app::geo;
 
 #[rustfmt::skip]
 pub const COMMUNES: &[Place] = &[

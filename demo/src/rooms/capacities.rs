@@ -2,8 +2,8 @@
 //! (cocktail) figure: every layout is a share of it, so they stay coherent.
 
 use super::Category;
-use crate::demo::dice::{self, Dice};
-use crate::demo::model::Configuration;
+use crate::dice::{self, Dice};
+use crate::model::Configuration;
 
 /// Capacities of a room from its standing figure, in `Configuration::ALL` order.
 pub fn capacities(rng: &mut Dice, category: Category, standing: i32) -> Vec<(Configuration, i32)> {

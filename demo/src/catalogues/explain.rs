@@ -2,11 +2,11 @@
 //! request (recommended), or what the catch is (compatible). Organizers
 //! read it: no internal signal (team favourite, the team's history).
 
-use crate::demo::dice::{self, Dice};
-use crate::demo::index::Match;
-use crate::demo::model::{Dataset, Request};
-use crate::demo::requests::{Brief, Context};
-use crate::demo::tags::TAGS;
+use crate::dice::{self, Dice};
+use crate::index::Match;
+use crate::model::{Dataset, Request};
+use crate::requests::{Brief, Context};
+use crate::tags::TAGS;
 
 const PHRASES: &[(&str, &str)] = &[
     ("terrasse", "une terrasse aux beaux jours"),

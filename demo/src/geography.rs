@@ -23,7 +23,7 @@ pub struct Place {
     /// What people call it ("Paris 8e", "Courbevoie – La Défense").
     pub label: &'static str,
     /// Postal code and centre, from the gazetteer (`geo`).
-    pub at: crate::geo::Located,
+    pub at: app::geo::Located,
     pub ring: Ring,
     /// Relative share of the venues placed here.
     pub weight: u32,
@@ -116,12 +116,12 @@ fn round6(x: f64) -> f64 {
 
 /// The search's own distance (PostgreSQL's sphere), so seeded positions and
 /// search radii agree.
-pub use crate::geo::distance_km;
+pub use app::geo::distance_km;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::demo::dice::{stream, Concept};
+    use crate::dice::{stream, Concept};
     use std::collections::BTreeSet;
 
     #[test]

@@ -2,10 +2,10 @@
 //! same concept reads differently from one venue to the next. Implicit
 //! variants never contain the concept's keyword (see `features`).
 
-use crate::demo::dice::{self, Dice};
-use crate::demo::features::{Feature, Wording};
-use crate::demo::french::a;
-use crate::demo::sketch::{Catering, Sketch, Style};
+use crate::dice::{self, Dice};
+use crate::features::{Feature, Wording};
+use crate::french::a;
+use crate::sketch::{Catering, Sketch, Style};
 
 /// "quai de la Tournelle" reads "amarré quai de la Tournelle"; ports and
 /// islands take a preposition ("au port de Javel", "à l'île de la Jatte").

@@ -92,7 +92,7 @@ pub fn fill(data: &mut Dataset, seed: u64, events: &[EventType]) {
         );
     }
     // Verdicts on about one standard catalogue in five.
-    let catalogues: Vec<(i64, i64, crate::demo::model::Stamp)> = data
+    let catalogues: Vec<(i64, i64, crate::model::Stamp)> = data
         .catalogues
         .iter()
         .filter(|c| c.kind == "standard")
