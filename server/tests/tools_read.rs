@@ -430,7 +430,10 @@ async fn search_members_runs_the_venue_search_in_the_request_pool(db: PgPool) {
         v["recommended"].as_array().unwrap().len(),
         v["compatible"].as_array().unwrap().len(),
     );
-    assert_eq!(out.summary, format!("1 lieu proposé ({r} + {c})"));
+    assert_eq!(
+        out.summary,
+        format!("1 lieu trouvé : {r} recommandé, {c} compatible")
+    );
     // The search records its metrics like the Lieux page's.
     let runs_after: i64 = sqlx::query_scalar("SELECT count(*) FROM search_runs")
         .fetch_one(&db)

@@ -48,11 +48,15 @@ pub async fn run(ctx: &ToolContext, args: SearchMembers) -> Result<ToolOutcome, 
     let summary = if r + c == 0 {
         "Aucun lieu trouvé".to_string()
     } else {
+        // « trouvés », not « proposés »: what is proposed is the card that
+        // may follow, tiered by whoever proposes it.
         format!(
-            "{} lieu{} proposé{} ({r} + {c})",
+            "{} lieu{} trouvé{} : {r} recommandé{}, {c} compatible{}",
             r + c,
             s(r + c, "x"),
-            s(r + c, "s")
+            s(r + c, "s"),
+            s(r, "s"),
+            s(c, "s")
         )
     };
     Ok(answer(
