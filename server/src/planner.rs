@@ -33,6 +33,7 @@ mod similar;
 mod statuses;
 mod step;
 mod target;
+mod the_request;
 mod training;
 mod turn;
 mod when;

@@ -16,6 +16,7 @@ use super::constraints::{self, Constraints};
 use super::picks::{self, Chosen, Tier};
 use super::results::{self, items, plain_at, strings, text, Search};
 use super::step::Next;
+use super::the_request;
 use super::turn::Turn;
 use serde_json::{json, Map, Value};
 
@@ -26,28 +27,14 @@ const MAX_SEARCH_TEXT: usize = 2000;
 const MAX_SIGNALS: usize = 16;
 
 pub fn next(turn: &Turn) -> Next {
-    let Some(target) = &turn.target else {
-        return Next::Say(
-            "Quelle demande dois-je qualifier ? Ouvrez la conversation depuis la demande, \
-             ou donnez son numéro (« qualifie la demande #42 »)."
-                .to_string(),
-        );
+    let (id, request) = match the_request::read(
+        turn,
+        "Quelle demande dois-je qualifier ? Ouvrez la conversation depuis la demande, ou \
+         donnez son numéro (« qualifie la demande #42 »).",
+    ) {
+        Ok(read) => read,
+        Err(first) => return first,
     };
-    let id = target.id;
-    let Some(request) = turn
-        .json("get_request")
-        .map(|v| v.get("request").unwrap_or(v))
-    else {
-        return Next::call("get_request", json!({ "request_id": id }));
-    };
-    if let Some(asked) = &target.unverified_reference {
-        if !text(request, "reference").is_some_and(|r| r.eq_ignore_ascii_case(asked)) {
-            return Next::Say(format!(
-                "Je ne retrouve pas la demande {asked} : la demande n° {id} porte une autre \
-                 référence. Donnez son numéro (« demande #… ») ou ouvrez-la."
-            ));
-        }
-    }
     if turn.step("find_similar_requests").is_none() {
         return Next::call("find_similar_requests", json!({ "request_id": id }));
     }

@@ -5,9 +5,10 @@
 use super::answer::{date, layout, number, short};
 use super::results::{count, plain_at, strings, text};
 use super::step::Next;
+use super::the_request;
 use super::turn::Turn;
 use super::words::{any, phrase, words};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// The facts a question can ask for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,27 +76,14 @@ pub fn asks_a_fact(text: &str) -> bool {
 }
 
 pub fn next(turn: &Turn) -> Next {
-    let Some(target) = &turn.target else {
-        return Next::Say(
-            "De quelle demande parlez-vous ? Donnez sa référence (« D-2025-00043 ») ou ouvrez \
-             la conversation depuis la page de la demande."
-                .to_string(),
-        );
+    let (_, request) = match the_request::read(
+        turn,
+        "De quelle demande parlez-vous ? Donnez sa référence (« D-2025-00043 ») ou ouvrez la \
+         conversation depuis la page de la demande.",
+    ) {
+        Ok(read) => read,
+        Err(first) => return first,
     };
-    let Some(request) = turn
-        .json("get_request")
-        .map(|v| v.get("request").unwrap_or(v))
-    else {
-        return Next::call("get_request", json!({ "request_id": target.id }));
-    };
-    if let Some(asked) = &target.unverified_reference {
-        if !text(request, "reference").is_some_and(|r| r.eq_ignore_ascii_case(asked)) {
-            return Next::Say(format!(
-                "Je ne trouve pas la demande {asked}. Vérifiez la référence sur la page Demandes \
-                 (/demandes)."
-            ));
-        }
-    }
     Next::Say(answer(request, &asked(&turn.text)))
 }
 
@@ -185,6 +173,7 @@ fn fact(r: &Value, f: Fact) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn the_fact_asked_and_only_it() {

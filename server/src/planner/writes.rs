@@ -10,6 +10,7 @@ use super::intent::Write;
 use super::results::{count, items, plain_at, text};
 use super::statuses::status_named;
 use super::step::{Call, Next};
+use super::the_request;
 use super::turn::{Outcome, Turn};
 use super::when;
 use super::words::any;
@@ -139,28 +140,14 @@ fn reminder_title(text: &str) -> String {
 /// The writes about one request: read it first (the memo to add to, the
 /// status it has, the dates and the venues), then one card.
 fn on_request(turn: &Turn, write: Write) -> Next {
-    let Some(target) = &turn.target else {
-        return Next::Say(
-            "Pour quelle demande ? Donnez sa référence (« D-2025-00043 ») ou ouvrez la \
-             conversation depuis la page de la demande."
-                .to_string(),
-        );
+    let (id, request) = match the_request::read(
+        turn,
+        "Pour quelle demande ? Donnez sa référence (« D-2025-00043 ») ou ouvrez la \
+         conversation depuis la page de la demande.",
+    ) {
+        Ok(read) => read,
+        Err(first) => return first,
     };
-    let id = target.id;
-    let Some(request) = turn
-        .json("get_request")
-        .map(|v| v.get("request").unwrap_or(v))
-    else {
-        return Next::call("get_request", json!({ "request_id": id }));
-    };
-    if let Some(asked) = &target.unverified_reference {
-        if !text(request, "reference").is_some_and(|r| r.eq_ignore_ascii_case(asked)) {
-            return Next::Say(format!(
-                "Je ne trouve pas la demande {asked}. Vérifiez la référence sur la page Demandes \
-                 (/demandes) ; rien n'a été proposé."
-            ));
-        }
-    }
     let w = super::words::words(&turn.text);
     match write {
         Write::Memo => {
