@@ -13,11 +13,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 mod support;
 
-use eventsource_stream::Eventsource;
-use futures_util::StreamExt;
 use reqwest::StatusCode;
 use serde::Deserialize;
-use serde_json::Value;
 use sqlx::PgPool;
 use support::app::{seed_demo, TestApp, PASSWORD, TEAM};
 
@@ -118,24 +115,8 @@ async fn ask(app: &TestApp, session: &str, case: &Case) -> Turn {
         .await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
     let conversation = reply.json()["conversation_id"].as_i64().unwrap();
-    let response = reqwest::Client::new()
-        .get(app.url(&format!(
-            "/api/chat/conversations/{conversation}/events?after=0"
-        )))
-        .header("cookie", app.cookie(session))
-        .timeout(std::time::Duration::from_secs(120))
-        .send()
-        .await
-        .expect("events");
     let mut turn = Turn::default();
-    let mut stream = response.bytes_stream().eventsource();
-    while let Some(event) = stream.next().await {
-        let event = event.expect("sse");
-        if event.event == "idle" {
-            break;
-        }
-        let json: Value = serde_json::from_str(&event.data).expect("json");
-        let e = &json["event"];
+    for (_, e) in app.events(session, conversation, 0).await {
         let text = |k: &str| e[k].as_str().unwrap_or_default().to_string();
         match e["type"].as_str().unwrap_or_default() {
             "text_delta" => turn.text.push_str(&text("text")),

@@ -6,8 +6,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 mod support;
 
-use eventsource_stream::Eventsource;
-use futures_util::StreamExt;
 use reqwest::StatusCode;
 use serde_json::Value;
 use sqlx::PgPool;
@@ -35,26 +33,7 @@ async fn send(
 
 /// The SSE log after `after`, until `idle`: (seq, event).
 async fn follow(app: &TestApp, session: &str, conversation: i64, after: i64) -> Vec<(i64, Value)> {
-    let response = reqwest::Client::new()
-        .get(app.url(&format!(
-            "/api/chat/conversations/{conversation}/events?after={after}"
-        )))
-        .header("cookie", app.cookie(session))
-        .timeout(std::time::Duration::from_secs(90))
-        .send()
-        .await
-        .expect("events");
-    let mut events = Vec::new();
-    let mut stream = response.bytes_stream().eventsource();
-    while let Some(event) = stream.next().await {
-        let event = event.expect("sse");
-        if event.event == "idle" {
-            break;
-        }
-        let json: Value = serde_json::from_str(&event.data).expect("json");
-        events.push((json["seq"].as_i64().unwrap(), json["event"].clone()));
-    }
-    events
+    app.events(session, conversation, after).await
 }
 
 fn card(events: &[(i64, Value)]) -> Option<Value> {

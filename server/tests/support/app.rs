@@ -136,6 +136,41 @@ impl TestApp {
         format!("http://{}{path}", self.addr)
     }
 
+    /// A conversation's SSE log after `after`, until `idle`, as the chat
+    /// page follows it: (seq, event).
+    pub async fn events(
+        &self,
+        session: &str,
+        conversation: i64,
+        after: i64,
+    ) -> Vec<(i64, serde_json::Value)> {
+        use eventsource_stream::Eventsource;
+        use futures_util::StreamExt;
+        let response = reqwest::Client::new()
+            .get(self.url(&format!(
+                "/api/chat/conversations/{conversation}/events?after={after}"
+            )))
+            .header("cookie", self.cookie(session))
+            .timeout(std::time::Duration::from_secs(120))
+            .send()
+            .await
+            .expect("events");
+        let mut events = Vec::new();
+        let mut stream = response.bytes_stream().eventsource();
+        while let Some(event) = stream.next().await {
+            let event = event.expect("sse");
+            if event.event == "idle" {
+                break;
+            }
+            let json: serde_json::Value = serde_json::from_str(&event.data).expect("json");
+            events.push((
+                json["seq"].as_i64().unwrap_or_default(),
+                json["event"].clone(),
+            ));
+        }
+        events
+    }
+
     fn headers(&self, session: Option<&str>) -> HeaderMap {
         let mut headers = HeaderMap::new();
         if let Some(token) = session {
