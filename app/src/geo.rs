@@ -10,6 +10,7 @@
 //! too ([`at`]), so seeded coordinates and search distances agree.
 
 mod communes;
+mod departments;
 mod fold;
 mod landmarks;
 mod paris;
@@ -18,6 +19,7 @@ mod quartiers;
 mod tests;
 
 pub use communes::{Commune, COMMUNES};
+pub use departments::{department, department_of, match_department, Department, DEPARTMENTS};
 pub use fold::{fold, fold_char_into, is_combining_mark, is_joiner};
 pub use landmarks::{Landmark, LANDMARKS};
 pub use paris::{Arrondissement, ARRONDISSEMENTS, PARIS_CENTRE};
@@ -113,6 +115,18 @@ pub fn commune_by_postal_code(postal_code: &str) -> Option<&'static Commune> {
 pub fn postal_code_center(postal_code: &str) -> Option<(f64, f64)> {
     arrondissement_center(postal_code)
         .or_else(|| commune_by_postal_code(postal_code).map(|c| (c.lat, c.lng)))
+}
+
+/// "Paris 17e", "Montreuil (93100)", "93200": how a postal code is named
+/// to a person.
+pub fn postal_code_name(postal_code: &str) -> String {
+    if let Some(a) = arrondissement_by_postal_code(postal_code) {
+        a.name.to_string()
+    } else if let Some(c) = commune_by_postal_code(postal_code) {
+        format!("{} ({postal_code})", c.name)
+    } else {
+        postal_code.to_string()
+    }
 }
 
 /// Great-circle distance in km on PostgreSQL's `earth()` sphere

@@ -24,6 +24,7 @@ const FLOOR_LAYOUTS: f64 = 99.0;
 const FLOOR_PLACES: f64 = 98.0;
 const FLOOR_VENUE_CODES: f64 = 100.0;
 const FLOOR_BUDGET: f64 = 100.0;
+const FLOOR_EXCLUSIONS: f64 = 90.0;
 const FLOOR_DESCRIPTION: f64 = 81.0;
 const FLOOR_HARD: f64 = 98.0;
 
@@ -34,7 +35,27 @@ const GOAL_HARD: f64 = 95.0;
 /// A radius is right within 50 m: "10 minutes à pied" is a rounded figure.
 const RADIUS_TOLERANCE_KM: f64 = 0.05;
 
-const CORPUS: &str = include_str!("data/requests.yaml");
+/// The corpus: requests as teams type them, then whole pasted e-mails
+/// written for the five hard cases (signatures and threads, negations,
+/// misspelt places, several head counts, combined layouts).
+const CORPUS: [(&str, &str); 2] = [
+    ("requests.yaml", include_str!("data/requests.yaml")),
+    (
+        "requests_pasted.yaml",
+        include_str!("data/requests_pasted.yaml"),
+    ),
+];
+
+/// How many pasted requests each hard case must have at least.
+const MIN_PER_CASE: usize = 16;
+
+const CASES: [Case; 5] = [
+    Case::Signature,
+    Case::Negation,
+    Case::Place,
+    Case::Count,
+    Case::Layouts,
+];
 
 /// How a request is written; the accuracy is reported per style.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
@@ -96,6 +117,36 @@ struct Request {
     /// The description left for the vector ranking, compared folded.
     #[serde(default)]
     semantic: String,
+    /// Départements searched (« dans le 93 » → "93").
+    #[serde(default)]
+    departments: Vec<String>,
+    /// Ruled out: postal codes (a set; the 16th both), départements, all
+    /// of Paris (« hors Paris », the département "75"), kinds of venue
+    /// (tag names).
+    #[serde(default)]
+    excluded_postal_codes: Vec<String>,
+    #[serde(default)]
+    excluded_departments: Vec<String>,
+    #[serde(default)]
+    excluded_paris: bool,
+    #[serde(default)]
+    excluded_kinds: Vec<String>,
+    /// The hard case a pasted request was written for
+    /// (`requests_pasted.yaml`); reported apart.
+    #[serde(default)]
+    case: Option<Case>,
+}
+
+/// The five ways pasted requests were misread (issue « Reading requests
+/// as they are pasted »).
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+enum Case {
+    Signature,
+    Negation,
+    Place,
+    Count,
+    Layouts,
 }
 
 #[derive(Debug, Deserialize)]
@@ -124,18 +175,21 @@ enum Class {
     Places,
     VenueCodes,
     Budget,
+    /// Places, départements and kinds ruled out.
+    Exclusions,
     Description,
-    /// Capacity, layouts, places and venue codes all exact: what decides
+    /// Capacity, layouts, places, exclusions and venue codes all exact: what decides
     /// which venues are excluded.
     Hard,
 }
 
-const CLASSES: [(Class, &str, f64); 7] = [
+const CLASSES: [(Class, &str, f64); 8] = [
     (Class::Capacity, "capacity", FLOOR_CAPACITY),
     (Class::Layouts, "layouts", FLOOR_LAYOUTS),
     (Class::Places, "places", FLOOR_PLACES),
     (Class::VenueCodes, "venue codes", FLOOR_VENUE_CODES),
     (Class::Budget, "budget", FLOOR_BUDGET),
+    (Class::Exclusions, "exclusions", FLOOR_EXCLUSIONS),
     (Class::Description, "description", FLOOR_DESCRIPTION),
     (Class::Hard, "hard criteria", FLOOR_HARD),
 ];
@@ -143,14 +197,30 @@ const CLASSES: [(Class, &str, f64); 7] = [
 /// Reads the corpus; a malformed entry fails the test with its number and
 /// its text, so the one to fix is found at once.
 fn load() -> Vec<Request> {
-    let entries: Vec<serde_norway::Value> = serde_norway::from_str(CORPUS)
-        .unwrap_or_else(|e| panic!("requests.yaml is not a list of entries: {e}"));
-    let requests: Vec<Request> = entries
+    let requests: Vec<Request> = CORPUS
+        .iter()
+        .flat_map(|(file, text)| load_file(file, text))
+        .collect();
+    let mut seen = BTreeSet::new();
+    for r in &requests {
+        assert!(
+            seen.insert(r.text.as_str()),
+            "the corpus holds {:?} twice",
+            r.text
+        );
+    }
+    requests
+}
+
+fn load_file(file: &str, text: &str) -> Vec<Request> {
+    let entries: Vec<serde_norway::Value> = serde_norway::from_str(text)
+        .unwrap_or_else(|e| panic!("{file} is not a list of entries: {e}"));
+    entries
         .into_iter()
         .enumerate()
         .map(|(i, entry)| {
             let name = format!(
-                "requests.yaml entry #{} ({:?})",
+                "{file} entry #{} ({:?})",
                 i + 1,
                 entry.get("text").and_then(|t| t.as_str()).unwrap_or("?")
             );
@@ -159,18 +229,12 @@ fn load() -> Vec<Request> {
             if let Err(problem) = check(&request) {
                 panic!("{name} is malformed: {problem}");
             }
+            if file == "requests_pasted.yaml" && request.case.is_none() {
+                panic!("{name} names no case");
+            }
             request
         })
-        .collect();
-    let mut seen = BTreeSet::new();
-    for r in &requests {
-        assert!(
-            seen.insert(r.text.as_str()),
-            "requests.yaml holds {:?} twice",
-            r.text
-        );
-    }
-    requests
+        .collect()
 }
 
 /// Expectations that cannot be right whatever the extractor does.
@@ -185,7 +249,12 @@ fn check(r: &Request) -> Result<(), String> {
     {
         return Err(format!("unknown layout key {key:?}"));
     }
-    for code in r.postal_codes.iter().chain(&r.unknown_postal_codes) {
+    for code in r
+        .postal_codes
+        .iter()
+        .chain(&r.unknown_postal_codes)
+        .chain(&r.excluded_postal_codes)
+    {
         if code.len() != 5 || !code.bytes().all(|b| b.is_ascii_digit()) {
             return Err(format!("{code:?} is not a postal code"));
         }
@@ -193,6 +262,15 @@ fn check(r: &Request) -> Result<(), String> {
     let codes = expected_codes(r);
     if codes.contains("75016") != codes.contains("75116") {
         return Err("the 16th is 75016 and 75116, both or neither".into());
+    }
+    for number in r.departments.iter().chain(&r.excluded_departments) {
+        if geo::department(number).is_none() {
+            return Err(format!("{number:?} is no département of the gazetteer"));
+        }
+    }
+    let excluded: BTreeSet<&String> = r.excluded_postal_codes.iter().collect();
+    if excluded.contains(&"75016".to_string()) != excluded.contains(&"75116".to_string()) {
+        return Err("the 16th is 75016 and 75116, both or neither, excluded too".into());
     }
     if r.participants_max.is_some() && r.participants.is_none() {
         return Err("a range has a lower bound".into());
@@ -226,6 +304,7 @@ fn asks(r: &Request, class: Class) -> bool {
         Class::Layouts => !r.layouts.is_empty(),
         Class::Places => {
             r.paris
+                || !r.departments.is_empty()
                 || !r.postal_codes.is_empty()
                 || !r.unknown_postal_codes.is_empty()
                 || r.near.is_some()
@@ -233,17 +312,25 @@ fn asks(r: &Request, class: Class) -> bool {
         }
         Class::VenueCodes => !r.member_codes.is_empty(),
         Class::Budget => r.budget.is_some(),
+        Class::Exclusions => {
+            !r.excluded_postal_codes.is_empty()
+                || !r.excluded_departments.is_empty()
+                || r.excluded_paris
+                || !r.excluded_kinds.is_empty()
+        }
         Class::Description => !r.semantic.is_empty(),
-        Class::Hard => [
-            Class::Capacity,
-            Class::Layouts,
-            Class::Places,
-            Class::VenueCodes,
-        ]
-        .into_iter()
-        .any(|c| asks(r, c)),
+        Class::Hard => HARD.into_iter().any(|c| asks(r, c)),
     }
 }
+
+/// The classes that decide which venues are excluded.
+const HARD: [Class; 5] = [
+    Class::Capacity,
+    Class::Layouts,
+    Class::Places,
+    Class::Exclusions,
+    Class::VenueCodes,
+];
 
 /// Lower case, no accents, no punctuation, single spaces: the description
 /// is judged on its words, not on how they were glued back together.
@@ -299,25 +386,42 @@ fn judge(r: &Request, c: &Criteria) -> BTreeMap<Class, Verdict> {
             r.budget.as_ref().map(|b| (b.total_eur, b.per_person_eur)),
         ),
     );
+    verdicts.insert(Class::Exclusions, exclusions(r, c));
     verdicts.insert(
         Class::Description,
         compare(folded(&c.semantic_query), folded(&r.semantic)),
     );
-    let hard_misses: Vec<String> = [
-        Class::Capacity,
-        Class::Layouts,
-        Class::Places,
-        Class::VenueCodes,
-    ]
-    .into_iter()
-    .filter(|class| verdicts.get(class).is_some_and(Option::is_some))
-    .map(|class| format!("{class:?}"))
-    .collect();
+    let hard_misses: Vec<String> = HARD
+        .into_iter()
+        .filter(|class| verdicts.get(class).is_some_and(Option::is_some))
+        .map(|class| format!("{class:?}"))
+        .collect();
     verdicts.insert(
         Class::Hard,
         (!hard_misses.is_empty()).then(|| (hard_misses.join(", "), "all exact".into())),
     );
     verdicts
+}
+
+/// Postal codes, départements and kinds ruled out, as sets.
+fn exclusions(r: &Request, c: &Criteria) -> Verdict {
+    let set = |v: &[String]| v.iter().cloned().collect::<BTreeSet<String>>();
+    let mut want_departments = set(&r.excluded_departments);
+    if r.excluded_paris {
+        want_departments.insert("75".to_string());
+    }
+    compare(
+        (
+            set(&c.excluded_postal_codes),
+            set(&c.excluded_departments),
+            set(&c.excluded_kinds),
+        ),
+        (
+            set(&r.excluded_postal_codes),
+            want_departments,
+            set(&r.excluded_kinds),
+        ),
+    )
 }
 
 /// Postal codes (a set), unknown codes, the point searched around (label,
@@ -339,7 +443,10 @@ fn places(r: &Request, c: &Criteria) -> Verdict {
         }
         _ => false,
     };
+    let got_departments: BTreeSet<&str> = c.departments.iter().map(String::as_str).collect();
+    let want_departments: BTreeSet<&str> = r.departments.iter().map(String::as_str).collect();
     if got_codes == want_codes
+        && got_departments == want_departments
         && got_unknown == want_unknown
         && near_matches
         && c.broad_area == r.broad_area
@@ -354,6 +461,13 @@ fn places(r: &Request, c: &Criteria) -> Verdict {
         };
         format!("codes {codes} unknown {unknown} near {near} broad {broad}")
     };
+    let departments = |d: &BTreeSet<&str>| {
+        if d.is_empty() {
+            String::new()
+        } else {
+            format!(" départements {d:?}")
+        }
+    };
     Some((
         show(
             &got_codes,
@@ -363,7 +477,7 @@ fn places(r: &Request, c: &Criteria) -> Verdict {
                 c.near.as_ref().map(|n| (n.label.as_str(), n.radius_km))
             ),
             c.broad_area,
-        ),
+        ) + &departments(&got_departments),
         show(
             &want_codes,
             format!("{want_unknown:?}"),
@@ -372,7 +486,7 @@ fn places(r: &Request, c: &Criteria) -> Verdict {
                 r.near.as_ref().map(|n| (n.label.as_str(), n.radius_km))
             ),
             r.broad_area,
-        ),
+        ) + &departments(&want_departments),
     ))
 }
 
@@ -414,11 +528,17 @@ fn request_corpus_accuracy() {
     let mut overall: BTreeMap<Class, Tally> = BTreeMap::new();
     let mut by_style: BTreeMap<(Style, Class), Tally> = BTreeMap::new();
     let mut per_style_count: BTreeMap<Style, usize> = BTreeMap::new();
+    let mut by_case: BTreeMap<Case, Tally> = BTreeMap::new();
     let mut asking: BTreeMap<Class, usize> = BTreeMap::new();
     let mut misses = String::new();
     for r in &requests {
         *per_style_count.entry(r.style).or_default() += 1;
         let verdicts = judge(r, &extract(&r.text));
+        if let Some(case) = r.case {
+            // A pasted request is read right when every hard criterion is.
+            let hard = verdicts.get(&Class::Hard).is_some_and(Option::is_none);
+            by_case.entry(case).or_default().add(hard);
+        }
         let mut lines = String::new();
         for (class, verdict) in &verdicts {
             *asking.entry(*class).or_default() += usize::from(asks(r, *class));
@@ -477,7 +597,32 @@ fn request_corpus_accuracy() {
         }
         report.push('\n');
     }
+    let _ = writeln!(
+        report,
+        "\n| pasted requests, case | requests | hard criteria exact | % |"
+    );
+    let _ = writeln!(report, "|---|---|---|---|");
+    for case in CASES {
+        let t = by_case.get(&case).copied().unwrap_or_default();
+        let _ = writeln!(
+            report,
+            "| {case:?} | {} | {} | {:.0} |",
+            t.total,
+            t.exact,
+            t.percent()
+        );
+    }
     println!("{report}\nMisses (got, then want):\n\n{misses}");
+    let thin: Vec<String> = CASES
+        .iter()
+        .filter(|case| by_case.get(case).map_or(0, |t| t.total) < MIN_PER_CASE)
+        .map(|case| format!("{case:?}"))
+        .collect();
+    assert!(
+        thin.is_empty(),
+        "fewer than {MIN_PER_CASE} pasted requests for: {}",
+        thin.join(", ")
+    );
 
     let hard = overall.get(&Class::Hard).copied().unwrap_or_default();
     println!(

@@ -21,14 +21,19 @@ mod broad;
 mod budget;
 mod codes;
 mod configurations;
+mod contacts;
+mod departments;
 mod distance;
 mod email;
 mod events;
+mod exclusions;
 mod fuzzy;
 mod guards;
+mod kinds;
 mod layout_spelling;
 mod named_places;
 mod near;
+mod negation;
 mod numbers;
 mod participants;
 mod people;
@@ -37,6 +42,7 @@ mod postal_codes;
 mod scan;
 mod seated_meals;
 mod semantic;
+mod signature;
 mod tables;
 mod tokens;
 mod when;
@@ -92,6 +98,18 @@ pub struct Criteria {
     /// Postal codes the text names that no place has ("75999"): the
     /// caller says so rather than searching elsewhere.
     pub unknown_postal_codes: Vec<String>,
+    /// Départements searched as a whole ("dans le 93", "Hauts-de-Seine"):
+    /// two digits, the first two of their postal codes.
+    pub departments: Vec<String>,
+    /// Postal codes the text rules out ("on évite le 17e", "pas côté
+    /// Montreuil"): excluded in the SQL stage, whatever else is searched.
+    pub excluded_postal_codes: Vec<String>,
+    /// Départements ruled out ("surtout pas dans le 93"; "hors Paris" is
+    /// "75").
+    pub excluded_departments: Vec<String>,
+    /// Kinds of venue ruled out ("pas de rooftop", "sans péniche"): tag
+    /// names, excluded in the SQL stage.
+    pub excluded_kinds: Vec<String>,
     /// A point to search around, with or without a radius.
     pub near: Option<Near>,
     /// Venues asked for by code ("#102").
@@ -119,9 +137,18 @@ impl Criteria {
         self.participants.is_some()
             || !self.configurations.is_empty()
             || !self.postal_codes.is_empty()
+            || !self.departments.is_empty()
             || self.near.is_some()
             || !self.member_codes.is_empty()
             || self.broad_area
+            || self.excludes_anything()
+    }
+
+    /// True when the text rules out a place or a kind of venue.
+    pub fn excludes_anything(&self) -> bool {
+        !self.excluded_postal_codes.is_empty()
+            || !self.excluded_departments.is_empty()
+            || !self.excluded_kinds.is_empty()
     }
 }
 
@@ -184,14 +211,18 @@ fn hard(text: &str) -> (Scan<'_>, Criteria, Vec<String>) {
     let mut notes = Vec::new();
     // Headers, greetings and signatures of an e-mail are nobody's words.
     let subjects = email::extract(&mut scan);
+    contacts::extract(&mut scan);
     codes::extract(&mut scan, &mut criteria);
     // Money, then dates, hours and durations: none of their numbers may be
     // read as a head count or an arrondissement.
     budget::extract(&mut scan, &mut criteria);
     when::extract(&mut scan);
     places::extract(&mut scan, &mut criteria, &mut notes);
+    kinds::extract(&mut scan, &mut criteria);
     participants::extract(&mut scan, &mut criteria);
     configurations::extract(&mut scan, &mut criteria);
+    // What else a negation refuses is no description to rank on.
+    negation::take_leftovers(&mut scan);
     budget::complete(&mut criteria);
     // The subject gave its criteria; the rest of it repeats the message.
     for subject in subjects {
@@ -289,6 +320,12 @@ fn describe(c: &Criteria, extra: Vec<String>) -> Vec<String> {
             notes.push(code.clone());
         }
     }
+    for number in &c.departments {
+        if let Some(d) = geo::department(number) {
+            notes.push(format!("{} ({})", d.name, d.number));
+        }
+    }
+    notes.extend(exclusions::notes(c));
     if let Some(near) = &c.near {
         notes.push(match near.radius_km {
             Some(km) => format!("{} km autour {}", format_km(km), of(&near.label)),

@@ -45,7 +45,9 @@ fn area_at(scan: &mut Scan, named: &mut NamedPlaces, i: usize) -> Option<usize> 
     let start = i - lead.unwrap_or(0);
     let wide = quartier.wide && !offered_as_alternative(scan, start, end);
     scan.consume(start..end);
+    let read = named.len();
     named.area(i, quartier.name, quartier.postal_codes, wide);
+    super::places::rule_out_if_negated(scan, named, read, i..end);
     Some(end)
 }
 

@@ -66,25 +66,46 @@ const TO_PARIS: &[&str] = &[
     "dans paris meme",
 ];
 
-/// Consumes the broad-area phrases; true when there was one.
-pub fn extract(scan: &mut Scan) -> bool {
-    let mut mentioned = false;
-    for i in 0..scan.len() {
-        if let Some(n) = broad_at(scan, i) {
-            scan.consume(i..i + n);
-            mentioned = true;
-        }
-    }
-    mentioned
+/// Of `NOT_ONLY`, the ones that rule Paris out rather than widen it:
+/// « hors Paris » is everywhere but Paris, « pas forcément dans Paris »
+/// is Paris or elsewhere.
+const OUTSIDE: &[&str] = &["pas", "hors", "en dehors de", "hors de", "a l exterieur de"];
+
+/// What the broad-area phrases said.
+#[derive(Default)]
+pub struct Broad {
+    /// An area too wide to filter was named.
+    pub mentioned: bool,
+    /// Paris itself is ruled out (« hors Paris »).
+    pub outside_paris: bool,
 }
 
-/// Tokens of a broad area starting at `i`.
-fn broad_at(scan: &Scan, i: usize) -> Option<usize> {
-    if let Some((_, lead)) = scan.longest(i, NOT_ONLY) {
-        if let Some((_, n)) = scan.longest(i + lead, TO_PARIS) {
-            return Some(lead + n);
+/// Consumes the broad-area phrases.
+pub fn extract(scan: &mut Scan) -> Broad {
+    let mut broad = Broad::default();
+    for i in 0..scan.len() {
+        if let Some((n, outside)) = broad_at(scan, i) {
+            scan.consume(i..i + n);
+            broad.mentioned = true;
+            broad.outside_paris |= outside;
         }
     }
+    broad
+}
+
+/// Tokens of a broad area starting at `i`, and whether it rules Paris out.
+fn broad_at(scan: &Scan, i: usize) -> Option<(usize, bool)> {
+    if let Some((k, lead)) = scan.longest(i, NOT_ONLY) {
+        if let Some((_, n)) = scan.longest(i + lead, TO_PARIS) {
+            let outside = NOT_ONLY.get(k).is_some_and(|cue| OUTSIDE.contains(cue));
+            return Some((lead + n, outside));
+        }
+    }
+    broad_area_at(scan, i).map(|n| (n, false))
+}
+
+/// Tokens of an area too wide to filter starting at `i`.
+fn broad_area_at(scan: &Scan, i: usize) -> Option<usize> {
     // "à Paris ou petite couronne": the preposition goes with it.
     let preposition = usize::from(scan.is_any(i, &["a", "dans", "sur"]));
     let joined = scan

@@ -7,8 +7,8 @@
 //! it starts with a header name and a colon, a signature only when it
 //! closes the message (or what precedes a forwarded one).
 
-use super::people::is_people_unit;
 use super::scan::Scan;
+use super::signature;
 use super::tokens::Kind;
 use std::ops::Range;
 
@@ -39,45 +39,50 @@ const GREETINGS: &[&str] = &[
     "madame", "monsieur", "madame monsieur", "dear", "rebonjour", "re bonjour",
 ];
 
-/// Closing formulas that only ever close: a signature of a few lines
-/// (name, title, company, phone) may follow.
+/// Lines that open a message being answered, below the answer: what
+/// follows is the thread, never read once the answer said something.
 #[rustfmt::skip]
-const CLOSINGS: &[&str] = &[
-    "cordialement", "bien cordialement", "tres cordialement", "bien a vous", "bien a toi",
-    "sinceres salutations", "salutations", "amicalement", "bises", "best regards", "regards",
-    "kind regards", "cdlt", "bav", "salutations distinguees", "avec mes remerciements",
-    "avec nos remerciements", "en vous remerciant", "en vous remerciant par avance",
-    // Wishes close too; a line that counts people still stops a signature.
-    "belle journee", "bonne journee", "bonne soiree", "belle soiree", "belle fin de journee",
-    "belle semaine", "bonne semaine", "au plaisir", "a bientot", "a tres vite",
+const REPLY_MARKERS: &[&str] = &["message d origine", "original message"];
+
+/// Lines that open a message being passed on: what follows is the
+/// request itself, read.
+#[rustfmt::skip]
+const FORWARD_MARKERS: &[&str] = &[
+    "forwarded message", "message transfere", "debut du message reexpedie", "message reexpedie",
 ];
 
-/// Closings that may also start a sentence ("Merci\nNous serons 80"):
-/// only a name may follow them.
+/// Words of a short note that passes a message on (« Pour info, voir la
+/// demande ci-dessous »): the header block after it opens the request.
 #[rustfmt::skip]
-const WEAK_CLOSINGS: &[&str] = &[
-    "merci d avance", "merci par avance", "d avance merci", "merci", "merci beaucoup",
-    "merci encore", "best", "thanks",
+const PASSING_ON: &[&str] = &[
+    "ci dessous", "ci apres", "en dessous", "pour info", "fyi", "je te transfere",
+    "je vous transfere", "voir plus bas", "see below", "transfere", "demande suivante",
 ];
-
-/// Most lines a signature runs after its closing formula, and tokens on
-/// each ("Chef de projet événementiel – ACME"); after a weak closing, a
-/// name only.
-const SIGNATURE: (usize, usize) = (6, 12);
-const AFTER_WEAK: (usize, usize) = (4, 10);
-/// After a weak closing, the first line must be a name.
-const NAME_TOKENS: usize = 4;
 
 /// Takes the scaffolding; returns the token ranges of subject values, to
 /// be taken once the criteria they hold were read.
+///
+/// The message is cut into its parts: headers, greeting, the body, the
+/// signature and disclaimer, and the thread below. Only the body (and the
+/// subject) is read; a forwarded message is a body too. A quoted thread
+/// under an answer that says something is taken whole: its counts and
+/// places are the ones being answered, not the request.
 pub fn extract(scan: &mut Scan) -> Vec<Range<usize>> {
     let lines = lines(scan);
     let mut subjects = Vec::new();
+    // The body read so far says something (a word or a number).
+    let mut said = false;
     let mut k = 0;
     while let Some(line) = lines.get(k).cloned() {
         k += 1;
         if line.is_empty() {
             continue;
+        }
+        if said && opens_thread(scan, &lines, k - 1) {
+            for rest in lines.iter().skip(k - 1) {
+                scan.consume(rest.clone());
+            }
+            break;
         }
         // "> " quoting: the quoted words stay, the marks go.
         let mut a = line.start;
@@ -90,17 +95,121 @@ pub fn extract(scan: &mut Scan) -> Vec<Range<usize>> {
             scan.consume(line.start..value.start);
             subjects.push(value);
         } else if is_marker(scan, &line) {
-            scan.consume(line);
+            scan.consume(line.clone());
+            if is_forward(scan, &line) {
+                said = false;
+            }
+        } else if signature::is_disclaimer(scan, &line) {
+            let end = paragraph_end(&lines, k - 1);
+            for taken in lines.iter().take(end).skip(k - 1) {
+                scan.consume(taken.clone());
+            }
+            k = end;
         } else if let Some(end) = greeting(scan, &line) {
             scan.consume(line.start..end);
-        } else if let Some(n) = signature(scan, &lines, k - 1, line.start) {
+            said |= line
+                .clone()
+                .skip(end - line.start)
+                .any(|i| is_content(scan, i));
+        } else if let Some(n) = signature::at(
+            scan,
+            &lines,
+            k - 1,
+            line.start,
+            message_end(scan, &lines, k - 1),
+        ) {
             for taken in lines.iter().skip(k - 1).take(n) {
                 scan.consume(taken.clone());
             }
             k += n - 1;
+        } else {
+            said |= line.clone().any(|i| is_content(scan, i));
         }
     }
     subjects
+}
+
+/// A word or a number nobody took yet.
+fn is_content(scan: &Scan, i: usize) -> bool {
+    matches!(scan.kind(i), Some(Kind::Word | Kind::Number))
+}
+
+/// True when line `k` opens the thread under an answer: a reply marker,
+/// « … a écrit : », quoted lines, or a header block that no note passing
+/// the message on announced.
+fn opens_thread(scan: &Scan, lines: &[Range<usize>], k: usize) -> bool {
+    let Some(line) = lines.get(k) else {
+        return false;
+    };
+    let folded = folded_line(scan, line);
+    if REPLY_MARKERS.iter().any(|m| folded.contains(m)) || wrote(&folded) {
+        return true;
+    }
+    if scan.tokens.get(line.start).is_some_and(|t| t.text == ">") {
+        return true;
+    }
+    let header = is_header(scan, line)
+        || is_rule(&folded) && lines.get(k + 1).is_some_and(|l| is_header(scan, l));
+    header && !passed_on(scan, lines, k)
+}
+
+/// True when a note above line `k` passes the message below on.
+fn passed_on(scan: &Scan, lines: &[Range<usize>], k: usize) -> bool {
+    lines.iter().take(k).any(|l| {
+        let folded = folded_line(scan, l);
+        PASSING_ON.iter().any(|p| folded.contains(p))
+            || FORWARD_MARKERS.iter().any(|m| folded.contains(m))
+    })
+}
+
+/// True when a marker line passes a message on (« Message transféré »).
+fn is_forward(scan: &Scan, line: &Range<usize>) -> bool {
+    let folded = folded_line(scan, line);
+    FORWARD_MARKERS.iter().any(|m| folded.contains(m))
+}
+
+/// The first line after the message that line `k` is in: the next thread
+/// or forwarded message, or the end.
+fn message_end(scan: &Scan, lines: &[Range<usize>], k: usize) -> usize {
+    (k + 1..lines.len())
+        .find(|&n| {
+            lines.get(n).is_some_and(|l| {
+                let folded = folded_line(scan, l);
+                is_marker(scan, l)
+                    || wrote(&folded)
+                    || REPLY_MARKERS.iter().any(|m| folded.contains(m))
+            })
+        })
+        .unwrap_or(lines.len())
+}
+
+/// The line after the paragraph line `k` is in (the next empty line).
+fn paragraph_end(lines: &[Range<usize>], k: usize) -> usize {
+    (k..lines.len())
+        .find(|&n| lines.get(n).is_some_and(Range::is_empty))
+        .unwrap_or(lines.len())
+}
+
+/// The raw tokens of a line, folded, joined by spaces.
+fn folded_line(scan: &Scan, line: &Range<usize>) -> String {
+    line.clone()
+        .filter_map(|i| scan.tokens.get(i).map(|t| t.text.as_str()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// « Le 3 mars, Marie a écrit : ».
+fn wrote(folded: &str) -> bool {
+    folded.ends_with("a ecrit :") || folded.ends_with("a ecrit") || folded.ends_with("wrote :")
+}
+
+/// A rule of dashes or underscores.
+fn is_rule(folded: &str) -> bool {
+    let words: Vec<&str> = folded.split(' ').collect();
+    words.len() >= 3
+        && words
+            .iter()
+            .all(|w| matches!(*w, "-" | "_" | "=" | "*" | "–" | "—"))
 }
 
 /// Token ranges of each line of the text, empty lines included.
@@ -141,30 +250,13 @@ fn subject_value(scan: &Scan, line: &Range<usize>) -> Option<Range<usize>> {
     Some(value.min(line.end)..line.end)
 }
 
-/// True when a line says a head count ("Nous serons 80 personnes"): no
-/// signature line does.
-fn counts_people(scan: &Scan, line: &Range<usize>) -> bool {
-    line.clone()
-        .any(|i| scan.kind(i) == Some(Kind::Number) && scan.word(i + 1).is_some_and(is_people_unit))
-}
-
 /// Headers, forward markers, "… a écrit :" and rules of dashes.
 fn is_marker(scan: &Scan, line: &Range<usize>) -> bool {
     if is_header(scan, line) {
         return true;
     }
-    let words: Vec<&str> = line
-        .clone()
-        .filter_map(|i| scan.tokens.get(i).map(|t| t.text.as_str()))
-        .collect();
-    let folded = words.join(" ");
-    let rule = words
-        .iter()
-        .all(|w| matches!(*w, "-" | "_" | "=" | "*" | "–" | "—"))
-        && words.len() >= 3;
-    let wrote =
-        folded.ends_with("a ecrit :") || folded.ends_with("a ecrit") || folded.ends_with("wrote :");
-    rule || wrote || MARKERS.iter().any(|m| folded.contains(m))
+    let folded = folded_line(scan, line);
+    is_rule(&folded) || wrote(&folded) || MARKERS.iter().any(|m| folded.contains(m))
 }
 
 /// "Bonjour Marie," or "Madame, Monsieur,": the end of the greeting, the
@@ -189,48 +281,4 @@ fn greeting(scan: &Scan, line: &Range<usize>) -> Option<usize> {
         end += m + usize::from(scan.is_any(end + m, &[",", "."]));
     }
     Some(end)
-}
-
-/// At line `k`, a closing formula ("Cordialement, Marie") followed by at
-/// most a few short lines up to the end or a forwarded message: how many
-/// lines the signature takes.
-/// `start` skips the quoting marks of the line.
-fn signature(scan: &Scan, lines: &[Range<usize>], k: usize, start: usize) -> Option<usize> {
-    let line = start..lines.get(k)?.end;
-    let strong = scan.longest(line.start, CLOSINGS);
-    let (most_lines, most_tokens) = if strong.is_some() {
-        SIGNATURE
-    } else {
-        AFTER_WEAK
-    };
-    let (_, n) = strong.or_else(|| scan.longest(line.start, WEAK_CLOSINGS))?;
-    // The formula, its punctuation and a name: "Merci, Marie" closes, "Merci
-    // de me proposer trois lieux" asks.
-    let rest = (line.start + n..line.end)
-        .filter(|&i| !scan.is_any(i, &[",", "!", ".", "-"]))
-        .count();
-    if rest > 3 {
-        return None;
-    }
-    let mut taken = 1;
-    let mut written = 0;
-    for next in lines.iter().skip(k + 1) {
-        if is_marker(scan, next) {
-            break;
-        }
-        taken += 1;
-        if next.is_empty() {
-            continue;
-        }
-        written += 1;
-        let not_a_name = strong.is_none() && written == 1 && next.len() > NAME_TOKENS;
-        if written > most_lines
-            || next.len() > most_tokens
-            || not_a_name
-            || counts_people(scan, next)
-        {
-            return None;
-        }
-    }
-    Some(taken)
 }

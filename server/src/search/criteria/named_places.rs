@@ -20,6 +20,27 @@ struct Named {
     area: Option<&'static str>,
     /// Narrowed by a place named inside it.
     wide: bool,
+    /// A whole département ("dans le 93"): `codes` is empty, the search
+    /// takes every postal code starting with its number.
+    department: Option<&'static str>,
+    /// Ruled out by a negation (« on évite le 17e »).
+    excluded: bool,
+}
+
+impl Named {
+    /// True when every postal code of `other` is inside this place.
+    fn holds(&self, other: &Named) -> bool {
+        match (self.department, other.department) {
+            (Some(d), None) => {
+                !other.codes.is_empty() && other.codes.iter().all(|c| c.starts_with(d))
+            }
+            (None, None) => {
+                other.codes.len() < self.codes.len()
+                    && other.codes.iter().all(|c| self.codes.contains(c))
+            }
+            _ => false,
+        }
+    }
 }
 
 /// True when the place from `start` to `end` is offered as an alternative
@@ -46,6 +67,33 @@ impl NamedPlaces {
             codes: codes.into_iter().map(str::to_string).collect(),
             area: None,
             wide: false,
+            department: None,
+            excluded: false,
+        });
+    }
+
+    /// How many places were read so far.
+    pub fn len(&self) -> usize {
+        self.places.len()
+    }
+
+    /// The places read since the first `read` are ruled out.
+    pub fn rule_out_since(&mut self, read: usize) {
+        for place in self.places.iter_mut().skip(read) {
+            place.excluded = true;
+        }
+    }
+
+    /// A whole département ("dans le 93"), narrowed by a place named
+    /// inside it unless offered as an alternative.
+    pub fn department(&mut self, at: usize, number: &'static str, wide: bool) {
+        self.places.push(Named {
+            at,
+            codes: Vec::new(),
+            area: None,
+            wide,
+            department: Some(number),
+            excluded: false,
         });
     }
 
@@ -56,6 +104,8 @@ impl NamedPlaces {
             codes: codes.iter().map(|c| c.to_string()).collect(),
             area: Some(name),
             wide,
+            department: None,
+            excluded: false,
         });
     }
 
@@ -71,6 +121,8 @@ impl NamedPlaces {
             codes: codes.into_iter().map(str::to_string).collect(),
             area: None,
             wide,
+            department: None,
+            excluded: false,
         });
     }
 
@@ -85,6 +137,8 @@ impl NamedPlaces {
             codes: codes.map(str::to_string).collect(),
             area: None,
             wide,
+            department: None,
+            excluded: false,
         });
     }
 
@@ -100,16 +154,32 @@ impl NamedPlaces {
     /// codes stand for.
     pub fn write(self, found: &mut Criteria, notes: &mut Vec<String>) {
         let NamedPlaces { places, unknown } = self;
-        let narrowed = |place: &Named| {
-            place.wide
-                && places.iter().any(|other| {
-                    other.codes.len() < place.codes.len()
-                        && other.codes.iter().all(|c| place.codes.contains(c))
-                })
-        };
+        let (excluded, places): (Vec<Named>, Vec<Named>) =
+            places.into_iter().partition(|p| p.excluded);
+        for place in excluded {
+            match place.department {
+                Some(d) if !found.excluded_departments.iter().any(|x| x == d) => {
+                    found.excluded_departments.push(d.to_string())
+                }
+                Some(_) => {}
+                None => {
+                    for code in place.codes {
+                        if !found.excluded_postal_codes.contains(&code) {
+                            found.excluded_postal_codes.push(code);
+                        }
+                    }
+                }
+            }
+        }
+        let narrowed = |place: &Named| place.wide && places.iter().any(|other| place.holds(other));
         let mut kept: Vec<&Named> = places.iter().filter(|p| !narrowed(p)).collect();
         kept.sort_by_key(|p| p.at);
         for place in kept {
+            if let Some(d) = place.department {
+                if !found.departments.iter().any(|x| x == d) {
+                    found.departments.push(d.to_string());
+                }
+            }
             if let Some(name) = place.area {
                 notes.push(format!("{name} : {}", spelled(&place.codes)));
             }

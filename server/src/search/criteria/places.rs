@@ -10,8 +10,11 @@
 
 use super::guards::{named_after_something, seen_not_visited};
 use super::named_places::NamedPlaces;
+use super::negation::{self, Category};
 use super::scan::Scan;
-use super::{areas, arrondissements, broad, near, postal_codes, whole_paris, Criteria};
+use super::{
+    areas, arrondissements, broad, departments, near, postal_codes, whole_paris, Criteria,
+};
 use crate::geo::{self, Context, Place};
 
 /// Reads every place of the text into `found`: postal codes, a centre
@@ -25,18 +28,42 @@ pub fn extract(scan: &mut Scan, found: &mut Criteria, notes: &mut Vec<String>) {
     near::extract_proximities(scan, found, notes);
     let mut i = 0;
     while i < scan.len() {
-        i = arrondissements::at(scan, &mut named, i)
+        let read = named.len();
+        let next = arrondissements::at(scan, &mut named, i)
             .or_else(|| whole_paris::at(scan, &mut named, i))
+            .or_else(|| departments::at(scan, &mut named, i))
             .or_else(|| postal_codes::at(scan, &mut named, i))
             .or_else(|| commune_at(scan, &mut named, i))
             .unwrap_or(i + 1);
+        if named.len() > read {
+            rule_out_if_negated(scan, &mut named, read, i..next);
+        }
+        i = next.max(i + 1);
+    }
+    if broad.outside_paris {
+        found.excluded_departments.push("75".to_string());
     }
     named.write(found, notes);
-    found.broad_area = broad
+    found.broad_area = broad.mentioned
         && found.postal_codes.is_empty()
+        && found.departments.is_empty()
         && found.unknown_postal_codes.is_empty()
         && found.near.is_none()
         && found.member_codes.is_empty();
+}
+
+/// The places read since `read`, from the tokens `item`, become
+/// exclusions when a negation rules them out (« on évite le 17e »).
+pub fn rule_out_if_negated(
+    scan: &mut Scan,
+    named: &mut NamedPlaces,
+    read: usize,
+    item: std::ops::Range<usize>,
+) {
+    if let Some(cue) = negation::ruled_out(scan, item.clone(), Category::Place) {
+        named.rule_out_since(read);
+        negation::take(scan, cue, item, Category::Place);
+    }
 }
 
 /// A commune ("à Boulogne", "Neuilly", "Saint-Germain-en-Laye") at `i`.

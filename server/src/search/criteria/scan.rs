@@ -3,6 +3,7 @@
 //! so two extractors never claim the same words and what is left over is
 //! the semantic query.
 
+use super::negation::Category;
 use super::tokens::{tokenize, Kind, Token};
 use std::ops::Range;
 
@@ -10,13 +11,22 @@ pub struct Scan<'a> {
     pub text: &'a str,
     pub tokens: Vec<Token>,
     used: Vec<bool>,
+    /// Tokens of an item a negation ruled out ("le 17e" in "on évite le
+    /// 17e"), and what it was.
+    ruled: Vec<Option<Category>>,
 }
 
 impl<'a> Scan<'a> {
     pub fn new(text: &'a str) -> Self {
         let tokens = tokenize(text);
         let used = vec![false; tokens.len()];
-        Scan { text, tokens, used }
+        let ruled = vec![None; tokens.len()];
+        Scan {
+            text,
+            tokens,
+            used,
+            ruled,
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -34,6 +44,20 @@ impl<'a> Scan<'a> {
                 *slot = true;
             }
         }
+    }
+
+    /// Marks the tokens of an item a negation ruled out.
+    pub fn rule_out(&mut self, range: Range<usize>, category: Category) {
+        for i in range {
+            if let Some(slot) = self.ruled.get_mut(i) {
+                *slot = Some(category);
+            }
+        }
+    }
+
+    /// What token `i` belongs to when a negation ruled it out.
+    pub fn ruled(&self, i: usize) -> Option<Category> {
+        self.ruled.get(i).copied().flatten()
     }
 
     /// The folded text of token `i` when it exists and is free.

@@ -10,6 +10,8 @@ struct Case {
     max: Option<u32>,
     layouts: &'static [&'static str],
     codes: &'static [&'static str],
+    /// Postal codes ruled out.
+    excluded: &'static [&'static str],
     near: Option<(&'static str, f64)>,
     members: &'static [&'static str],
     broad: bool,
@@ -42,6 +44,9 @@ impl Case {
     }
     fn codes(self, codes: &'static [&'static str]) -> Self {
         Case { codes, ..self }
+    }
+    fn excluded(self, excluded: &'static [&'static str]) -> Self {
+        Case { excluded, ..self }
     }
     fn near(self, label: &'static str, radius_km: f64) -> Self {
         Case {
@@ -102,6 +107,11 @@ impl Case {
             "postal codes",
             format!("{:?}", c.postal_codes),
             format!("{:?}", self.codes),
+        );
+        diff(
+            "excluded postal codes",
+            format!("{:?}", c.excluded_postal_codes),
+            format!("{:?}", self.excluded),
         );
         diff("near", format!("{near:?}"), format!("{:?}", self.near));
         diff(
@@ -178,7 +188,7 @@ fn cases() -> Vec<Case> {
         q("hôtel particulier du 18e siècle dans le XVIe")
             .codes(&["75016", "75116"]).semantic("hôtel particulier du 18e siècle"),
         q("lieu de 80 à 100 personnes dans le 16").range(80, 100).codes(&["75016", "75116"]).semantic(""),
-        q("Sceaux ou Neuilly-sur-Marne, pas Neuilly").codes(&["92330", "93330", "92200"]),
+        q("Sceaux ou Neuilly-sur-Marne, pas Neuilly").codes(&["92330", "93330"]).excluded(&["92200"]),
         q("la Plaine Saint-Denis, 300 personnes").people(300).codes(&["93210"]).semantic(""),
         q("restaurant rue Saint-Denis pour cinquante personnes")
             .people(50).semantic("restaurant rue Saint-Denis"),
@@ -217,7 +227,7 @@ fn cases() -> Vec<Case> {
         q("région parisienne, 500 personnes debout").people(500).layouts(&["cocktail"]).broad().semantic(""),
         q("#102, #157 et #203 pour 50 personnes").people(50).members(&["#102", "#157", "#203"]).semantic(""),
         // Layout subtleties.
-        q("pas de cocktail, dîner assis pour 40").people(40).layouts(&["banquet"]).semantic("pas de cocktail, dîner"),
+        q("pas de cocktail, dîner assis pour 40").people(40).layouts(&["banquet"]).semantic("dîner"),
         q("200 personnes en cocktail et 120 en dîner assis").people(200).layouts(&["cocktail", "banquet"]).semantic("dîner"),
         q("table en U pour 20, ou format réunion").people(20).layouts(&["u", "reunion"]).semantic(""),
         q("réunion d'équipe de 8 personnes").people(8).layouts(&["reunion"]).semantic("réunion"),
