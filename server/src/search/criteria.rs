@@ -29,6 +29,7 @@ mod events;
 mod exclusions;
 mod fuzzy;
 mod guards;
+mod head_counts;
 mod kinds;
 mod layout_spelling;
 mod named_places;
@@ -219,7 +220,7 @@ fn hard(text: &str) -> (Scan<'_>, Criteria, Vec<String>) {
     when::extract(&mut scan);
     places::extract(&mut scan, &mut criteria, &mut notes);
     kinds::extract(&mut scan, &mut criteria);
-    participants::extract(&mut scan, &mut criteria);
+    participants::extract(&mut scan, &mut criteria, &mut notes);
     configurations::extract(&mut scan, &mut criteria);
     // What else a negation refuses is no description to rank on.
     negation::take_leftovers(&mut scan);

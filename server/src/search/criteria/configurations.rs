@@ -140,20 +140,30 @@ fn vocabulary() -> &'static [&'static str] {
 /// the second is empty otherwise.
 struct Said {
     layout: Configuration,
+    /// First token of the phrase.
+    start: usize,
     taken: [Range<usize>; 2],
     end: usize,
 }
 
-/// Takes the explicit layouts, or the layouts the events imply when
-/// nothing explicit was said; refused ones ("pas de cocktail") are left
-/// alone. Explicit layout words are taken; event words stay.
+/// Takes the explicit layouts and the layouts of the events no explicit
+/// layout qualifies; refused ones ("pas de cocktail") are left alone.
+/// Explicit layout words are taken; event words stay.
+///
+/// "Conférence de 110 personnes en cabaret" is a cabaret, not a theatre:
+/// the explicit layout qualifies the event next to it. "Conférence en
+/// théâtre, puis un verre debout" is a theatre and a cocktail: the second
+/// part of the programme brings its own layout.
 pub fn extract(scan: &mut Scan, found: &mut Criteria) {
-    let (explicit, implied) = read(&Reading::new(scan, 0..scan.len(), vocabulary()));
-    let (chosen, unchosen) = if explicit.is_empty() {
-        (implied, Vec::new())
-    } else {
-        (explicit, implied)
-    };
+    let reading = Reading::new(scan, 0..scan.len(), vocabulary());
+    let (explicit, implied) = read(&reading);
+    let (qualified, unqualified): (Vec<Said>, Vec<Said>) = implied
+        .into_iter()
+        .partition(|event| explicit.iter().any(|e| qualifies(&reading, e, event)));
+    let mut chosen = explicit;
+    chosen.extend(unqualified);
+    chosen.sort_by_key(|s| s.start);
+    let unchosen = qualified;
     for said in chosen {
         for range in said.taken {
             scan.consume(range);
@@ -170,6 +180,32 @@ pub fn extract(scan: &mut Scan, found: &mut Criteria) {
             }
         }
     }
+}
+
+/// Words that start another part of the programme: an explicit layout
+/// does not reach over them.
+#[rustfmt::skip]
+const NEXT_PART: &[&str] = &[
+    "puis", "suivi", "suivie", "suivis", "suivies", "ensuite", "apres", "avant", "et", "+", ",",
+    ".", ";", ":", "then", "followed", "and", "avec", "with", "\n",
+];
+
+/// Most tokens between an event and the explicit layout that qualifies it
+/// ("conférence de 110 personnes en théâtre": the head count between).
+const QUALIFIER_REACH: usize = 5;
+
+/// True when the explicit layout `layout` is the layout of `event`: next
+/// to it, in the same part of the programme.
+fn qualifies(reading: &Reading, layout: &Said, event: &Said) -> bool {
+    let (from, to) = if layout.start >= event.end {
+        (event.end, layout.start)
+    } else if event.start >= layout.end {
+        (layout.end, event.start)
+    } else {
+        return true;
+    };
+    to - from <= QUALIFIER_REACH
+        && (from..to).all(|k| reading.raw(k).is_none_or(|w| !NEXT_PART.contains(&w)))
 }
 
 /// The explicit layouts and the implied ones, in the order of the text.
@@ -203,6 +239,7 @@ fn read(reading: &Reading) -> (Vec<Said>, Vec<Said>) {
         } else if let Some(event) = events::implied_at(reading, i) {
             implied.push(Said {
                 layout: event.layout,
+                start: i,
                 taken: [event.seated, 0..0],
                 end: i + event.len,
             });
@@ -232,6 +269,7 @@ fn named(reading: &Reading, from: usize, at: usize) -> Option<Said> {
     if let Some((layout, n)) = longest_in(reading, at, NAMES) {
         return Some(Said {
             layout,
+            start: from,
             taken: [from..at + n, 0..0],
             end: at + n,
         });
@@ -240,6 +278,7 @@ fn named(reading: &Reading, from: usize, at: usize) -> Option<Said> {
     let end = seated.end;
     Some(Said {
         layout: Banquet,
+        start: from,
         taken: [from..at, seated],
         end,
     })
@@ -262,6 +301,7 @@ fn explicit_at(reading: &Reading, i: usize) -> Option<Said> {
     if let Some((layout, n)) = longest_in(reading, i, STANDALONE) {
         return Some(Said {
             layout,
+            start: i,
             taken: [i..i + n, 0..0],
             end: i + n,
         });
@@ -276,6 +316,7 @@ fn posture_at(reading: &Reading, i: usize) -> Option<Said> {
         .or_else(|| standing_at(reading, i).then_some((Cocktail, 1)))?;
     Some(Said {
         layout,
+        start: i,
         taken: [i..i + n, 0..0],
         end: i + n,
     })

@@ -4,6 +4,7 @@
 //! minutes", "1er étage" or "75 m²". A vague amount ("une centaine") only
 //! informs the fit; a negative one is reported for the caller to refuse.
 
+use super::head_counts::{self, Role};
 use super::people::is_people_unit;
 use super::scan::Scan;
 use super::Criteria;
@@ -20,6 +21,8 @@ const CONTEXTS: &[&str] = &[
     "personnes :", "jauge :", "effectif :", "nombre de participants :", "nombre de personnes :",
     "nb de personnes :", "nb personnes :", "pax :", "invites :", "for", "for about",
     "nombre de pax", "nombre de convives", "nb pax", "nb de pax", "nombre d invites :",
+    "en invite", "on invite", "invitons", "nous attendons", "on attend", "accueillons",
+    "nous serons", "on sera", "serons", "seront", "we will be", "we are",
 ];
 
 /// Qualifiers that make a bare number a head count by themselves
@@ -75,6 +78,8 @@ struct Mention {
     min: Option<u32>,
     /// True for "adultes" and "enfants": parts of one group that add up.
     part: bool,
+    /// Said with a noun of people ("60 participants").
+    unit: bool,
     /// "Une trentaine": a fit preference, never a filter.
     vague: bool,
     /// "-20 personnes": refused by the caller.
@@ -94,10 +99,21 @@ impl Mention {
     }
 }
 
-/// Takes every head count; the largest is the capacity need, except that
-/// "35 adultes et 10 enfants" is one group of 45.
-pub fn extract(scan: &mut Scan, found: &mut Criteria) {
-    let mut best: Option<(u32, Option<u32>)> = None;
+/// One head count kept for the choice.
+struct Count {
+    max: u32,
+    min: Option<u32>,
+    role: Role,
+    written: String,
+}
+
+/// Takes every head count; the largest of the people attending is the
+/// capacity need ("35 adultes et 10 enfants" is one group of 45, "60
+/// participants + 6 intervenants" one of 66). Counts that are not the
+/// event's (`head_counts`) are left out when another one is, and `notes`
+/// say so.
+pub fn extract(scan: &mut Scan, found: &mut Criteria, notes: &mut Vec<String>) {
+    let mut counts: Vec<Count> = Vec::new();
     let mut previous: Option<Mention> = None;
     let mut i = 0;
     while i < scan.len() {
@@ -107,14 +123,8 @@ pub fn extract(scan: &mut Scan, found: &mut Criteria) {
         };
         if m.negative {
             // The phrase as written, from its minus sign: "-20 personnes".
-            let from = scan.tokens.get(m.start).map(|t| t.start);
-            let to = m
-                .end
-                .checked_sub(1)
-                .and_then(|e| scan.tokens.get(e))
-                .map(|t| t.end);
-            if let (Some(from), Some(to), None) = (from, to, &found.negative_amount) {
-                found.negative_amount = scan.text.get(from..to).map(str::to_string);
+            if found.negative_amount.is_none() {
+                found.negative_amount = Some(head_counts::as_written(scan, m.start..m.end));
             }
         }
         for taken in m.taken() {
@@ -131,29 +141,55 @@ pub fn extract(scan: &mut Scan, found: &mut Criteria) {
             i = m.end;
             continue;
         }
+        let role = head_counts::role(scan, i, m.end);
         if let Some(p) = previous
             .as_ref()
-            .filter(|p| p.part && m.part && m.start == p.end + 1)
+            .filter(|p| m.start == p.end + 1 && (p.part && m.part || p.unit && m.unit))
         {
             let joiner = scan.tokens.get(p.end).map(|t| t.text.as_str());
-            if matches!(joiner, Some("et" | "+" | ",")) {
+            let adds = match joiner {
+                Some("et" | ",") => p.part && m.part,
+                Some("+") => true,
+                _ => false,
+            };
+            if adds {
                 m.max = m.max.saturating_add(p.max);
             }
         }
-        if best.is_none_or(|(max, _)| m.max > max) {
-            best = Some((m.max, m.min));
-        }
+        counts.push(Count {
+            max: m.max,
+            min: m.min,
+            role,
+            written: head_counts::as_written(scan, i..m.end),
+        });
         i = m.end;
         previous = Some(m);
     }
-    if let Some((max, min)) = best {
+    let attending = counts.iter().any(|c| c.role == Role::Attending);
+    let best = counts
+        .iter()
+        .filter(|c| !attending || c.role == Role::Attending)
+        .max_by_key(|c| c.max);
+    if let Some(best) = best {
         // A range filters on its lower bound; its top only informs the fit.
-        match min {
+        match best.min {
             Some(min) => {
                 found.participants = Some(min);
-                found.participants_max = Some(max);
+                found.participants_max = Some(best.max);
             }
-            None => found.participants = Some(max),
+            None => found.participants = Some(best.max),
+        }
+        let left_out: Vec<String> = counts
+            .iter()
+            .filter(|c| attending && c.role != Role::Attending && c.max != best.max)
+            .map(|c| format!("« {} » ({})", c.written, c.role.why()))
+            .collect();
+        if !left_out.is_empty() {
+            notes.push(format!(
+                "jauge retenue : {} (les participants) ; non retenu : {}",
+                best.max,
+                left_out.join(", ")
+            ));
         }
     }
 }
@@ -180,6 +216,12 @@ fn is_part(scan: &Scan, p: usize) -> bool {
 /// Tokens a people noun takes at `p` ("personnes", "pers.", but not
 /// "places de parking").
 fn unit_at(scan: &Scan, p: usize) -> Option<usize> {
+    // "120 d'entre eux participeront", "90 of them".
+    for among in ["d entre eux", "d entre elles", "of them", "of us"] {
+        if let Some(n) = scan.phrase(p, among) {
+            return Some(n);
+        }
+    }
     let word = scan.word(p)?;
     if !is_people_unit(word) || word == "places" && scan.is_any(p + 1, &["de", "d"]) {
         return None;
@@ -275,6 +317,7 @@ fn mention_at(scan: &Scan, i: usize) -> Option<Mention> {
             max,
             min,
             part,
+            unit: true,
             negative,
             ..Mention::default()
         });

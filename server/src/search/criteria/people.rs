@@ -17,7 +17,8 @@ const PEOPLE: &[&str] = &[
     "person", "guest", "ppl", "adherents", "benevoles", "stagiaires", "apprenants", "eleves",
     "partenaires", "commerciaux", "agents", "medecins", "experts", "dirigeants", "chercheurs",
     "journalistes", "intervenants", "exposants", "seniors", "jeunes", "familles", "ados",
-    "actionnaires", "associes", "collegues", "amis", "proches", "vip", "vips",
+    "actionnaires", "associes", "collegues", "amis", "proches", "vip", "vips", "inscrits",
+    "inscrites", "diplomes", "laureats",
 ];
 
 /// True when `word` (folded) counts people, small typos included
