@@ -126,6 +126,10 @@ pub async fn run(
                 configurations: &configs,
                 min_capacity: req.min_capacity(),
                 postal_codes: &req.postal_codes,
+                departments: &[],
+                excluded_postal_codes: &[],
+                excluded_departments: &[],
+                excluded_kinds: &[],
                 radius: req.radius_metres(),
                 reference: req
                     .near

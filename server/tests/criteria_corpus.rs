@@ -558,7 +558,16 @@ fn request_corpus_accuracy() {
             }
         }
         if !lines.is_empty() {
-            let _ = writeln!(misses, "[{:?}] {:?}\n{lines}", r.style, one_line(&r.text));
+            let case = r
+                .case
+                .map(|c| format!(", pasted: {c:?}"))
+                .unwrap_or_default();
+            let _ = writeln!(
+                misses,
+                "[{:?}{case}] {:?}\n{lines}",
+                r.style,
+                one_line(&r.text)
+            );
         }
     }
 

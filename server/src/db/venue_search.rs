@@ -37,6 +37,14 @@ pub struct HardFilter<'a> {
     pub configurations: &'a [String],
     pub min_capacity: i32,
     pub postal_codes: &'a [String],
+    /// Départements (the first two digits of a postal code) searched
+    /// whole; with `postal_codes`, either will do.
+    pub departments: &'a [String],
+    /// Ruled out whatever else matches: postal codes, départements, and
+    /// kinds of venue (tag names, compared without case).
+    pub excluded_postal_codes: &'a [String],
+    pub excluded_departments: &'a [String],
+    pub excluded_kinds: &'a [String],
     /// Centre and radius in metres.
     pub radius: Option<(f64, f64, f64)>,
     /// Where distances are measured from (also the order: nearest first).
@@ -149,10 +157,46 @@ pub async fn hard_filter(
     q.push(")");
     // Every area the request names must hold: "dans le 15e, à 1 km de la
     // tour Montparnasse" is the part of the 15th within 1 km, not either.
-    if !f.postal_codes.is_empty() {
-        q.push(" AND s.postal_code = ANY(")
-            .push_bind(f.postal_codes)
-            .push(")");
+    match (f.postal_codes.is_empty(), f.departments.is_empty()) {
+        (true, true) => {}
+        (false, true) => {
+            q.push(" AND s.postal_code = ANY(")
+                .push_bind(f.postal_codes)
+                .push(")");
+        }
+        (true, false) => {
+            q.push(" AND left(s.postal_code, 2) = ANY(")
+                .push_bind(f.departments)
+                .push(")");
+        }
+        (false, false) => {
+            q.push(" AND (s.postal_code = ANY(")
+                .push_bind(f.postal_codes)
+                .push(") OR left(s.postal_code, 2) = ANY(")
+                .push_bind(f.departments)
+                .push("))");
+        }
+    }
+    // What the request rules out never comes back, whatever else matches.
+    // A venue without a postal code is not known to be in a place ruled
+    // out, so it stays.
+    if !f.excluded_postal_codes.is_empty() {
+        q.push(" AND coalesce(s.postal_code <> ALL(")
+            .push_bind(f.excluded_postal_codes)
+            .push("), true)");
+    }
+    if !f.excluded_departments.is_empty() {
+        q.push(" AND coalesce(left(s.postal_code, 2) <> ALL(")
+            .push_bind(f.excluded_departments)
+            .push("), true)");
+    }
+    if !f.excluded_kinds.is_empty() {
+        q.push(
+            " AND NOT EXISTS (SELECT 1 FROM member_tags mt JOIN tags t ON t.id = mt.tag_id \
+               WHERE mt.member_id = s.member_id AND lower(t.name) = ANY(",
+        )
+        .push_bind(f.excluded_kinds)
+        .push("))");
     }
     if let Some((lat, lng, metres)) = f.radius {
         // earth_box is what the GiST index answers; earth_distance refines it exactly.

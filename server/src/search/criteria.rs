@@ -38,6 +38,7 @@ mod negation;
 mod numbers;
 mod participants;
 mod people;
+mod place_spelling;
 mod places;
 mod postal_codes;
 mod scan;

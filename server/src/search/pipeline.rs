@@ -80,7 +80,8 @@ pub async fn run(
     }
     if !req.unknown_postal_codes.is_empty() {
         let codes = req.unknown_postal_codes.join(", ");
-        let only_place = req.postal_codes.is_empty() && req.near.is_none();
+        let only_place =
+            req.postal_codes.is_empty() && req.departments.is_empty() && req.near.is_none();
         results.notices.push(if only_place {
             format!("Code postal inconnu : {codes}. Aucun lieu n'est cherché ailleurs : corrigez le code ou donnez une autre zone.")
         } else {
@@ -119,6 +120,10 @@ pub async fn run(
         configurations: &configurations,
         min_capacity: req.min_capacity(),
         postal_codes: &req.postal_codes,
+        departments: &req.departments,
+        excluded_postal_codes: &req.excluded_postal_codes,
+        excluded_departments: &req.excluded_departments,
+        excluded_kinds: &req.excluded_kinds,
         radius: req.radius_metres(),
         reference,
         limit: MAX_CANDIDATES as i64 + 1,
@@ -132,7 +137,7 @@ pub async fn run(
     let mut nearby = q::hard_filter(db, &filter, vector).await?;
     let mut sql_ms = ms(t);
     let sql_candidates = nearby.len().min(MAX_CANDIDATES);
-    let no_area = req.postal_codes.is_empty() && req.near.is_none();
+    let no_area = req.postal_codes.is_empty() && req.departments.is_empty() && req.near.is_none();
     if req.broad_area || (no_area && nearby.len() > MAX_CANDIDATES) {
         results.narrow_area = true;
         results.notices.push(
@@ -403,7 +408,13 @@ async fn reference_point(
         return Ok((n.lat, n.lng));
     }
     if req.postal_codes.is_empty() {
-        return Ok(PARIS_CENTRE);
+        // A département alone: its centre.
+        let centre = req
+            .departments
+            .first()
+            .and_then(|d| crate::geo::department(d))
+            .map_or(PARIS_CENTRE, |d| (d.lat, d.lng));
+        return Ok(centre);
     }
     let known: Vec<(f64, f64)> = req
         .postal_codes

@@ -34,6 +34,12 @@ pub struct SearchRequest {
     /// Codes the request named that no place has: said, never searched.
     pub unknown_postal_codes: Vec<String>,
     pub near: Option<Near>,
+    /// Départements searched whole (two digits).
+    pub departments: Vec<String>,
+    /// What the text rules out: postal codes, départements, kinds (tags).
+    pub excluded_postal_codes: Vec<String>,
+    pub excluded_departments: Vec<String>,
+    pub excluded_kinds: Vec<String>,
     pub member_codes: Vec<String>,
     pub broad_area: bool,
     /// Soft: the ranking compares it with venue prices.
@@ -231,6 +237,20 @@ pub fn build_from(
         }
     }
 
+    // The form's postal codes replace the text's area, départements included;
+    // what the text rules out still holds, but a code the form asks for.
+    let departments = if form.postal_codes.is_empty() {
+        parsed.departments.clone()
+    } else {
+        Vec::new()
+    };
+    let excluded_postal_codes: Vec<String> = parsed
+        .excluded_postal_codes
+        .iter()
+        .filter(|c| !postal_codes.contains(c))
+        .cloned()
+        .collect();
+
     // A total is split over the head count actually applied: the form's,
     // when it replaced the text's (the reader already split it otherwise).
     let budget = parsed.budget.clone().map(|mut b| {
@@ -250,6 +270,10 @@ pub fn build_from(
         postal_codes: postal_codes.clone(),
         unknown_postal_codes: unknown_postal_codes.clone(),
         near: near.clone(),
+        departments: departments.clone(),
+        excluded_postal_codes: excluded_postal_codes.clone(),
+        excluded_departments: parsed.excluded_departments.clone(),
+        excluded_kinds: parsed.excluded_kinds.clone(),
         member_codes: parsed.member_codes.clone(),
         broad_area: parsed.broad_area,
         budget: budget.clone(),
@@ -274,6 +298,10 @@ pub fn build_from(
         postal_codes,
         unknown_postal_codes,
         near,
+        departments,
+        excluded_postal_codes,
+        excluded_departments: parsed.excluded_departments,
+        excluded_kinds: parsed.excluded_kinds,
         member_codes: parsed.member_codes,
         broad_area: parsed.broad_area,
         budget,
@@ -289,6 +317,10 @@ pub fn build_from(
         || request.participants_about.is_some()
         || !request.configurations.is_empty()
         || !request.postal_codes.is_empty()
+        || !request.departments.is_empty()
+        || !request.excluded_postal_codes.is_empty()
+        || !request.excluded_departments.is_empty()
+        || !request.excluded_kinds.is_empty()
         || !request.unknown_postal_codes.is_empty()
         || request.near.is_some()
         || !request.member_codes.is_empty()

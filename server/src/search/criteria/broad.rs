@@ -97,6 +97,10 @@ pub fn extract(scan: &mut Scan) -> Broad {
 fn broad_at(scan: &Scan, i: usize) -> Option<(usize, bool)> {
     if let Some((k, lead)) = scan.longest(i, NOT_ONLY) {
         if let Some((_, n)) = scan.longest(i + lead, TO_PARIS) {
+            // « hors Paris 16e » rules out an arrondissement, not Paris.
+            if scan.number(i + lead + n).is_some() {
+                return None;
+            }
             let outside = NOT_ONLY.get(k).is_some_and(|cue| OUTSIDE.contains(cue));
             return Some((lead + n, outside));
         }

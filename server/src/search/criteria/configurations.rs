@@ -186,26 +186,31 @@ pub fn extract(scan: &mut Scan, found: &mut Criteria) {
 /// does not reach over them.
 #[rustfmt::skip]
 const NEXT_PART: &[&str] = &[
-    "puis", "suivi", "suivie", "suivis", "suivies", "ensuite", "apres", "avant", "et", "+", ",",
-    ".", ";", ":", "then", "followed", "and", "avec", "with", "\n",
+    "puis", "suivi", "suivie", "suivis", "suivies", "ensuite", "apres", "avant", "et", "+", ".",
+    ";", "then", "followed", "and", "avec", "with",
 ];
 
-/// Most tokens between an event and the explicit layout that qualifies it
-/// ("conférence de 110 personnes en théâtre": the head count between).
+/// Most tokens between an event and the explicit layout after it that
+/// qualifies it ("conférence de 110 personnes en théâtre", "conférence de
+/// presse, salle en U").
 const QUALIFIER_REACH: usize = 5;
 
-/// True when the explicit layout `layout` is the layout of `event`: next
-/// to it, in the same part of the programme.
+/// True when the explicit layout `layout` is the layout of `event`: after
+/// it in the same part of the programme, or right before it ("en U,
+/// réunion"). A layout before an event with more between belongs to
+/// another part: "théâtre pour 130 personnes, seated lunch".
 fn qualifies(reading: &Reading, layout: &Said, event: &Said) -> bool {
-    let (from, to) = if layout.start >= event.end {
-        (event.end, layout.start)
-    } else if event.start >= layout.end {
-        (layout.end, event.start)
-    } else {
-        return true;
+    let between = |from: usize, to: usize| {
+        (from..to).all(|k| reading.raw(k).is_none_or(|w| !NEXT_PART.contains(&w)))
     };
-    to - from <= QUALIFIER_REACH
-        && (from..to).all(|k| reading.raw(k).is_none_or(|w| !NEXT_PART.contains(&w)))
+    if layout.start >= event.end {
+        layout.start - event.end <= QUALIFIER_REACH && between(event.end, layout.start)
+    } else if event.start >= layout.end {
+        event.start - layout.end <= 1
+            && (layout.end..event.start).all(|k| reading.raw(k).is_none_or(|w| w != ","))
+    } else {
+        true
+    }
 }
 
 /// The explicit layouts and the implied ones, in the order of the text.

@@ -25,7 +25,10 @@ pub fn at(scan: &mut Scan, named: &mut NamedPlaces, i: usize) -> Option<usize> {
         return Some(take(scan, named, i, i + n, department.number));
     }
     let number = scan.number(i)?;
-    if scan.digit_count(i) != Some(2) || scan.glued(i + 1) {
+    // "93e" is a rank; "93," a département.
+    if scan.digit_count(i) != Some(2)
+        || scan.glued(i + 1) && scan.kind(i + 1) == Some(super::tokens::Kind::Word)
+    {
         return None;
     }
     let department = geo::department(&number.to_string())?;

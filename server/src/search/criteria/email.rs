@@ -146,7 +146,7 @@ fn opens_thread(scan: &Scan, lines: &[Range<usize>], k: usize) -> bool {
         return true;
     }
     if scan.tokens.get(line.start).is_some_and(|t| t.text == ">") {
-        return true;
+        return !passed_on(scan, lines, k);
     }
     let header = is_header(scan, line)
         || is_rule(&folded) && lines.get(k + 1).is_some_and(|l| is_header(scan, l));

@@ -6,8 +6,6 @@
 /// The entry of `vocabulary` that `word` (folded) spells, exactly or
 /// within a small edit distance: one edit from 5 letters, two from 9.
 /// `None` when two entries are equally close.
-// No caller yet outside tests: kept for the people nouns ("personnnes").
-#[allow(dead_code)]
 pub fn closest<'v>(word: &str, vocabulary: &[&'v str]) -> Option<&'v str> {
     closest_with_distance(word, vocabulary, Tie::NoAnswer, |_, _| true).map(|(entry, _)| entry)
 }

@@ -38,7 +38,7 @@ impl Role {
 #[rustfmt::skip]
 const POPULATION: &[&str] = &[
     "compte", "comptons", "comptent", "regroupe", "regroupons", "reunit", "rassemble", "emploie",
-    "employons", "sur nos", "parmi nos", "de nos", "sur les", "parmi les", "has", "have",
+    "employons", "sur nos", "parmi nos", "sur les", "parmi les", "has", "have",
     "employs", "of our", "among our", "represente", "federe", "totalise",
 ];
 

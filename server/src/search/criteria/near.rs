@@ -9,6 +9,7 @@
 //! vector search is not steered towards a place the filter ignores.
 
 use super::guards::{named_after_something, seen_not_visited};
+use super::negation::{self, Category};
 use super::scan::Scan;
 use super::{arrondissements, distance, Criteria, Near};
 use crate::geo::{self, Context, Place};
@@ -65,14 +66,47 @@ pub fn extract_distances(scan: &mut Scan, found: &mut Criteria, notes: &mut Vec<
 
 /// Takes proximity words and bare landmarks ("près de la tour Eiffel",
 /// "gare de Lyon"): a centre without a radius.
+/// A proximity a negation rules out (« pas côté Montreuil ») excludes the
+/// place's postal codes, or, for a landmark, is no centre.
 pub fn extract_proximities(scan: &mut Scan, found: &mut Criteria, notes: &mut Vec<String>) {
     let mut i = 0;
     while i < scan.len() {
         i = match proximity_at(scan, i) {
-            Some(hit) => take(scan, found, notes, hit),
+            Some(hit) => match negation::ruled_out(scan, hit.start..hit.end, Category::Place) {
+                Some(cue) => rule_out(scan, found, notes, hit, cue),
+                None => take(scan, found, notes, hit),
+            },
             None => i + 1,
         };
     }
+}
+
+/// Records a place ruled out: its postal codes are excluded.
+fn rule_out(
+    scan: &mut Scan,
+    found: &mut Criteria,
+    notes: &mut Vec<String>,
+    hit: Hit,
+    cue: std::ops::Range<usize>,
+) -> usize {
+    let codes: Vec<&str> = match hit.place {
+        Place::Commune(c) => vec![c.postal_code],
+        Place::Arrondissement(a) => a.postal_codes().collect(),
+        Place::Landmark(l) => {
+            notes.push(format!(
+                "pas près {} : ce repère n'est pas un centre",
+                super::of(l.name)
+            ));
+            Vec::new()
+        }
+    };
+    for code in codes {
+        if !found.excluded_postal_codes.iter().any(|c| c == code) {
+            found.excluded_postal_codes.push(code.to_string());
+        }
+    }
+    negation::take(scan, cue, hit.start..hit.end, Category::Place);
+    hit.end
 }
 
 /// A recognised "around this place" phrase.
@@ -205,7 +239,9 @@ fn place_at(scan: &Scan, p: usize, context: Context) -> Option<(Place, usize)> {
                 return geo::arrondissement(n).map(|a| (Place::Arrondissement(a), p + taken));
             }
         }
-        geo::match_place(&scan.free_words(p, 8), context).map(|m| (m.place, p + m.words))
+        geo::match_place(&scan.free_words(p, 8), context)
+            .or_else(|| super::place_spelling::place_at(scan, p, context))
+            .map(|m| (m.place, p + m.words))
     };
     // "la Défense" is a name with its article, "la gare de Lyon" is not.
     at(p).or_else(|| {

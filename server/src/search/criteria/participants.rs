@@ -142,10 +142,12 @@ pub fn extract(scan: &mut Scan, found: &mut Criteria, notes: &mut Vec<String>) {
             continue;
         }
         let role = head_counts::role(scan, i, m.end);
-        if let Some(p) = previous
-            .as_ref()
-            .filter(|p| m.start == p.end + 1 && (p.part && m.part || p.unit && m.unit))
-        {
+        // "60 participants + 6 intervenants": the "+" may open the second.
+        let plus = scan.tokens.get(m.start).is_some_and(|t| t.text == "+");
+        if let Some(p) = previous.as_ref().filter(|p| {
+            (m.start == p.end + 1 || plus && m.start == p.end)
+                && (p.part && m.part || p.unit && m.unit)
+        }) {
             let joiner = scan.tokens.get(p.end).map(|t| t.text.as_str());
             let adds = match joiner {
                 Some("et" | ",") => p.part && m.part,
@@ -217,7 +219,15 @@ fn is_part(scan: &Scan, p: usize) -> bool {
 /// "places de parking").
 fn unit_at(scan: &Scan, p: usize) -> Option<usize> {
     // "120 d'entre eux participeront", "90 of them".
-    for among in ["d entre eux", "d entre elles", "of them", "of us"] {
+    for among in [
+        "d entre eux",
+        "d entre elles",
+        "of them",
+        "of us",
+        "ont confirme",
+        "ont repondu",
+        "confirmes",
+    ] {
         if let Some(n) = scan.phrase(p, among) {
             return Some(n);
         }

@@ -13,7 +13,8 @@ use super::named_places::NamedPlaces;
 use super::negation::{self, Category};
 use super::scan::Scan;
 use super::{
-    areas, arrondissements, broad, departments, near, postal_codes, whole_paris, Criteria,
+    areas, arrondissements, broad, departments, near, place_spelling, postal_codes, whole_paris,
+    Criteria,
 };
 use crate::geo::{self, Context, Place};
 
@@ -52,6 +53,9 @@ pub fn extract(scan: &mut Scan, found: &mut Criteria, notes: &mut Vec<String>) {
         && found.member_codes.is_empty();
 }
 
+/// Words after which a misspelt name is read as a place.
+const ANNOUNCE: &[&str] = &["a", "sur", "vers", "cote", "dans"];
+
 /// The places read since `read`, from the tokens `item`, become
 /// exclusions when a negation rules them out (« on évite le 17e »).
 pub fn rule_out_if_negated(
@@ -68,7 +72,16 @@ pub fn rule_out_if_negated(
 
 /// A commune ("à Boulogne", "Neuilly", "Saint-Germain-en-Laye") at `i`.
 fn commune_at(scan: &mut Scan, named: &mut NamedPlaces, i: usize) -> Option<usize> {
-    let m = geo::match_place(&scan.free_words(i, 8), Context::Triggered)?;
+    let m = geo::match_place(&scan.free_words(i, 8), Context::Triggered).or_else(|| {
+        // A misspelt name only after a word that puts the event there.
+        let announced = i
+            .checked_sub(1)
+            .and_then(|k| scan.tokens.get(k))
+            .is_some_and(|t| ANNOUNCE.contains(&t.text.as_str()));
+        announced
+            .then(|| place_spelling::place_at(scan, i, Context::Triggered))
+            .flatten()
+    })?;
     let end = i + m.words;
     match m.place {
         // A landmark the near pass left (a second centre, a view): its

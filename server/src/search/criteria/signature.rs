@@ -157,8 +157,9 @@ fn closing(
 /// them and nothing else after: a signature with no closing formula
 /// (« Stéphanie Roux\nResponsable événementiel\n06 12 34 56 78 »).
 fn bare(scan: &Scan, lines: &[Range<usize>], k: usize, end: usize) -> Option<usize> {
-    // The block starts after an empty line (or at the top).
-    if k > 0 && !lines.get(k - 1).is_some_and(Range::is_empty) {
+    // The block follows the message after an empty line: a message that
+    // is all block is a request, however terse ("75005 et 75006").
+    if k == 0 || !lines.get(k - 1).is_some_and(Range::is_empty) {
         return None;
     }
     let (most_lines, most_tokens) = BARE_SIGNATURE;

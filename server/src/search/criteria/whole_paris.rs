@@ -47,10 +47,12 @@ pub fn at(scan: &mut Scan, named: &mut NamedPlaces, i: usize) -> Option<usize> {
         named.paris_centre(i, wide);
         return Some(i + n);
     }
+    // « Paris sauf le 8e »: Paris, less what follows.
+    let but = scan.is(i, "paris") && scan.is_any(i + 1, &["sauf", "hors", "except", "excepte"]);
     let n = scan
         .longest(i, WHOLE)
         .map(|(_, n)| n)
-        .or_else(|| (lead > 0 && scan.is(i, "paris")).then_some(1))?;
+        .or_else(|| ((lead > 0 || but) && scan.is(i, "paris")).then_some(1))?;
     let wide = !offered_as_alternative(scan, start, i + n);
     scan.consume(start..i + n);
     named.whole_paris(i, wide);
