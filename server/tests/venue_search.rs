@@ -567,3 +567,112 @@ async fn an_unknown_postal_code_gets_a_notice_not_unrelated_venues(db: PgPool) {
         );
     }
 }
+
+/// « On évite le 11e, pas de rooftop, surtout pas à Montreuil »: nothing
+/// ruled out comes back, « Compris » says it, and the same search without
+/// the exclusions does find such venues (so the test can fail).
+#[sqlx::test(migrations = "../migrations")]
+async fn what_a_request_rules_out_never_comes_back(db: PgPool) {
+    seed_demo(&db).await;
+    let search = service(&db, false).await;
+    let run = |text: &'static str| {
+        let search = &search;
+        async move {
+            search
+                .search(
+                    None,
+                    &SearchForm {
+                        text: text.into(),
+                        ..SearchForm::default()
+                    },
+                )
+                .await
+                .unwrap()
+        }
+    };
+    let free = run("soirée pour 40 personnes à Paris 11e ou Paris 12e").await;
+    assert!(picks(&free).iter().any(|p| p.postal_code == "75011"));
+    let ruled = run("soirée pour 40 personnes à Paris 11e ou Paris 12e, on évite le 11e finalement, pas de rooftop").await;
+    assert!(!picks(&ruled).is_empty());
+    for p in picks(&ruled) {
+        assert_ne!(p.postal_code, "75011", "{} is in the 11th", p.code);
+    }
+    assert!(
+        ruled.understood.iter().any(|n| n == "hors Paris 11e")
+            && ruled.understood.iter().any(|n| n == "sans rooftop"),
+        "{:?}",
+        ruled.understood
+    );
+    let department = run("séminaire de 30 personnes dans le 93, surtout pas à Montreuil").await;
+    assert!(!picks(&department).is_empty());
+    for p in picks(&department) {
+        assert!(
+            p.postal_code.starts_with("93"),
+            "{} is not in the 93",
+            p.code
+        );
+        assert_ne!(p.postal_code, "93100", "{} is in Montreuil", p.code);
+    }
+    assert!(
+        department
+            .understood
+            .iter()
+            .any(|n| n == "Seine-Saint-Denis (93)")
+            && department
+                .understood
+                .iter()
+                .any(|n| n == "hors Montreuil (93100)"),
+        "{:?}",
+        department.understood
+    );
+    // Kinds, at the SQL stage: every candidate in Paris, with and without
+    // the rooftops.
+    let paris: Vec<String> = server::geo::ARRONDISSEMENTS
+        .iter()
+        .flat_map(|a| a.postal_codes().map(str::to_string))
+        .collect();
+    let rooftop = ["rooftop".to_string()];
+    let candidates = |kinds: &'static [String]| {
+        let db = db.clone();
+        let paris = paris.clone();
+        async move {
+            let ids: Vec<i64> = server::db::venue_search::hard_filter(
+                &db,
+                &server::db::venue_search::HardFilter {
+                    pool_id: None,
+                    configurations: &["cocktail".to_string()],
+                    min_capacity: 1,
+                    postal_codes: &paris,
+                    departments: &[],
+                    excluded_postal_codes: &[],
+                    excluded_departments: &[],
+                    excluded_kinds: kinds,
+                    radius: None,
+                    reference: (48.8566, 2.3522),
+                    limit: 5000,
+                },
+                None,
+            )
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|n| n.id)
+            .collect();
+            let tagged: i64 = sqlx::query_scalar(
+                "SELECT count(*) FROM member_tags mt JOIN tags t ON t.id = mt.tag_id
+                  WHERE t.name = 'rooftop' AND mt.member_id = ANY($1)",
+            )
+            .bind(&ids)
+            .fetch_one(&db)
+            .await
+            .unwrap();
+            (ids.len(), tagged)
+        }
+    };
+    let (all, rooftops) = candidates(&[]).await;
+    let rooftop: &'static [String] = Box::leak(Box::new(rooftop));
+    let (left, none) = candidates(rooftop).await;
+    assert!(rooftops > 0, "the demo has rooftops in Paris");
+    assert_eq!(none, 0, "no rooftop once ruled out");
+    assert_eq!(left as i64, all as i64 - rooftops);
+}

@@ -130,6 +130,17 @@ pub async fn read(llm: &dyn LlmProvider, text: &str) -> Reading {
                     tracing::info!(attempt, "request reading: dropped {note}");
                 }
                 let mut criteria = parsed.criteria;
+                // The model's answer has no field for exclusions nor
+                // départements: the rules read those (ADR 0032), and a place
+                // the rules rule out is never searched.
+                let ruled = criteria::extract(text);
+                criteria
+                    .postal_codes
+                    .retain(|c| !ruled.excluded_postal_codes.contains(c));
+                criteria.departments = ruled.departments;
+                criteria.excluded_postal_codes = ruled.excluded_postal_codes;
+                criteria.excluded_departments = ruled.excluded_departments;
+                criteria.excluded_kinds = ruled.excluded_kinds;
                 if truncated {
                     criteria.remarks.push(format!(
                         "texte tronqué à {} octets",

@@ -247,7 +247,7 @@ pub fn build_from(
     let excluded_postal_codes: Vec<String> = parsed
         .excluded_postal_codes
         .iter()
-        .filter(|c| !postal_codes.contains(c))
+        .filter(|c| !form.postal_codes.iter().any(|f| f.trim() == c.as_str()))
         .cloned()
         .collect();
 

@@ -207,6 +207,7 @@ fn qualifies(reading: &Reading, layout: &Said, event: &Said) -> bool {
         layout.start - event.end <= QUALIFIER_REACH && between(event.end, layout.start)
     } else if event.start >= layout.end {
         event.start - layout.end <= 1
+            && between(layout.end, event.start)
             && (layout.end..event.start).all(|k| reading.raw(k).is_none_or(|w| w != ","))
     } else {
         true
