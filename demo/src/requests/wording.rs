@@ -21,6 +21,9 @@ pub struct EventType {
     /// Relative frequency per pool (`POOLS` order).
     pub pools: [u32; 5],
     /// Description templates: {n} participants, {cfg} layouts, {wish} wishes.
+    /// A template names no other part of the programme with a layout of
+    /// its own (« suivie d'un cocktail »): the request reader keeps every
+    /// layout a text asks for, and the request stores only `{cfg}`.
     pub templates: &'static [&'static str],
 }
 
@@ -28,7 +31,7 @@ pub struct EventType {
 pub const EVENTS: &[EventType] = &[
     EventType { key: "seminaire", label: "séminaire", this: "ce séminaire", min: 8, configs: &[U, Reunion, Theatre, Ecole], pools: [5, 0, 2, 8, 4], templates: &[
         "Séminaire de direction {n} personnes {cfg} avec déjeuner{wish}.",
-        "Séminaire annuel de {n} collaborateurs {cfg}, plénière le matin et ateliers l'après-midi{wish}.",
+        "Séminaire annuel de {n} collaborateurs {cfg}, ateliers l'après-midi{wish}.",
         "Journée de séminaire pour {n} personnes {cfg}, pauses et déjeuner sur place{wish}."] },
     EventType { key: "comite", label: "comité de direction", this: "ce comité de direction", min: 6, configs: &[Reunion, U], pools: [3, 1, 1, 4, 3], templates: &[
         "Comité de direction de {n} personnes {cfg}, discrétion indispensable{wish}."] },
@@ -36,9 +39,9 @@ pub const EVENTS: &[EventType] = &[
         "Formation de {n} personnes {cfg} sur deux jours, vidéoprojecteur et paperboards{wish}."] },
     EventType { key: "conference", label: "conférence", this: "cette conférence", min: 30, configs: &[Theatre], pools: [3, 0, 2, 5, 1], templates: &[
         "Conférence pour {n} personnes {cfg}, régie son et vidéo indispensable{wish}.",
-        "Keynote client de {n} invités {cfg} suivie d'un cocktail{wish}."] },
+        "Keynote client de {n} invités {cfg}, suivie de questions du public{wish}."] },
     EventType { key: "assemblee", label: "assemblée générale", this: "cette assemblée générale", min: 40, configs: &[Theatre, Ecole], pools: [2, 0, 1, 4, 1], templates: &[
-        "Assemblée générale de {n} participants {cfg}, avec cocktail de clôture{wish}."] },
+        "Assemblée générale de {n} participants {cfg}, avec vote électronique{wish}."] },
     EventType { key: "soiree", label: "soirée d'entreprise", this: "cette soirée d'entreprise", min: 30, configs: &[Cocktail, Banquet], pools: [2, 3, 6, 1, 2], templates: &[
         "Soirée d'entreprise pour {n} personnes {cfg}, ambiance festive{wish}.",
         "Soirée de fin d'année, {n} invités {cfg}, DJ et bar{wish}."] },
@@ -59,7 +62,7 @@ pub const EVENTS: &[EventType] = &[
     EventType { key: "team-building", label: "team building", this: "ce team building", min: 12, configs: &[Cabaret, Ecole, Cocktail], pools: [1, 1, 3, 2, 4], templates: &[
         "Journée team building pour {n} personnes {cfg} : ateliers le matin, activité ludique l'après-midi{wish}."] },
     EventType { key: "mariage", label: "mariage", this: "ce mariage", min: 40, configs: &[Banquet, Cocktail], pools: [1, 1, 1, 0, 5], templates: &[
-        "Mariage de {n} invités : cocktail puis dîner assis {cfg}{wish}."] },
+        "Mariage de {n} invités {cfg}, puis soirée dansante{wish}."] },
 ];
 
 /// (tag, how an organizer asks for it), for the wishes of a description.

@@ -96,15 +96,48 @@ fn several_events_several_layouts() {
 }
 
 #[test]
-fn an_explicit_layout_always_wins() {
+fn an_explicit_layout_wins_over_its_own_event() {
     check(&[
-        ("conférence en théâtre suivie d'un cocktail", &["theatre"]),
         ("formation en U", &["u"]),
         ("comité de direction style boardroom", &["reunion"]),
-        ("cocktail puis dîner assis en banquet", &["banquet"]),
         ("assemblée générale, format cabaret", &["cabaret"]),
-        ("conférence en théâtre puis cocktail debout", &["theatre"]),
         ("afterwork 80 personnes en tables rondes", &["banquet"]),
+        ("conférence de 110 personnes en cabaret", &["cabaret"]),
+        ("conférence de presse, salle en U pour 30", &["u"]),
+    ]);
+}
+
+#[test]
+fn every_part_of_the_programme_keeps_its_layout() {
+    check(&[
+        (
+            "conférence en théâtre suivie d'un cocktail",
+            &["theatre", "cocktail"],
+        ),
+        (
+            "cocktail puis dîner assis en banquet",
+            &["cocktail", "banquet"],
+        ),
+        (
+            "conférence en théâtre puis cocktail debout",
+            &["theatre", "cocktail"],
+        ),
+        (
+            "conférence de 110 personnes en théâtre, puis un verre debout",
+            &["theatre", "cocktail"],
+        ),
+        (
+            "réunion en U pour 24 personnes et dîner placé le soir",
+            &["u", "banquet"],
+        ),
+        (
+            "formation de 18 personnes en classe, puis apéro",
+            &["ecole", "cocktail"],
+        ),
+        (
+            "réunion d'équipe en U, pas de repas assis, juste un apéro",
+            &["u", "cocktail"],
+        ),
     ]);
 }
 
@@ -238,7 +271,10 @@ fn event_words_stay_in_the_description_layout_words_do_not() {
     let c = extract("dîner pour 80 personnes assis, vue sur la Seine");
     assert_eq!(c.semantic_query, "dîner, vue sur la Seine");
     let c = extract("plénière en théâtre puis cocktail");
-    assert_eq!(c.configurations, [Configuration::Theatre]);
+    assert_eq!(
+        c.configurations,
+        [Configuration::Theatre, Configuration::Cocktail]
+    );
     assert!(
         c.semantic_query.starts_with("plénière"),
         "{}",

@@ -167,12 +167,12 @@ fn cases() -> Vec<Case> {
         q("dans un rayon de 10 km autour de Versailles").near("Versailles", 10.0).semantic(""),
         // Demo-style requests.
         q("Séminaire annuel de 40 collaborateurs en réunion ou en U, plénière le matin et ateliers l'après-midi")
-            .people(40).layouts(&["reunion", "u"])
+            .people(40).layouts(&["reunion", "u", "theatre"])
             .semantic("Séminaire annuel, plénière le matin et ateliers l'après-midi"),
         q("Keynote client de 200 invités en théâtre suivie d'un cocktail")
-            .people(200).layouts(&["theatre"]).semantic("Keynote client suivie d'un cocktail"),
+            .people(200).layouts(&["theatre", "cocktail"]).semantic("Keynote client suivie d'un cocktail"),
         q("Mariage de 120 invités : cocktail puis dîner assis en banquet, au vert avec un parc")
-            .people(120).layouts(&["banquet"]).semantic("Mariage, cocktail puis dîner, au vert avec un parc"),
+            .people(120).layouts(&["cocktail", "banquet"]).semantic("Mariage, cocktail puis dîner, au vert avec un parc"),
         q("Cocktail de networking pour 80 invités").people(80).layouts(&["cocktail"]).semantic("Cocktail de networking"),
         q("Comité de direction de 12 personnes en réunion, discrétion indispensable")
             .people(12).layouts(&["reunion"]).semantic("Comité de direction, discrétion indispensable"),
