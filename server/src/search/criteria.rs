@@ -53,6 +53,8 @@ mod whole_paris;
 #[cfg(test)]
 mod proptests;
 #[cfg(test)]
+mod proptests_pasted;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_amounts;

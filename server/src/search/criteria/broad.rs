@@ -121,7 +121,8 @@ fn broad_area_at(scan: &Scan, i: usize) -> Option<usize> {
             .filter_map(|words| scan.longest(i + joined, words))
             .map(|(_, n)| n)
             .max();
-        if let Some(n) = tail {
+        // « à Paris, hors Paris 16e » rules out an arrondissement.
+        if let Some(n) = tail.filter(|n| scan.number(i + joined + n).is_none()) {
             return Some(joined + n);
         }
     }

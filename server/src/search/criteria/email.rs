@@ -129,9 +129,17 @@ pub fn extract(scan: &mut Scan) -> Vec<Range<usize>> {
     subjects
 }
 
-/// A word or a number nobody took yet.
+/// A word, a number or an emoji nobody took yet: what an answer says.
 fn is_content(scan: &Scan, i: usize) -> bool {
-    matches!(scan.kind(i), Some(Kind::Word | Kind::Number))
+    match scan.kind(i) {
+        Some(Kind::Word | Kind::Number) => true,
+        // Emoji and pictographs (from U+2600), not punctuation or dashes.
+        Some(Kind::Symbol) => scan
+            .tokens
+            .get(i)
+            .is_some_and(|t| t.text.chars().any(|c| u32::from(c) >= 0x2600)),
+        None => false,
+    }
 }
 
 /// True when line `k` opens the thread under an answer: a reply marker,
@@ -153,13 +161,28 @@ fn opens_thread(scan: &Scan, lines: &[Range<usize>], k: usize) -> bool {
     header && !passed_on(scan, lines, k)
 }
 
-/// True when a note above line `k` passes the message below on.
+/// True when the message above line `k` passes the one below on: a
+/// forward marker right above it, or a short note of the current message
+/// (« Je te transfère la demande ci-dessous »). Notes of messages further
+/// up, above their own headers, do not count.
 fn passed_on(scan: &Scan, lines: &[Range<usize>], k: usize) -> bool {
-    lines.iter().take(k).any(|l| {
-        let folded = folded_line(scan, l);
-        PASSING_ON.iter().any(|p| folded.contains(p))
-            || FORWARD_MARKERS.iter().any(|m| folded.contains(m))
-    })
+    let above = (0..k)
+        .rev()
+        .find(|&n| lines.get(n).is_some_and(|l| !l.is_empty()));
+    if above.is_some_and(|n| lines.get(n).is_some_and(|l| is_forward(scan, l))) {
+        return true;
+    }
+    for n in (0..k).rev() {
+        let Some(line) = lines.get(n) else { break };
+        if is_marker(scan, line) {
+            break;
+        }
+        let folded = folded_line(scan, line);
+        if PASSING_ON.iter().any(|p| folded.contains(p)) {
+            return true;
+        }
+    }
+    false
 }
 
 /// True when a marker line passes a message on (« Message transféré »).

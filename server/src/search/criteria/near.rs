@@ -92,12 +92,23 @@ fn rule_out(
     let codes: Vec<&str> = match hit.place {
         Place::Commune(c) => vec![c.postal_code],
         Place::Arrondissement(a) => a.postal_codes().collect(),
+        // A landmark that is also an area (« le Marais »): the area.
         Place::Landmark(l) => {
-            notes.push(format!(
-                "pas près {} : ce repère n'est pas un centre",
-                super::of(l.name)
-            ));
-            Vec::new()
+            let folded = geo::fold(l.name);
+            let mut words: Vec<&str> = folded.split(' ').collect();
+            if words.len() > 1 && words.first().is_some_and(|w| ARTICLES.contains(w)) {
+                words.remove(0);
+            }
+            match geo::match_quartier(&words, true).filter(|(_, n)| *n == words.len()) {
+                Some((quartier, _)) => quartier.postal_codes.to_vec(),
+                None => {
+                    notes.push(format!(
+                        "pas près {} : ce repère n'est pas un centre",
+                        super::of(l.name)
+                    ));
+                    Vec::new()
+                }
+            }
         }
     };
     for code in codes {

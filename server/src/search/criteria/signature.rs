@@ -17,7 +17,8 @@ use std::ops::Range;
 const CLOSINGS: &[&str] = &[
     "cordialement", "bien cordialement", "tres cordialement", "bien a vous", "bien a toi",
     "sinceres salutations", "salutations", "amicalement", "bises", "best regards", "regards",
-    "kind regards", "cdlt", "bav", "salutations distinguees", "avec mes remerciements",
+    "kind regards", "warm regards", "best wishes", "cheers", "many thanks", "cdlt", "bav",
+    "salutations distinguees", "avec mes remerciements",
     "avec nos remerciements", "en vous remerciant", "en vous remerciant par avance",
     // Wishes close too; a line that counts people still stops a signature.
     "belle journee", "bonne journee", "bonne soiree", "belle soiree", "belle fin de journee",
@@ -38,7 +39,7 @@ const WEAK_CLOSINGS: &[&str] = &[
 const SIGNATURE: (usize, usize) = (10, 12);
 const AFTER_WEAK: (usize, usize) = (4, 10);
 /// After a weak closing, the first line must be a name.
-const NAME_TOKENS: usize = 4;
+const NAME_TOKENS: usize = 5;
 
 /// Phrases of a legal or environmental disclaimer (folded).
 #[rustfmt::skip]
@@ -85,7 +86,8 @@ fn counts_people(scan: &Scan, line: &Range<usize>) -> bool {
 /// A line of a signature: contact details, or a short line (a name, a
 /// title, a company) that counts no people.
 fn is_signature_line(scan: &Scan, line: &Range<usize>, most_tokens: usize) -> bool {
-    !counts_people(scan, line) && (is_contact_line(scan, line) || line.len() <= most_tokens)
+    // « 3 place du Marché » is an address, not three people.
+    is_contact_line(scan, line) || line.len() <= most_tokens && !counts_people(scan, line)
 }
 
 /// Most lines a signature with no closing formula runs, and the tokens of
@@ -137,6 +139,16 @@ fn closing(
     let mut taken = 1;
     let mut written = 0;
     for next in lines.iter().take(end).skip(k + 1) {
+        // A second signature starts: this one ends here ("Merci d'avance,
+        // Romain" above "Cordialement, Stéphanie Roux…").
+        if is_delimiter(scan, next) || closes(scan, next) {
+            break;
+        }
+        // One paragraph after the formula: what follows an empty line is
+        // read on its own (a second signature, a disclaimer, the message).
+        if next.is_empty() && written > 0 {
+            break;
+        }
         taken += 1;
         if next.is_empty() {
             continue;
@@ -153,6 +165,20 @@ fn closing(
     Some(taken)
 }
 
+/// True when the line is a closing formula, perhaps with a name
+/// ("Merci, Thomas"), not a sentence that starts like one.
+fn closes(scan: &Scan, line: &Range<usize>) -> bool {
+    let formula = scan
+        .longest(line.start, CLOSINGS)
+        .or_else(|| scan.longest(line.start, WEAK_CLOSINGS));
+    formula.is_some_and(|(_, n)| {
+        (line.start + n..line.end)
+            .filter(|&i| !scan.is_any(i, &[",", "!", ".", "-"]))
+            .count()
+            <= 3
+    })
+}
+
 /// A block of short lines ending the message, with contact details among
 /// them and nothing else after: a signature with no closing formula
 /// (« Stéphanie Roux\nResponsable événementiel\n06 12 34 56 78 »).
@@ -165,11 +191,19 @@ fn bare(scan: &Scan, lines: &[Range<usize>], k: usize, end: usize) -> Option<usi
     let (most_lines, most_tokens) = BARE_SIGNATURE;
     let mut written = 0;
     let mut contact = false;
-    for next in lines.iter().take(end).skip(k) {
+    // One paragraph, up to the end or to a second signature; a
+    // disclaimer below is the message's own part.
+    let mut taken = end - k;
+    for (n, next) in lines.iter().enumerate().take(end).skip(k) {
         if next.is_empty() {
-            continue;
+            taken = n - k;
+            break;
         }
         if is_disclaimer(scan, next) {
+            break;
+        }
+        if n > k && (is_delimiter(scan, next) || closes(scan, next)) {
+            taken = n - k;
             break;
         }
         written += 1;
@@ -186,5 +220,5 @@ fn bare(scan: &Scan, lines: &[Range<usize>], k: usize, end: usize) -> Option<usi
                 .get(i)
                 .is_some_and(|t| t.text == "?" || t.text == ".")
         });
-    (contact && named && written > 0).then_some(end - k)
+    (contact && named && written > 0).then_some(taken)
 }
