@@ -4,6 +4,11 @@ use crate::errors::AppError;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
+/// The longest search text accepted: a few words typed, or a whole
+/// e-mail pasted with its signature and the start of its thread (the
+/// reader keeps the body).
+pub const MAX_TEXT_CHARS: usize = 6000;
+
 /// What the search form (or the chat tool) asks for. Free text is parsed on
 /// the server: structured fields given here win over what the text says.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

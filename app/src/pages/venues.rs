@@ -9,12 +9,36 @@
 //! they are ordered.
 use crate::room_configurations::{phrase_of, Configuration};
 use crate::venue_search::{
-    list_pools, search_venues, SearchForm, SearchResults, SearchStats, VenuePick,
+    list_pools, search_venues, SearchForm, SearchResults, SearchStats, VenuePick, MAX_TEXT_CHARS,
 };
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_query_map};
 
 use super::{AppliedDefaults, HeldSearch, MyPreferencesPanel, PageHeader};
+use crate::raw_text::textarea_value;
+
+/// Enter in the search text submits the form, as in a one-line field;
+/// Shift+Enter (and an input method composing) keeps its newline.
+fn submit_on_enter(ev: leptos::ev::KeyboardEvent) {
+    #[cfg(feature = "hydrate")]
+    {
+        use wasm_bindgen::JsCast;
+        if ev.key() != "Enter" || ev.shift_key() || ev.is_composing() {
+            return;
+        }
+        let form = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("form").ok().flatten())
+            .and_then(|f| f.dyn_into::<web_sys::HtmlFormElement>().ok());
+        if let Some(form) = form {
+            ev.prevent_default();
+            let _ = form.request_submit();
+        }
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = ev;
+}
 
 #[component]
 pub fn VenuesPage() -> impl IntoView {
@@ -107,10 +131,14 @@ fn SearchFormView(
                     </select>
                 </label>
                 <label class="block font-medium text-slate-700">
-                    "Recherche libre"
-                    <input type="search" name="q" value=f.text.clone()
-                        placeholder="Rooftop festif dans le 8e pour 100 personnes avec vue sur Paris"
-                        class="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2" />
+                    "Recherche libre ou e-mail collé"
+                    // A textarea: a pasted e-mail keeps its lines, which is how
+                    // its signature and quoted thread are told from its body.
+                    // Enter searches, Shift+Enter goes to a new line.
+                    <textarea name="q" rows="2" maxlength=MAX_TEXT_CHARS.to_string() data-testid="venue-search-text"
+                        placeholder="Rooftop festif dans le 8e pour 100 personnes avec vue sur Paris — ou collez l'e-mail de l'organisateur"
+                        class="mt-1 block w-full resize-y rounded-md border border-slate-300 px-3 py-2"
+                        on:keydown=submit_on_enter>{textarea_value(f.text.clone())}</textarea>
                 </label>
             </div>
             <div class="grid gap-4 md:grid-cols-[12rem_12rem_1fr]">

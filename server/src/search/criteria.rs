@@ -75,9 +75,10 @@ use scan::Scan;
 pub use near::MAX_RADIUS_KM;
 
 /// Longer input is cut (at a character boundary) before extraction: a
-/// search prompt is a few sentences, and the work stays bounded. Covers
-/// the 2,000 characters `search::request` accepts, accents included.
-pub const MAX_INPUT_BYTES: usize = 8192;
+/// search prompt is a few sentences or one pasted e-mail, and the work
+/// stays bounded. Covers the 6,000 characters `search::request` accepts,
+/// accents included.
+pub const MAX_INPUT_BYTES: usize = 16384;
 
 /// A room layout (`room_capacities.configuration`): the one list, shared
 /// with the page and the demo data.

@@ -13,7 +13,7 @@ fn invalid(message: impl Into<String>) -> Invalid {
     Invalid(message.into())
 }
 
-pub const MAX_TEXT_CHARS: usize = 2000;
+pub use app::venue_search::MAX_TEXT_CHARS;
 pub const MAX_PARTICIPANTS: u32 = 5000;
 pub const MAX_RADIUS_KM: f64 = 100.0;
 /// Radius when a centre is given without one.

@@ -27,9 +27,9 @@ impl Role {
     pub fn why(self) -> &'static str {
         match self {
             Role::Attending => "",
-            Role::Population => "l'effectif de l'organisation, pas les participants",
+            Role::Population => "l'effectif de l'organisation",
             Role::Past => "un chiffre passé ou révisé",
-            Role::Included => "déjà compris dans le total",
+            Role::Included => "déjà compté dans le total",
         }
     }
 }

@@ -23,8 +23,8 @@ pub const MAX_RADIUS_KM: f64 = 100.0;
 const NEARBY: &[&str] = &[
     "pres", "tout pres", "juste a cote", "a cote", "proche", "tres proche", "a proximite",
     "a proximite immediate", "autour", "aux alentours", "aux abords", "non loin", "pas loin",
-    "pas tres loin", "a deux pas", "a quelques pas", "a quelques minutes", "du cote", "cote",
-    "vers", "en face", "face", "aux environs", "dans les environs", "au pied",
+    "pas tres loin", "pas trop loin", "a deux pas", "a quelques pas", "a quelques minutes",
+    "du cote", "cote", "vers", "en face", "face", "aux environs", "dans les environs", "au pied",
     // English, as requests forwarded from abroad put it.
     "near", "nearby", "close to", "next to", "around", "walking distance from",
 ];

@@ -31,7 +31,7 @@ const BEFORE: &[&str] = &[
     "pas", "surtout pas", "sauf", "hors", "sans", "ni", "aucun", "aucune", "jamais", "eviter",
     "evite", "evitons", "evitez", "on evite", "a eviter", "exclure", "excluant", "exclu", "exclus",
     "en dehors", "autre que", "autres que", "excepte", "no", "not", "without", "except",
-    "excluding", "avoid", "anywhere but", "plutot pas", "non",
+    "excluding", "avoid", "anywhere but", "plutot pas", "non", "rien de", "rien d",
 ];
 
 /// Phrases after an item that rule it out: « le 17e est à exclure ».

@@ -184,11 +184,11 @@ pub fn extract(scan: &mut Scan, found: &mut Criteria, notes: &mut Vec<String>) {
         let left_out: Vec<String> = counts
             .iter()
             .filter(|c| attending && c.role != Role::Attending && c.max != best.max)
-            .map(|c| format!("« {} » ({})", c.written, c.role.why()))
+            .map(|c| format!("« {} », {}", c.written, c.role.why()))
             .collect();
         if !left_out.is_empty() {
             notes.push(format!(
-                "jauge retenue : {} (les participants) ; non retenu : {}",
+                "jauge : {} (le nombre de participants) ; non retenu : {}",
                 best.max,
                 left_out.join(", ")
             ));

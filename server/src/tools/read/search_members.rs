@@ -97,8 +97,9 @@ fn s(n: usize, suffix: &str) -> &str {
 /// The search form from the arguments: checked here so a bad value is the
 /// model's to fix, the pool defaulting to the request's, then the first.
 async fn form(ctx: &ToolContext, args: &SearchMembers) -> Result<SearchForm, ToolError> {
-    if args.text.chars().count() > 2000 {
-        return Err(invalid("text dépasse 2000 caractères"));
+    let most = crate::search::request::MAX_TEXT_CHARS;
+    if args.text.chars().count() > most {
+        return Err(invalid(format!("text dépasse {most} caractères")));
     }
     let participants = match args.participants {
         Some(0) => return Err(invalid("participants doit être au moins 1")),
