@@ -65,6 +65,8 @@ mod tests_demo;
 #[cfg(test)]
 mod tests_layouts;
 #[cfg(test)]
+mod tests_pasted;
+#[cfg(test)]
 mod tests_places;
 #[cfg(test)]
 mod tests_queries;

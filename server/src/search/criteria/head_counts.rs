@@ -67,22 +67,32 @@ fn raw<'s>(scan: &'s Scan, i: usize) -> Option<&'s str> {
     scan.tokens.get(i).map(|t| t.text.as_str())
 }
 
-/// The longest of `phrases` ending right before `i`, on raw tokens.
-fn ends_before(scan: &Scan, i: usize, phrases: &[&str]) -> bool {
-    phrases.iter().any(|p| {
-        let words: Vec<&str> = p.split(' ').collect();
-        i.checked_sub(words.len()).is_some_and(|start| {
+/// How many tokens the longest of `phrases` ending right before `i`
+/// takes, on raw tokens (0: none ends there).
+fn before(scan: &Scan, i: usize, phrases: &[&str]) -> usize {
+    phrases
+        .iter()
+        .filter_map(|p| {
+            let words: Vec<&str> = p.split(' ').collect();
+            let start = i.checked_sub(words.len())?;
             words
                 .iter()
                 .enumerate()
                 .all(|(k, w)| raw(scan, start + k) == Some(*w))
+                .then_some(words.len())
         })
-    })
+        .max()
+        .unwrap_or(0)
+}
+
+fn ends_before(scan: &Scan, i: usize, phrases: &[&str]) -> bool {
+    before(scan, i, phrases) > 0
 }
 
 /// The role of the head count whose number is at token `number` and
-/// which ends at `end`.
-pub fn role(scan: &Scan, number: usize, end: usize) -> Role {
+/// which ends at `end`, and the words that gave it (« réunit », « dont »):
+/// they describe the organisation, not the venue.
+pub fn role(scan: &Scan, number: usize, end: usize) -> (Role, Range<usize>) {
     // Back over qualifiers (« compte plus de 1 500 salariés »).
     let mut k = number;
     for _ in 0..2 {
@@ -95,10 +105,11 @@ pub fn role(scan: &Scan, number: usize, end: usize) -> Role {
         k -= q;
     }
     if ends_before(scan, k, &["dont"]) {
-        return Role::Included;
+        return (Role::Included, k - 1..k);
     }
-    if ends_before(scan, k, POPULATION) {
-        return Role::Population;
+    let n = before(scan, k, POPULATION);
+    if n > 0 {
+        return (Role::Population, k - n..k);
     }
     let near_before = (k.saturating_sub(4)..=k).any(|b| ends_before(scan, b, PAST));
     let after = (end..end + 3).any(|a| {
@@ -109,9 +120,9 @@ pub fn role(scan: &Scan, number: usize, end: usize) -> Role {
         })
     });
     if near_before || after {
-        return Role::Past;
+        return (Role::Past, k..k);
     }
-    Role::Attending
+    (Role::Attending, k..k)
 }
 
 /// The words of a head count as written (« 900 adhérents »).

@@ -141,7 +141,8 @@ pub fn extract(scan: &mut Scan, found: &mut Criteria, notes: &mut Vec<String>) {
             i = m.end;
             continue;
         }
-        let role = head_counts::role(scan, i, m.end);
+        let (role, cue) = head_counts::role(scan, i, m.end);
+        scan.consume(cue);
         // "60 participants + 6 intervenants": the "+" may open the second.
         let plus = scan.tokens.get(m.start).is_some_and(|t| t.text == "+");
         if let Some(p) = previous.as_ref().filter(|p| {
