@@ -24,11 +24,11 @@ const FLOOR_LAYOUTS: f64 = 99.0;
 const FLOOR_PLACES: f64 = 98.0;
 const FLOOR_VENUE_CODES: f64 = 100.0;
 const FLOOR_BUDGET: f64 = 100.0;
-const FLOOR_EXCLUSIONS: f64 = 90.0;
+const FLOOR_EXCLUSIONS: f64 = 100.0;
 const FLOOR_DESCRIPTION: f64 = 81.0;
 const FLOOR_HARD: f64 = 98.0;
 /// The pasted requests (`requests_pasted.yaml`): all hard criteria exact.
-const FLOOR_PASTED_HARD: f64 = 85.0;
+const FLOOR_PASTED_HARD: f64 = 93.0;
 
 /// The goal of the request reader (docs/criteria.md): all hard criteria of
 /// a request exactly right, for this share of the corpus.
