@@ -49,7 +49,7 @@ test('a search from the Lieux form lists picks with their matched room', { timeo
     await waitForHydration(page, problems);
     const form = page.getByTestId('venue-search-form');
     await form.locator('select[name="pool"]').selectOption('lieux-atypiques');
-    await form.locator('input[name="q"]').fill(QUERY);
+    await form.locator('textarea[name="q"]').fill(QUERY);
     await form.getByRole('button', { name: 'Rechercher' }).click();
     await page.waitForURL((url) => url.searchParams.get('q') === QUERY);
     assert.equal(location(page).searchParams.get('pool'), 'lieux-atypiques');
@@ -132,7 +132,7 @@ test('the Lieux page opened without a pool searches every pool and says which', 
     assert.equal(await select.inputValue(), '', 'no pool chosen by default');
     assert.equal((await select.locator('option:checked').innerText()).trim(), 'Tous les pools');
     assert.equal(await page.getByTestId('venue-results').count(), 0, 'nothing searched yet');
-    await form.locator('input[name="q"]').fill(QUERY);
+    await form.locator('textarea[name="q"]').fill(QUERY);
     await form.getByRole('button', { name: 'Rechercher' }).click();
     await page.waitForURL((url) => url.searchParams.get('q') === QUERY);
     assert.equal(location(page).searchParams.get('pool'), '');

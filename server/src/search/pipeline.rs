@@ -331,19 +331,22 @@ fn finalists(
     let sim_of = |id: i64| sims.iter().find(|(m, _)| *m == id).map(|(_, s)| *s);
     match source {
         Similarity::Vector => {
-            // Ranked members first (their SQL order), then, below 50, the ones without a vector yet.
+            // Ranked members first (their SQL order), then the ones without
+            // a vector yet, nearest first, up to 50: a venue just added, or a
+            // fresh install whose venues are still being embedded, is still
+            // found rather than the search answering nothing.
             let mut out: Vec<_> = sims
                 .iter()
                 .filter_map(|(id, s)| nearby.iter().find(|c| c.id == *id).map(|c| (*c, Some(*s))))
                 .collect();
-            if nearby.len() < SKIP_VECTOR_BELOW {
-                out.extend(
-                    nearby
-                        .iter()
-                        .filter(|c| sim_of(c.id).is_none())
-                        .map(|c| (*c, None)),
-                );
-            }
+            let room = FINALISTS.saturating_sub(out.len());
+            out.extend(
+                nearby
+                    .iter()
+                    .filter(|c| sim_of(c.id).is_none())
+                    .take(room)
+                    .map(|c| (*c, None)),
+            );
             out
         }
         _ => nearby

@@ -1,0 +1,16 @@
+import { chromium } from 'playwright-core';
+const BASE = 'http://127.0.0.1:3111';
+const text = process.argv[2];
+const width = Number(process.argv[3] || 1440);
+const out = process.argv[4] || '/tmp/shot.png';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const page = await (await browser.newContext({ viewport: { width, height: 900 } })).newPage();
+await page.goto(`${BASE}/connexion`);
+await page.fill('input[name="email"]', 'camille.martin@reciprok.fr');
+await page.fill('input[name="password"]', 'maxy-demo-2026');
+await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+await page.goto(`${BASE}/lieux?q=${encodeURIComponent(text)}`);
+await page.waitForTimeout(2500);
+console.log(await page.locator('main').innerText());
+await page.screenshot({ path: out, fullPage: true });
+await browser.close();
