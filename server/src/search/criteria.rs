@@ -190,12 +190,24 @@ pub fn extract(text: &str) -> Criteria {
     let (scan, mut criteria, mut notes) = hard(text);
     let natural = semantic::query(&scan, semantic::Joiner::Natural);
     let commas = semantic::query(&scan, semantic::Joiner::Commas);
-    // Spaces can join two leftovers into a criterion of their own ("Paris"
-    // + "12 juin"): then commas keep them apart.
-    criteria.semantic_query = if natural == commas || hard(&natural).1 == hard(&commas).1 {
+    // The description must not read as a criterion of its own. Spaces can
+    // join two leftovers into one ("Paris" + "12 juin"): then commas keep
+    // them apart; commas can make a list ("le 20" + "2" → "le 20, 2"):
+    // then semicolons.
+    let reads_nothing = |query: &str| !hard(query).1.has_hard_criteria();
+    criteria.semantic_query = if reads_nothing(&natural) {
         natural
-    } else {
+    } else if reads_nothing(&commas) {
         commas
+    } else {
+        let semicolons = semantic::query(&scan, semantic::Joiner::Semicolons);
+        if reads_nothing(&semicolons) {
+            semicolons
+        } else if natural == commas || hard(&natural).1 == hard(&commas).1 {
+            natural
+        } else {
+            commas
+        }
     };
     if truncated {
         notes.push(format!("texte tronqué à {MAX_INPUT_BYTES} octets"));

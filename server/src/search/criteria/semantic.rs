@@ -106,6 +106,9 @@ pub enum Joiner {
     /// Always a comma: used when spaces would glue two pieces into a new
     /// criterion ("Paris" + "12 juin").
     Commas,
+    /// Always a semicolon: used when a comma would make a list of two
+    /// pieces ("le 20" + "2" → "le 20, 2", two arrondissements).
+    Semicolons,
 }
 
 /// Builds the semantic query from the tokens no criterion took.
@@ -125,7 +128,11 @@ pub fn query(scan: &Scan, joiner: Joiner) -> String {
                 .get(piece.start)
                 .is_some_and(|t| t.kind == Kind::Number);
             let comma = joiner == Joiner::Commas || punctuated || number_next;
-            out.push_str(if comma { ", " } else { " " });
+            out.push_str(match joiner {
+                Joiner::Semicolons => "; ",
+                _ if comma => ", ",
+                _ => " ",
+            });
         }
         // Spaces are tidied, but a no-break space stays: "1 200" must not
         // become "1 200", which reads as more digits with what follows.
