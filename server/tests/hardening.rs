@@ -189,7 +189,7 @@ async fn a_search_opened_from_another_site_is_held_not_run(db: PgPool) {
         let again = format!(r#"href="/lieux?pool={pool}"#);
         assert!(reply.body.contains(&again), "{}", reply.body);
         assert!(
-            reply.body.contains(r#"value="rooftop festif""#),
+            reply.body.contains("rooftop festif</textarea>"),
             "the form is filled in"
         );
         assert!(
