@@ -47,7 +47,7 @@ fn area_at(scan: &mut Scan, named: &mut NamedPlaces, i: usize) -> Option<usize> 
     scan.consume(start..end);
     let read = named.len();
     named.area(i, quartier.name, quartier.postal_codes, wide);
-    super::places::rule_out_if_negated(scan, named, read, i..end);
+    named.rule_out_if_negated(scan, read, i..end);
     Some(end)
 }
 

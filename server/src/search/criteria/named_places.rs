@@ -7,9 +7,11 @@
 //! is the 8th, "rive gauche, Saint-Germain-des-Prés" is the 6th. Peers add
 //! up: "Montmartre ou Pigalle" is both.
 
+use super::negation::{self, Category};
 use super::scan::Scan;
 use super::Criteria;
 use crate::geo;
+use std::ops::Range;
 
 /// One place named in the text.
 struct Named {
@@ -77,10 +79,15 @@ impl NamedPlaces {
         self.places.len()
     }
 
-    /// The places read since the first `read` are ruled out.
-    pub fn rule_out_since(&mut self, read: usize) {
-        for place in self.places.iter_mut().skip(read) {
-            place.excluded = true;
+    /// The places read since the first `read`, from the tokens `item`,
+    /// become exclusions when a negation rules them out (« on évite le
+    /// 17e »).
+    pub fn rule_out_if_negated(&mut self, scan: &mut Scan, read: usize, item: Range<usize>) {
+        if let Some(cue) = negation::ruled_out(scan, item.clone(), Category::Place) {
+            for place in self.places.iter_mut().skip(read) {
+                place.excluded = true;
+            }
+            negation::take(scan, cue, item, Category::Place);
         }
     }
 

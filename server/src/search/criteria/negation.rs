@@ -17,13 +17,7 @@ use super::scan::Scan;
 use super::tokens::Kind;
 use std::ops::Range;
 
-/// What an item ruled out is: a comma only joins items of one category
-/// (« pas de rooftop, dans le 8e » asks for the 8e).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Category {
-    Place,
-    Kind,
-}
+pub use super::scan::Category;
 
 /// Words and phrases that rule out what follows them (folded).
 #[rustfmt::skip]

@@ -10,7 +10,6 @@
 
 use super::guards::{named_after_something, seen_not_visited};
 use super::named_places::NamedPlaces;
-use super::negation::{self, Category};
 use super::scan::Scan;
 use super::{
     areas, arrondissements, broad, departments, near, place_spelling, postal_codes, whole_paris,
@@ -37,7 +36,7 @@ pub fn extract(scan: &mut Scan, found: &mut Criteria, notes: &mut Vec<String>) {
             .or_else(|| commune_at(scan, &mut named, i))
             .unwrap_or(i + 1);
         if named.len() > read {
-            rule_out_if_negated(scan, &mut named, read, i..next);
+            named.rule_out_if_negated(scan, read, i..next);
         }
         i = next.max(i + 1);
     }
@@ -55,20 +54,6 @@ pub fn extract(scan: &mut Scan, found: &mut Criteria, notes: &mut Vec<String>) {
 
 /// Words after which a misspelt name is read as a place.
 const ANNOUNCE: &[&str] = &["a", "sur", "vers", "cote", "dans"];
-
-/// The places read since `read`, from the tokens `item`, become
-/// exclusions when a negation rules them out (« on évite le 17e »).
-pub fn rule_out_if_negated(
-    scan: &mut Scan,
-    named: &mut NamedPlaces,
-    read: usize,
-    item: std::ops::Range<usize>,
-) {
-    if let Some(cue) = negation::ruled_out(scan, item.clone(), Category::Place) {
-        named.rule_out_since(read);
-        negation::take(scan, cue, item, Category::Place);
-    }
-}
 
 /// A commune ("à Boulogne", "Neuilly", "Saint-Germain-en-Laye") at `i`.
 fn commune_at(scan: &mut Scan, named: &mut NamedPlaces, i: usize) -> Option<usize> {

@@ -3,9 +3,16 @@
 //! so two extractors never claim the same words and what is left over is
 //! the semantic query.
 
-use super::negation::Category;
 use super::tokens::{tokenize, Kind, Token};
 use std::ops::Range;
+
+/// What an item a negation ruled out is (`negation`): a comma only joins
+/// items of one category (« pas de rooftop, dans le 8e » asks for the 8e).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Category {
+    Place,
+    Kind,
+}
 
 pub struct Scan<'a> {
     pub text: &'a str,
