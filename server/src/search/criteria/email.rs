@@ -1,11 +1,13 @@
-//! The scaffolding of a forwarded e-mail: headers ("De : …", "Envoyé :
-//! …", "Objet : …"), forward markers ("---------- Message transféré"),
-//! "Le 3 mars, Marie a écrit :", greetings ("Bonjour Marie,") and
-//! signatures ("Cordialement,\nMarie Dupont\n06 12 34 56 78"). None of it
-//! describes the event, and its dates and numbers are nobody's criteria.
-//! Only what clearly is scaffolding is taken: a line is a header only when
-//! it starts with a header name and a colon, a signature only when it
-//! closes the message (or what precedes a forwarded one).
+//! A pasted e-mail cut into its parts, of which only the body (and the
+//! subject) is read: headers ("De : …", "Envoyé : …", "Objet : …"),
+//! forward markers ("---------- Message transféré"), greetings ("Bonjour
+//! Marie,"), the signature and disclaimers (`signature`), and the thread
+//! quoted under an answer ("Le 3 mars, Marie a écrit :", "> …", an Outlook
+//! header block). None of it describes the event, and its dates, counts
+//! and places are nobody's criteria. A forwarded message is the request,
+//! and is read. Only what clearly is scaffolding is taken: a line is a
+//! header only when it starts with a header name and a colon, a signature
+//! only when it closes the message (or what precedes a forwarded one).
 
 use super::scan::Scan;
 use super::signature;
@@ -84,7 +86,8 @@ pub fn extract(scan: &mut Scan) -> Vec<Range<usize>> {
             }
             break;
         }
-        // "> " quoting: the quoted words stay, the marks go.
+        // "> " quoting of a message with nothing above it (or passed on):
+        // the quoted words are the request, the marks go.
         let mut a = line.start;
         while a < line.end && scan.is(a, ">") {
             scan.consume(a..a + 1);
