@@ -20,17 +20,12 @@ const VIEW: &[&str] = &[
     "surplombe", "dominant", "domine", "plongeante", "plongeant", "regard", "ouverte", "ouvert",
 ];
 
-/// Folded text of token `i`, used or not.
-fn raw<'s>(scan: &'s Scan, i: usize) -> Option<&'s str> {
-    scan.tokens.get(i).map(|t| t.text.as_str())
-}
-
 /// True when the name starting at `i` follows an address word, directly
 /// or through "de"/"du"/"de la" ("porte de Saint-Cloud").
 pub fn named_after_something(scan: &Scan, i: usize) -> bool {
     let mut back = 1;
     while back <= 3 {
-        let Some(word) = i.checked_sub(back).and_then(|k| raw(scan, k)) else {
+        let Some(word) = i.checked_sub(back).and_then(|k| scan.raw(k)) else {
             return false;
         };
         if NAMED_AFTER.contains(&word) {
@@ -48,7 +43,7 @@ pub fn named_after_something(scan: &Scan, i: usize) -> bool {
 pub fn seen_not_visited(scan: &Scan, i: usize) -> bool {
     (1..=4).any(|back| {
         i.checked_sub(back)
-            .and_then(|k| raw(scan, k))
+            .and_then(|k| scan.raw(k))
             .is_some_and(|w| VIEW.contains(&w))
     })
 }

@@ -63,30 +63,8 @@ const QUALIFIERS: &[&str] = &[
     "environ", "about", "plus de", "pres de", "around", "over", "de",
 ];
 
-fn raw<'s>(scan: &'s Scan, i: usize) -> Option<&'s str> {
-    scan.tokens.get(i).map(|t| t.text.as_str())
-}
-
-/// How many tokens the longest of `phrases` ending right before `i`
-/// takes, on raw tokens (0: none ends there).
-fn before(scan: &Scan, i: usize, phrases: &[&str]) -> usize {
-    phrases
-        .iter()
-        .filter_map(|p| {
-            let words: Vec<&str> = p.split(' ').collect();
-            let start = i.checked_sub(words.len())?;
-            words
-                .iter()
-                .enumerate()
-                .all(|(k, w)| raw(scan, start + k) == Some(*w))
-                .then_some(words.len())
-        })
-        .max()
-        .unwrap_or(0)
-}
-
 fn ends_before(scan: &Scan, i: usize, phrases: &[&str]) -> bool {
-    before(scan, i, phrases) > 0
+    scan.raw_longest_before(i, phrases) > 0
 }
 
 /// The role of the head count whose number is at token `number` and
@@ -96,29 +74,17 @@ pub fn role(scan: &Scan, number: usize, end: usize) -> (Role, Range<usize>) {
     // Back over qualifiers (« compte plus de 1 500 salariés »).
     let mut k = number;
     for _ in 0..2 {
-        let q = QUALIFIERS
-            .iter()
-            .filter(|p| ends_before(scan, k, &[p]))
-            .map(|p| p.split(' ').count())
-            .max()
-            .unwrap_or(0);
-        k -= q;
+        k -= scan.raw_longest_before(k, QUALIFIERS);
     }
     if ends_before(scan, k, &["dont"]) {
         return (Role::Included, k - 1..k);
     }
-    let n = before(scan, k, POPULATION);
+    let n = scan.raw_longest_before(k, POPULATION);
     if n > 0 {
         return (Role::Population, k - n..k);
     }
     let near_before = (k.saturating_sub(4)..=k).any(|b| ends_before(scan, b, PAST));
-    let after = (end..end + 3).any(|a| {
-        PAST_AFTER.iter().any(|p| {
-            p.split(' ')
-                .enumerate()
-                .all(|(n, w)| raw(scan, a + n) == Some(w))
-        })
-    });
+    let after = (end..end + 3).any(|a| PAST_AFTER.iter().any(|p| scan.raw_phrase(a, p).is_some()));
     if near_before || after {
         return (Role::Past, k..k);
     }

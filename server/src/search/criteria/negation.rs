@@ -70,32 +70,10 @@ pub fn take(scan: &mut Scan, cue: Range<usize>, item: Range<usize>, category: Ca
     scan.rule_out(item, category);
 }
 
-fn raw<'s>(scan: &'s Scan, i: usize) -> Option<&'s str> {
-    scan.tokens.get(i).map(|t| t.text.as_str())
-}
-
-/// The longest phrase of `phrases` ending right before `i`, read on raw
-/// tokens (taken or not): how many tokens it takes.
-fn phrase_before(scan: &Scan, i: usize, phrases: &[&str]) -> usize {
-    phrases
-        .iter()
-        .filter_map(|p| {
-            let words: Vec<&str> = p.split(' ').collect();
-            let start = i.checked_sub(words.len())?;
-            words
-                .iter()
-                .enumerate()
-                .all(|(k, w)| raw(scan, start + k) == Some(*w))
-                .then_some(words.len())
-        })
-        .max()
-        .unwrap_or(0)
-}
-
 fn before(scan: &Scan, start: usize, category: Category) -> Option<Range<usize>> {
     let mut k = start;
     while start - k < REACH {
-        let cue = phrase_before(scan, k, BEFORE);
+        let cue = scan.raw_longest_before(k, BEFORE);
         if cue > 0 && !not_a_negation(scan, k) {
             return Some(k - cue..k);
         }
@@ -104,7 +82,7 @@ fn before(scan: &Scan, start: usize, category: Category) -> Option<Range<usize>>
             Some(c) if c == category => {}
             Some(_) => return None,
             None => {
-                let word = raw(scan, previous)?;
+                let word = scan.raw(previous)?;
                 if !JOINERS.contains(&word) && !LINKS.contains(&word) {
                     return None;
                 }
@@ -133,28 +111,23 @@ fn not_a_negation(scan: &Scan, k: usize) -> bool {
         "specialement",
         "moins",
     ];
-    raw(scan, k).is_some_and(|w| NOT_RULING_OUT.contains(&w))
+    scan.raw(k).is_some_and(|w| NOT_RULING_OUT.contains(&w))
 }
 
 fn after(scan: &Scan, end: usize) -> Option<Range<usize>> {
     let mut k = end;
     while k - end <= 3 {
-        let found = AFTER.iter().find_map(|p| {
-            let words: Vec<&str> = p.split(' ').collect();
-            words
-                .iter()
-                .enumerate()
-                .all(|(n, w)| raw(scan, k + n) == Some(*w))
-                .then_some(words.len())
-        });
+        let found = AFTER.iter().find_map(|p| scan.raw_phrase(k, p));
         if let Some(n) = found {
             // « non » and « no » close a clause: « Montreuil, non. », never
             // « Montreuil non loin de… ».
-            let closes = !matches!(raw(scan, k), Some("non" | "no" | "not"))
-                || raw(scan, k + n).is_none_or(|w| matches!(w, "." | "," | "!" | ";" | "\n"));
+            let closes = !matches!(scan.raw(k), Some("non" | "no" | "not"))
+                || scan
+                    .raw(k + n)
+                    .is_none_or(|w| matches!(w, "." | "," | "!" | ";" | "\n"));
             return closes.then_some(end..k + n);
         }
-        if !raw(scan, k).is_some_and(|w| AFTER_LINKS.contains(&w)) {
+        if !scan.raw(k).is_some_and(|w| AFTER_LINKS.contains(&w)) {
             return None;
         }
         k += 1;

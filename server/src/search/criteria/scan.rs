@@ -131,6 +131,38 @@ impl<'a> Scan<'a> {
             .unwrap_or(0)
     }
 
+    /// The folded text of token `i`, taken by a criterion or not: what
+    /// context checks read ("vue sur", a negation before a place).
+    pub fn raw(&self, i: usize) -> Option<&str> {
+        self.tokens.get(i).map(|t| t.text.as_str())
+    }
+
+    /// How many tokens `phrase` takes when the tokens from `i`, taken or
+    /// not, spell it.
+    pub fn raw_phrase(&self, i: usize, phrase: &str) -> Option<usize> {
+        let mut taken = 0;
+        for part in phrase.split(' ') {
+            if self.raw(i + taken)? != part {
+                return None;
+            }
+            taken += 1;
+        }
+        Some(taken)
+    }
+
+    /// How many tokens the longest of `phrases` takes when it ends right
+    /// before `i`, taken or not (0 when none does).
+    pub fn raw_longest_before(&self, i: usize, phrases: &[&str]) -> usize {
+        phrases
+            .iter()
+            .filter_map(|p| {
+                let start = i.checked_sub(p.split(' ').count())?;
+                self.raw_phrase(start, p)
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The value of token `i` when it is a free number of at most 9 digits.
     pub fn number(&self, i: usize) -> Option<u32> {
         let token = self.tokens.get(i).filter(|_| self.is_free(i))?;
