@@ -171,8 +171,6 @@ pub fn take_leftovers(scan: &mut Scan) {
                     words += 1;
                     end += 1;
                 }
-                // « pas d'espace », « sans sous-sol »: the joiners of a word.
-                Some("'" | "-" | "’") if words > 0 || cue > 0 => end += 1,
                 _ => break,
             }
         }

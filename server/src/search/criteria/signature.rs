@@ -56,14 +56,8 @@ const DISCLAIMERS: &[&str] = &[
 
 /// A line that opens a signature on its own: « -- ».
 fn is_delimiter(scan: &Scan, line: &Range<usize>) -> bool {
-    let raw: Vec<&str> = line
-        .clone()
-        .filter_map(|k| scan.tokens.get(k).map(|t| t.text.as_str()))
-        .collect();
-    matches!(
-        raw.as_slice(),
-        ["-", "-"] | ["-", "-", "-"] | ["—"] | ["–"] | ["-", "-", " "]
-    )
+    let raw: Vec<&str> = line.clone().filter_map(|k| scan.raw(k)).collect();
+    matches!(raw.as_slice(), ["-", "-"] | ["-", "-", "-"] | ["—"] | ["–"])
 }
 
 /// True when the line starts a disclaimer.
