@@ -143,6 +143,20 @@ pub enum HitKind {
     Task,
 }
 
+/// How sure the search is that a hit answers the question; what the page
+/// and the assistant's tool say instead of a bare score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Confidence {
+    /// « correspond »: the evidence clears the tuned bar.
+    Matches,
+    /// « peut-être »: related, not sure.
+    Maybe,
+    /// Nothing matched: one of the latest memories, shown instead
+    /// (« aucun souvenir ne correspond ; voici les plus récents »).
+    Recent,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Hit {
     pub kind: HitKind,
@@ -155,6 +169,7 @@ pub struct Hit {
     pub score: f64,
     /// The step that found this hit (a fused answer mixes vector and fts).
     pub matched_by: SearchSource,
+    pub confidence: Confidence,
     pub due_at: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
 }

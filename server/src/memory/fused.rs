@@ -61,6 +61,7 @@ mod tests {
             content: String::new(),
             score,
             matched_by: SearchSource::Recency,
+            confidence: super::super::Confidence::Maybe,
             due_at: None,
             created_at: Utc::now(),
         }

@@ -15,7 +15,8 @@
 //! (`record` false: GET never writes), recorded in `memory_searches`.
 use super::validate::{self, MAX_HITS};
 use super::{
-    embed, fused, Hit, HitKind, MemoryError, MemoryStore, SearchAnswer, SearchSource, SourceSplit,
+    embed, fused, Confidence, Hit, HitKind, MemoryError, MemoryStore, SearchAnswer, SearchSource,
+    SourceSplit,
 };
 use crate::db::memory_vectors::{self, HitRow};
 use crate::db::{ai_memories, memory_searches, tasks};
@@ -174,6 +175,13 @@ fn hit(row: HitRow, matched_by: SearchSource) -> Hit {
         content: row.content,
         score: row.score,
         matched_by,
+        // Provisional until the tuned rule lands: vector and fts hits are
+        // « peut-être », recency hits are shown as the latest.
+        confidence: if matched_by == SearchSource::Recency {
+            Confidence::Recent
+        } else {
+            Confidence::Maybe
+        },
         due_at: row.due_at,
         created_at: row.created_at,
     }
