@@ -8,6 +8,7 @@
 //! through it.
 pub mod backfill;
 pub mod calibration;
+pub mod dates;
 pub mod embed;
 pub mod floor;
 pub mod fused;
