@@ -12,6 +12,11 @@
 //!   no kind: each domain module defines its kinds and registers its
 //!   handlers (`venue_embeddings::register_jobs`); database triggers may
 //!   enqueue jobs too (migration 0010 enqueues venue re-embeddings).
+//! - A kind is [`Priority::Interactive`] when a person waits on its result
+//!   (a memory row's vector, ADR 0033) or [`Priority::Bulk`]: every worker
+//!   claims interactive kinds first, and each process runs one more worker
+//!   for interactive kinds alone, so they never wait behind a bulk batch in
+//!   flight (thousands of venue texts).
 pub mod registry;
 mod wakeup;
 pub mod worker;
@@ -49,6 +54,14 @@ impl Outcome {
     }
 }
 
+/// Whether a person waits on a kind's jobs (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Priority {
+    /// Claimed first, and by a worker of its own.
+    Interactive,
+    Bulk,
+}
+
 /// Runs the jobs of one kind, a batch at a time.
 #[async_trait::async_trait]
 pub trait JobHandler: Send + Sync {
@@ -59,6 +72,10 @@ pub trait JobHandler: Send + Sync {
     /// Jobs claimed at once (handlers that batch provider calls want more).
     fn batch_size(&self) -> i64 {
         1
+    }
+    /// Bulk unless a person waits on the result.
+    fn priority(&self) -> Priority {
+        Priority::Bulk
     }
     /// One outcome per job id; a job left out counts as failed (retried).
     async fn run(&self, jobs: Vec<Job>) -> Vec<(i64, Outcome)>;
@@ -92,6 +109,7 @@ fn fail_mode_key(mode: FailMode) -> &'static str {
     match mode {
         FailMode::Retry => "retry",
         FailMode::Unavailable => "unavailable",
+        FailMode::UnavailableSoon => "unavailable_soon",
         FailMode::Permanent => "permanent",
     }
 }

@@ -1,6 +1,7 @@
 //! The job queue on a real PostgreSQL: idempotent enqueue, concurrent
-//! claims, backoff and attempts, the reaper, re-runs after a change, and the
-//! worker loop (NOTIFY wake-up, shutdown).
+//! claims, backoff and attempts, the reaper, re-runs after a change, the
+//! worker loop (NOTIFY wake-up, shutdown), and interactive kinds ahead of
+//! bulk ones.
 //!
 //! Needs DATABASE_URL: each test gets its own database, migrated from ../migrations.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
@@ -9,7 +10,7 @@ use serde_json::json;
 use server::config::{Config, Env};
 use server::db::jobs::{claim, complete, fail, purge_done, reap};
 use server::jobs::worker::{run_once, WorkerOptions};
-use server::jobs::{enqueue, Enqueued, FailMode, Job, JobHandler, Outcome, Registry};
+use server::jobs::{enqueue, Enqueued, FailMode, Job, JobHandler, Outcome, Priority, Registry};
 use sqlx::PgPool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -409,4 +410,146 @@ async fn old_done_jobs_are_purged_failed_ones_kept(db: PgPool) {
         .await
         .unwrap();
     assert_eq!(left, [recent, failed]);
+}
+
+/// A handler of its own kind and priority that notes when each job starts.
+#[derive(Clone)]
+struct Timed {
+    kind: &'static str,
+    priority: Priority,
+    delay: Duration,
+    started: Arc<Mutex<Vec<(&'static str, i64, std::time::Instant)>>>,
+}
+
+#[async_trait::async_trait]
+impl JobHandler for Timed {
+    fn kind(&self) -> &'static str {
+        self.kind
+    }
+
+    fn priority(&self) -> Priority {
+        self.priority
+    }
+
+    async fn run(&self, jobs: Vec<Job>) -> Vec<(i64, Outcome)> {
+        let now = std::time::Instant::now();
+        self.started
+            .lock()
+            .unwrap()
+            .extend(jobs.iter().map(|j| (self.kind, j.id, now)));
+        tokio::time::sleep(self.delay).await;
+        jobs.iter().map(|j| (j.id, Outcome::Done)).collect()
+    }
+}
+
+fn bulk_and_interactive(bulk_delay: Duration) -> (Timed, Timed) {
+    let started = Arc::default();
+    let bulk = Timed {
+        kind: "test.bulk",
+        priority: Priority::Bulk,
+        delay: bulk_delay,
+        started: Arc::clone(&started),
+    };
+    let interactive = Timed {
+        kind: "test.person",
+        priority: Priority::Interactive,
+        delay: Duration::ZERO,
+        started,
+    };
+    (bulk, interactive)
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn interactive_kinds_are_claimed_first_whatever_the_registration_order(db: PgPool) {
+    let (bulk, interactive) = bulk_and_interactive(Duration::ZERO);
+    // Registered bulk first, as `serve` registers the venues first.
+    let registry = Registry::default()
+        .with(bulk.clone())
+        .with(interactive.clone());
+    assert_eq!(registry.kinds(), ["test.person", "test.bulk"]);
+    assert_eq!(registry.interactive().kinds(), ["test.person"]);
+    enqueue(&db, "test.bulk", &json!({}), None).await.unwrap();
+    enqueue(&db, "test.person", &json!({}), None).await.unwrap();
+    assert_eq!(
+        run_once(&db, &registry, "w", &WorkerOptions::default())
+            .await
+            .unwrap(),
+        2
+    );
+    let order: Vec<&str> = bulk.started.lock().unwrap().iter().map(|s| s.0).collect();
+    assert_eq!(order, ["test.person", "test.bulk"]);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn an_interactive_job_does_not_wait_for_a_bulk_batch_in_flight(db: PgPool) {
+    // One configured worker (the default), busy with 5-second bulk batches.
+    let (bulk, interactive) = bulk_and_interactive(Duration::from_secs(5));
+    let registry = Registry::default()
+        .with(bulk.clone())
+        .with(interactive.clone());
+    for _ in 0..5 {
+        enqueue(&db, "test.bulk", &json!({}), None).await.unwrap();
+    }
+    let (stop, shutdown) = tokio::sync::watch::channel(false);
+    let workers = server::jobs::start(&db, &registry, 1, &WorkerOptions::default(), &shutdown);
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while bulk.started.lock().unwrap().is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no bulk batch started"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let queued_at = std::time::Instant::now();
+    let Enqueued::New(id) = enqueue(&db, "test.person", &json!({}), None).await.unwrap() else {
+        panic!("a new job")
+    };
+    let waited = loop {
+        let started = bulk.started.lock().unwrap().clone();
+        if let Some((_, _, at)) = started.iter().find(|s| s.1 == id) {
+            break at.duration_since(queued_at);
+        }
+        assert!(queued_at.elapsed() < Duration::from_secs(10), "never ran");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    };
+    let bulk_started = bulk
+        .started
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|s| s.0 == "test.bulk")
+        .count();
+    println!("interactive job started {waited:?} after it was queued, {bulk_started} bulk batch(es) started");
+    assert!(
+        waited < Duration::from_millis(1500),
+        "waited {waited:?}: behind the bulk batch in flight"
+    );
+    assert_eq!(bulk_started, 1, "the bulk batch was still running");
+    stop.send(true).unwrap();
+    tokio::time::timeout(Duration::from_secs(10), workers.join())
+        .await
+        .expect("workers stop");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_dependency_a_person_waits_on_is_retried_within_30_seconds_and_never_failed(db: PgPool) {
+    let id = enqueue_new(&db, Some("test.echo:person")).await;
+    let mut delays = Vec::new();
+    for _ in 0..12 {
+        let jobs = claim(&db, KIND, 10, "w").await.unwrap();
+        assert_eq!(jobs.len(), 1);
+        fail(&db, &[id], "w", "down", FailMode::UnavailableSoon)
+            .await
+            .unwrap();
+        delays.push(status_of(&db, id).await.3.round() as i64);
+        make_due(&db).await;
+    }
+    assert_eq!(delays, [1, 2, 4, 8, 16, 30, 30, 30, 30, 30, 30, 30]);
+    let (status, attempts, _, _) = status_of(&db, id).await;
+    assert_eq!(
+        (status.as_str(), attempts),
+        ("queued", 12),
+        "past max_attempts, still queued"
+    );
 }

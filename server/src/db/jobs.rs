@@ -39,6 +39,10 @@ pub enum FailMode {
     /// A dependency is down (the embedding server): re-queued with backoff
     /// capped at 10 minutes, never `failed`, so nothing is lost in an outage.
     Unavailable,
+    /// The same for work a person is waiting on (a memory row's vector):
+    /// re-queued after 1 s, 2 s, 4 s… capped at 30 s, never `failed`, so the
+    /// job runs within about 30 s of the dependency answering again.
+    UnavailableSoon,
     /// Retrying cannot help (bad payload, misconfiguration): `failed` now.
     Permanent,
 }
@@ -48,6 +52,7 @@ impl FailMode {
         match self {
             FailMode::Retry => "retry",
             FailMode::Unavailable => "unavailable",
+            FailMode::UnavailableSoon => "unavailable_soon",
             FailMode::Permanent => "permanent",
         }
     }
@@ -195,8 +200,9 @@ pub async fn fail(
     error: &str,
     mode: FailMode,
 ) -> sqlx::Result<u64> {
-    // Backoff: 10 s × 2^(attempts - 1), capped (the exponent too, so the
-    // arithmetic stays small however many outages a job lived through).
+    // Backoff: 10 s × 2^(attempts - 1) (1 s × for `unavailable_soon`),
+    // capped (the exponent too, so the arithmetic stays small however many
+    // outages a job lived through).
     let failed = sqlx::query!(
         "UPDATE jobs
             SET status = CASE WHEN $4 = 'permanent' OR ($4 = 'retry' AND attempts >= max_attempts)
@@ -204,8 +210,10 @@ pub async fn fail(
                 finished_at = CASE WHEN $4 = 'permanent' OR ($4 = 'retry' AND attempts >= max_attempts)
                                    THEN now() END,
                 run_at = now() + make_interval(secs => least(
-                             10 * power(2, least(greatest(attempts, 1), 20) - 1),
-                             CASE WHEN $4 = 'unavailable' THEN 600 ELSE 3600 END)),
+                             CASE WHEN $4 = 'unavailable_soon' THEN 1 ELSE 10 END
+                                 * power(2, least(greatest(attempts, 1), 20) - 1),
+                             CASE $4 WHEN 'unavailable' THEN 600
+                                     WHEN 'unavailable_soon' THEN 30 ELSE 3600 END)),
                 last_error = left($3, 2000),
                 rerun_requested = false, locked_at = NULL, locked_by = NULL
           WHERE id = ANY($1) AND status = 'running' AND locked_by = $2",

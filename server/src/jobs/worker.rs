@@ -1,9 +1,15 @@
-//! The worker loop: claim a batch per kind, run it, record the outcomes;
-//! when nothing is due, sleep until a `NOTIFY jobs` or the next poll.
+//! The worker loop: claim a batch per kind (interactive kinds first), run
+//! it, record the outcomes; when nothing is due, sleep until a `NOTIFY jobs`
+//! or the next poll.
 //!
 //! Any number of loops may run in any number of processes on one database:
 //! claims use `FOR UPDATE SKIP LOCKED`, and each loop also reaps the jobs of
 //! workers that died (cheap, and harmless when several do it).
+//!
+//! Besides the configured workers, [`start`] runs one loop over the
+//! interactive kinds alone: a general worker busy with a bulk batch (48
+//! venue texts on a busy document server: seconds) cannot look for a
+//! memory row's job until the batch ends, this one can (ADR 0033).
 use super::{record, wakeup, worker_id, Job, Outcome, Registry};
 use crate::db::jobs::FailMode;
 use sqlx::PgPool;
@@ -61,8 +67,10 @@ impl Workers {
     }
 }
 
-/// Spawns `count` worker loops and the process's `LISTEN jobs` task; they
-/// all stop when `shutdown` turns `true` (or its sender is dropped).
+/// Spawns `count` worker loops, one more for the interactive kinds (when
+/// `count > 0` and the registry has any), and the process's `LISTEN jobs`
+/// task; they all stop when `shutdown` turns `true` (or its sender is
+/// dropped).
 pub fn start(
     db: &PgPool,
     registry: &Registry,
@@ -79,12 +87,16 @@ pub fn start(
         wake.clone(),
         shutdown.clone(),
     ))];
-    for n in 0..count {
+    let interactive = registry.interactive();
+    let loops = (0..count)
+        .map(|_| registry.clone())
+        .chain((!interactive.is_empty()).then_some(interactive));
+    for (n, registry) in loops.enumerate() {
         let id = worker_id(n);
         tracing::info!(worker = %id, kinds = ?registry.kinds(), "job worker started");
         tasks.push(tokio::spawn(run(
             db.clone(),
-            registry.clone(),
+            registry,
             id,
             options.clone(),
             wake.clone(),
@@ -166,9 +178,9 @@ async fn housekeeping(
     }
 }
 
-/// Claims and runs at most one batch of each registered kind; returns how
-/// many jobs ran. Tests and commands call it to drain the queue in the
-/// foreground.
+/// Claims and runs at most one batch of each registered kind, interactive
+/// kinds first (the registry's order); returns how many jobs ran. Tests and
+/// commands call it to drain the queue in the foreground.
 pub async fn run_once(
     db: &PgPool,
     registry: &Registry,
