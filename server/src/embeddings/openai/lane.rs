@@ -1,6 +1,7 @@
 //! One lane of the embedding client: where its requests go, how long one
 //! may take, how it retries, and the slot that keeps its requests one at a
-//! time. Queries and documents each have a lane (see the parent module).
+//! time. Queries (with the documents a person waits for) and bulk documents
+//! each have a lane (see the parent module).
 use crate::config::redact_url;
 use crate::outbound::RetryPolicy;
 use std::sync::atomic::{AtomicBool, Ordering};
