@@ -12,6 +12,7 @@ pub mod dates;
 pub mod embed;
 pub mod floor;
 pub mod fused;
+pub mod judge;
 pub mod recurrence;
 pub mod search;
 pub mod store;
