@@ -180,3 +180,43 @@ pub async fn latest(
     .fetch_all(db)
     .await
 }
+
+/// The user's open tasks by due date (the earliest first, undated ones
+/// last), at most `limit`, and how many are open in all.
+pub async fn open_by_due(
+    db: &sqlx::PgPool,
+    user_id: i64,
+    limit: i64,
+) -> sqlx::Result<(Vec<TaskRow>, i64)> {
+    let rows = sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM tasks
+          WHERE user_id = $1 AND status = 'open'
+          ORDER BY due_at NULLS LAST, id
+          LIMIT $2"
+    ))
+    .bind(user_id)
+    .bind(limit)
+    .fetch_all(db)
+    .await?;
+    let open: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM tasks WHERE user_id = $1 AND status = 'open'")
+            .bind(user_id)
+            .fetch_one(db)
+            .await?;
+    Ok((rows, open))
+}
+
+/// The user's task `id` if it is open (`None` otherwise, or another's).
+pub async fn find_open(
+    db: impl PgExecutor<'_>,
+    user_id: i64,
+    id: i64,
+) -> sqlx::Result<Option<TaskRow>> {
+    sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM tasks WHERE user_id = $1 AND id = $2 AND status = 'open'"
+    ))
+    .bind(user_id)
+    .bind(id)
+    .fetch_optional(db)
+    .await
+}

@@ -179,3 +179,23 @@ fn task(row: TaskRow) -> Task {
         created_at: row.created_at,
     }
 }
+
+/// The memory page's list: the user's open tasks by due date (overdue
+/// first, undated last), at most `limit`, and how many are open in all.
+pub async fn open(
+    store: &MemoryStore,
+    user_id: i64,
+    limit: i64,
+) -> Result<(Vec<Task>, i64), MemoryError> {
+    let (rows, total) = tasks::open_by_due(&store.db, user_id, limit).await?;
+    Ok((rows.into_iter().map(task).collect(), total))
+}
+
+/// The user's task `id` if it is open: [`MemoryError::NotFound`] otherwise
+/// (done, cancelled, unknown or another's).
+pub async fn open_one(store: &MemoryStore, user_id: i64, id: i64) -> Result<Task, MemoryError> {
+    tasks::find_open(&store.db, user_id, id)
+        .await?
+        .map(task)
+        .ok_or(MemoryError::NotFound)
+}
