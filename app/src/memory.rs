@@ -34,7 +34,41 @@ pub struct MemoryView {
     pub created_on: String,
 }
 
-/// One open reminder due this week (overdue ones included).
+/// Where an open reminder stands, by its due date: the page lists them in
+/// this order, each group under its heading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DueGroup {
+    Overdue,
+    /// Due from now to the end of this week (Sunday, UTC).
+    ThisWeek,
+    Later,
+    NoDate,
+}
+
+impl DueGroup {
+    /// The group's heading on the page.
+    pub fn heading(self) -> &'static str {
+        match self {
+            DueGroup::Overdue => "En retard",
+            DueGroup::ThisWeek => "Cette semaine",
+            DueGroup::Later => "Plus tard",
+            DueGroup::NoDate => "Sans échéance",
+        }
+    }
+
+    /// `data-group` of the page's lists (tests and styles).
+    pub fn key(self) -> &'static str {
+        match self {
+            DueGroup::Overdue => "overdue",
+            DueGroup::ThisWeek => "this_week",
+            DueGroup::Later => "later",
+            DueGroup::NoDate => "no_date",
+        }
+    }
+}
+
+/// One open reminder.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReminderView {
     pub id: i64,
@@ -42,10 +76,34 @@ pub struct ReminderView {
     pub description: String,
     /// « 03/12/2026 09:00 » (UTC), when it has a due date.
     pub due_on: Option<String>,
-    pub overdue: bool,
+    pub group: DueGroup,
     /// « Chaque semaine »… `None` for a one-off.
     pub recurrence_label: Option<String>,
     pub request_id: Option<i64>,
+}
+
+/// How sure the search is that a hit answers the question (the server's
+/// `memory::Confidence`). The page shows words, never a score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HitConfidence {
+    /// « correspond ».
+    Matches,
+    /// « peut-être »: related, not sure.
+    Maybe,
+    /// Nothing matched: one of the latest, shown instead (no label).
+    Recent,
+}
+
+impl HitConfidence {
+    /// The hit's label; a recent one (nothing matched) carries none.
+    pub fn label(self) -> Option<&'static str> {
+        match self {
+            HitConfidence::Matches => Some("correspond"),
+            HitConfidence::Maybe => Some("peut-être"),
+            HitConfidence::Recent => None,
+        }
+    }
 }
 
 /// One search result.
@@ -53,33 +111,39 @@ pub struct ReminderView {
 pub struct HitView {
     /// `memory` or `task`.
     pub kind: String,
-    /// « mémoire » or « rappel ».
+    /// « souvenir » or « rappel ».
     pub kind_label: String,
     pub id: i64,
     pub title: String,
     pub content: String,
-    /// Cosine similarity (vector), full-text rank (fts), 0 (recency).
-    pub score: f64,
-    /// `vector`, `fts` or `recency`: the step that found this hit.
-    pub matched_by: String,
+    pub confidence: HitConfidence,
+    /// Found by the query's own words rather than by meaning: the page
+    /// says so (« contient vos mots »), which tells a person why it came up.
+    pub by_words: bool,
     pub due_on: Option<String>,
 }
 
-/// A search's answer: which step of the chain answered, and its hits.
+/// A search's answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SearchView {
-    /// `vector`, `fts` or `recency`.
-    pub source: String,
+    /// The query searched (trimmed): the page shows a posted answer only
+    /// under the URL of its own query.
+    pub query: String,
+    /// Nothing matched: the hits are the latest memories and reminders,
+    /// shown instead (« Aucun souvenir ne correspond ; voici les plus
+    /// récents »).
+    pub nothing_matched: bool,
     pub hits: Vec<HitView>,
-    /// Not run: the page was opened from another site (see [`search_memory`]).
+    /// Not run: the page was opened from another site (see [`memory_results`]).
     pub held: bool,
 }
 
 impl SearchView {
     /// The answer to a search held back.
-    pub fn held() -> Self {
+    pub fn held(query: String) -> Self {
         SearchView {
-            source: String::new(),
+            query,
+            nothing_matched: false,
             hits: Vec::new(),
             held: true,
         }
@@ -105,10 +169,16 @@ impl SourceSplitView {
 pub struct MemoryBoard {
     /// Newest first.
     pub memories: Vec<MemoryView>,
-    /// Due before the end of this week, overdue first.
+    /// Open reminders in [`DueGroup`] order, soonest first within a group;
+    /// at most [`REMINDERS_SHOWN`].
     pub reminders: Vec<ReminderView>,
+    /// Open reminders past the cap (the page says how many).
+    pub more_reminders: i64,
     pub split: SourceSplitView,
 }
+
+/// Open reminders the page lists at once.
+pub const REMINDERS_SHOWN: usize = 30;
 
 /// A reminder as the form posts it; the server checks everything.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -123,13 +193,27 @@ pub struct ReminderInput {
     pub recurrence: String,
 }
 
-/// The label of a search source (the page's badge).
+/// How a search of the chart was answered, in a person's words (seed 003's
+/// sources `vector`, `fts`, `recency` never reach the page).
 pub fn source_label(source: &str) -> &'static str {
     match source {
-        "vector" => "vecteur",
-        "fts" => "plein texte",
-        _ => "récence",
+        "vector" => "Trouvé par le sens",
+        "fts" => "Trouvé par les mots",
+        _ => "Rien trouvé",
     }
+}
+
+/// The page of a search's results: `/memoire?q=…`.
+pub fn results_url(query: &str) -> String {
+    let mut url = String::from("/memoire?q=");
+    for b in query.trim().bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            url.push(b as char);
+        } else {
+            url.push_str(&format!("%{b:02X}"));
+        }
+    }
+    url
 }
 
 /// The memory service (implemented by the server). Every method is scoped
@@ -169,23 +253,66 @@ fn desk() -> Result<std::sync::Arc<dyn MemoryDesk>, AppError> {
     crate::services::service::<dyn MemoryDesk>()
 }
 
-/// The search box (a GET form: the page reads `?q=`). A page opened from
-/// another site gets [`SearchView::held`]: a link elsewhere must neither
-/// spend an embedding nor write in a signed-in member's name. Only a search
-/// the page posts (this function called over HTTP, as the page does with
-/// JavaScript) is recorded; a page rendered for a GET searches without
-/// writing (GET never writes).
+// Searching. A search a person runs is a POST ([`search_memory`]: the
+// search form, or « Lancer la recherche » under a search held back), which
+// records it in the member's source split and then shows its results page,
+// `/memoire?q=…`: without JavaScript a 303 to that GET, which renders the
+// results with [`memory_results`] (searching again, unrecorded) and the
+// panel that now counts the search; with JavaScript the page shows the
+// posted answer as it came, goes to the same URL and reloads the panel.
+// This is the app's post-then-redirect pattern (the builder's « Préparer
+// le catalogue », every form of this page) rather than a search on the GET:
+// GET never writes, and a link from elsewhere must not record a search in
+// a signed-in member's name. The results keep a URL of their own, so a
+// search can be reloaded, bookmarked and shared, without being recorded
+// again.
+
+/// The search a person runs from the page: recorded, then its results page.
 #[server(endpoint = "memory/search")]
 pub async fn search_memory(query: String) -> Result<SearchView, AppError> {
     use crate::auth::access;
     let user = access::require_team()?;
-    if access::is_cross_site_navigation() {
-        return Ok(SearchView::held());
-    }
-    desk()?.search(user.id, query, access::is_post()).await
+    access::require_post()?;
+    let answer = desk()?.search(user.id, query, true).await?;
+    see_results(&answer.query);
+    Ok(answer)
 }
 
-/// Memories, reminders due this week and the source split.
+/// The results of `/memoire?q=…`, never recorded (a page rendered for a
+/// GET, or the page following a link with JavaScript). A page opened from
+/// another site gets [`SearchView::held`]: a link elsewhere must not spend
+/// an embedding in a signed-in member's name.
+#[server(endpoint = "memory/results")]
+pub async fn memory_results(query: String) -> Result<SearchView, AppError> {
+    use crate::auth::access;
+    let user = access::require_team()?;
+    if access::is_cross_site_navigation() {
+        return Ok(SearchView::held(query.trim().to_string()));
+    }
+    desk()?.search(user.id, query, false).await
+}
+
+/// Sends the browser to the results of `query`: a 303 See Other for a
+/// plain form post (the browser GETs the page; leptos_axum would say 302),
+/// a redirect header the page follows with JavaScript.
+#[cfg(feature = "ssr")]
+fn see_results(query: &str) {
+    leptos_axum::redirect(&results_url(query));
+    let plain_form = use_context::<http::request::Parts>().is_some_and(|parts| {
+        parts
+            .headers
+            .get(http::header::ACCEPT)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.contains("text/html"))
+    });
+    if plain_form {
+        if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+            response.set_status(http::StatusCode::SEE_OTHER);
+        }
+    }
+}
+
+/// Memories, open reminders and the source split.
 #[server(endpoint = "memory/overview")]
 pub async fn memory_overview() -> Result<MemoryBoard, AppError> {
     let user = crate::auth::access::require_team()?;

@@ -6,15 +6,15 @@
 pub mod when;
 
 use crate::memory::{
-    Hit, HitKind, Memory, MemoryError, MemoryOrigin, MemoryStore, NewMemory, NewTask, SearchAnswer,
-    SearchSource, Task,
+    Confidence, Hit, HitKind, Memory, MemoryError, MemoryOrigin, MemoryStore, NewMemory, NewTask,
+    SearchAnswer, SearchSource, Task,
 };
 use app::errors::AppError;
 use app::memory::{
-    HitView, MemoryBoard, MemoryDesk, MemoryView, ReminderInput, ReminderView, SearchView,
-    SourceSplitView,
+    DueGroup, HitConfidence, HitView, MemoryBoard, MemoryDesk, MemoryView, ReminderInput,
+    ReminderView, SearchView, SourceSplitView, REMINDERS_SHOWN,
 };
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use std::sync::Arc;
 
 /// Results the page shows for one search.
@@ -77,21 +77,39 @@ pub fn memory_view(m: Memory) -> MemoryView {
     }
 }
 
-pub fn reminder_view(t: Task, now: chrono::DateTime<Utc>) -> ReminderView {
+/// Where a reminder due at `due` stands at `now`.
+pub fn due_group(due: Option<DateTime<Utc>>, now: DateTime<Utc>) -> DueGroup {
+    match due {
+        None => DueGroup::NoDate,
+        Some(d) if d < now => DueGroup::Overdue,
+        Some(d) if d < when::end_of_week(now) => DueGroup::ThisWeek,
+        Some(_) => DueGroup::Later,
+    }
+}
+
+pub fn reminder_view(t: Task, now: DateTime<Utc>) -> ReminderView {
     ReminderView {
         id: t.id,
         title: t.title,
         description: t.description,
         due_on: t.due_at.map(when::format),
-        overdue: t.due_at.is_some_and(|d| d < now),
+        group: due_group(t.due_at, now),
         recurrence_label: t.recurrence.as_deref().map(when::label_of),
         request_id: t.request_id,
     }
 }
 
+pub fn confidence_view(c: Confidence) -> HitConfidence {
+    match c {
+        Confidence::Matches => HitConfidence::Matches,
+        Confidence::Maybe => HitConfidence::Maybe,
+        Confidence::Recent => HitConfidence::Recent,
+    }
+}
+
 pub fn hit_view(h: Hit) -> HitView {
     let (kind, kind_label) = match h.kind {
-        HitKind::Memory => ("memory", "mémoire"),
+        HitKind::Memory => ("memory", "souvenir"),
         HitKind::Task => ("task", "rappel"),
     };
     HitView {
@@ -100,15 +118,27 @@ pub fn hit_view(h: Hit) -> HitView {
         id: h.id,
         title: h.title,
         content: h.content,
-        score: h.score,
-        matched_by: source_word(h.matched_by).into(),
+        confidence: confidence_view(h.confidence),
+        by_words: h.matched_by == SearchSource::Fts && h.confidence != Confidence::Recent,
         due_on: h.due_at.map(when::format),
     }
 }
 
-pub fn search_view(answer: SearchAnswer) -> SearchView {
+/// Whether nothing matched `answer`: the recency step answered, or every
+/// hit is only one of the latest.
+pub fn nothing_matched(answer: &SearchAnswer) -> bool {
+    answer.source == SearchSource::Recency
+        || (!answer.hits.is_empty()
+            && answer
+                .hits
+                .iter()
+                .all(|h| h.confidence == Confidence::Recent))
+}
+
+pub fn search_view(query: &str, answer: SearchAnswer) -> SearchView {
     SearchView {
-        source: source_word(answer.source).into(),
+        query: query.trim().to_string(),
+        nothing_matched: nothing_matched(&answer),
         hits: answer.hits.into_iter().map(hit_view).collect(),
         held: false,
     }
@@ -143,20 +173,23 @@ impl MemoryDesk for MemoryDeskService {
                 .await
         }
         .map_err(app_error)?;
-        Ok(search_view(answer))
+        Ok(search_view(&query, answer))
     }
 
     async fn overview(&self, user_id: i64) -> Result<MemoryBoard, AppError> {
         let now = Utc::now();
-        let (memories, tasks, split) = tokio::try_join!(
+        let shown = i64::try_from(REMINDERS_SHOWN).unwrap_or(i64::MAX);
+        let (memories, (tasks, open), split) = tokio::try_join!(
             self.store.list_memories(user_id, LIST_LIMIT, 0),
-            self.store.tasks_due(user_id, when::end_of_week(now)),
+            crate::memory::tasks::open(&self.store, user_id, shown),
             self.store.source_split(user_id, SPLIT_DAYS),
         )
         .map_err(app_error)?;
+        let more_reminders = (open - tasks.len() as i64).max(0);
         Ok(MemoryBoard {
             memories: memories.into_iter().map(memory_view).collect(),
             reminders: tasks.into_iter().map(|t| reminder_view(t, now)).collect(),
+            more_reminders,
             split: SourceSplitView {
                 vector: split.vector,
                 fts: split.fts,
@@ -221,18 +254,13 @@ impl MemoryDesk for MemoryDeskService {
     }
 
     async fn snooze_reminder(&self, user_id: i64, id: i64, until: String) -> Result<(), AppError> {
-        // The due date is read from the caller's own open reminders: an id
-        // that is not among them is « introuvable » before anything moves.
+        // The due date is read from the caller's own open reminder (one
+        // without a date too): any other id is « introuvable » before
+        // anything moves.
         let now = Utc::now();
-        let far = now + chrono::Duration::days(3650);
-        let due = self
-            .store
-            .tasks_due(user_id, far)
+        let due = crate::memory::tasks::open_one(&self.store, user_id, id)
             .await
             .map_err(app_error)?
-            .into_iter()
-            .find(|t| t.id == id)
-            .ok_or(AppError::NotFound)?
             .due_at;
         let until =
             when::snooze_until(now, due, &until).map_err(|e| AppError::Invalid(sentence(&e.0)))?;
@@ -262,6 +290,20 @@ mod tests {
         assert_eq!(app_error(MemoryError::NotFound).status_code(), 404);
         let down = app_error(MemoryError::Database(sqlx::Error::PoolTimedOut));
         assert_eq!(down.status_code(), 503);
+    }
+
+    #[test]
+    fn reminders_fall_in_their_group() {
+        let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc);
+        // Tuesday 1 December 2026; the week ends on Monday 7 at 00:00 UTC.
+        let now = at("2026-12-01T10:00:00Z");
+        let group = |due: &str| due_group(Some(at(due)), now);
+        assert_eq!(due_group(None, now), DueGroup::NoDate);
+        assert_eq!(group("2026-12-01T09:59:00Z"), DueGroup::Overdue);
+        assert_eq!(group("2026-12-01T10:00:00Z"), DueGroup::ThisWeek);
+        assert_eq!(group("2026-12-06T23:59:00Z"), DueGroup::ThisWeek);
+        assert_eq!(group("2026-12-07T00:00:00Z"), DueGroup::Later);
+        assert_eq!(group("2026-12-11T10:00:00Z"), DueGroup::Later);
     }
 
     #[test]

@@ -1,10 +1,13 @@
 //! `/memoire`: what Maxy remembers for the signed-in team member. A search
-//! box (a GET form, `?q=`) whose results carry the step that found them
-//! (vecteur / plein texte / récence) and their score; the memories, which
-//! can be added, edited and deleted; the reminders due this week (overdue
-//! first) with « Fait » and « Reporter », and a form to create one; a small
-//! chart of how the searches of the last 30 days were answered. Every form
-//! posts to a server function, so the page works without JavaScript.
+//! box (posted, then its results at `/memoire?q=…`: see
+//! [`crate::memory::search_memory`]) whose hits say in words how sure the
+//! search is (« correspond », « peut-être »), or that nothing matched and
+//! these are the latest; the memories, which can be added, edited and
+//! deleted; every open reminder by due date (en retard, cette semaine, plus
+//! tard, sans échéance) with « Fait » and « Reporter », and a form to create
+//! one; a small chart of how the searches of the last 30 days were answered,
+//! which counts a search as soon as its results show. Every form posts to a
+//! server function, so the page works without JavaScript.
 mod chart;
 mod memories;
 mod reminders;
@@ -13,8 +16,8 @@ mod search;
 use super::{FormError, PageHeader};
 use crate::errors::AppError;
 use crate::memory::{
-    memory_overview, CompleteReminder, CreateReminder, DeleteMemory, SaveMemory, SnoozeReminder,
-    UpdateMemory,
+    memory_overview, CompleteReminder, CreateReminder, DeleteMemory, SaveMemory, SearchMemory,
+    SnoozeReminder, UpdateMemory,
 };
 use leptos::prelude::*;
 
@@ -27,6 +30,7 @@ struct Actions {
     remind: ServerAction<CreateReminder>,
     done: ServerAction<CompleteReminder>,
     snooze: ServerAction<SnoozeReminder>,
+    search: ServerAction<SearchMemory>,
 }
 
 #[component]
@@ -38,6 +42,7 @@ pub fn MemoryPage() -> impl IntoView {
         remind: ServerAction::new(),
         done: ServerAction::new(),
         snooze: ServerAction::new(),
+        search: ServerAction::new(),
     };
     let a = actions;
     let overview = Resource::new(
@@ -49,20 +54,22 @@ pub fn MemoryPage() -> impl IntoView {
                 a.remind.version().get(),
                 a.done.version().get(),
                 a.snooze.version().get(),
+                // A search posted with JavaScript: the chart counts it at once.
+                a.search.version().get(),
             )
         },
         |_| memory_overview(),
     );
     view! {
         <PageHeader title="Mémoire" subtitle="Ce que Maxy retient pour vous d'une conversation à l'autre, et vos rappels." />
-        <search::SearchBox />
+        <search::SearchBox search=a.search />
         <Suspense fallback=|| view! { <p class="text-sm text-slate-500">"Chargement…"</p> }>
             {move || overview.get().map(|result| match result {
                 Ok(o) => view! {
                     <div class="mt-8 grid gap-8 lg:grid-cols-[1fr_24rem]">
                         <memories::Memories memories=o.memories actions />
                         <aside class="space-y-8">
-                            <reminders::Reminders reminders=o.reminders actions />
+                            <reminders::Reminders reminders=o.reminders more=o.more_reminders actions />
                             <chart::SourceChart split=o.split />
                         </aside>
                     </div>

@@ -1,7 +1,7 @@
 //! How the searches of the last 30 days were answered (seed 003, part 7):
 //! one bar per source, drawn in SVG (no chart library, no script; widths
-//! are SVG attributes because the page's CSP refuses inline styles).
-use super::search::source_class;
+//! are SVG attributes because the page's CSP refuses inline styles). The
+//! sources are said in a person's words ([`source_label`]).
 use crate::memory::{source_label, SourceSplitView};
 use leptos::prelude::*;
 
@@ -19,8 +19,8 @@ pub fn SourceChart(split: SourceSplitView) -> impl IntoView {
             <p class="mb-3 text-xs text-slate-500">
                 {match total {
                     0 => "Aucune recherche pour l'instant.".to_string(),
-                    1 => "1 recherche, par source de la réponse.".to_string(),
-                    n => format!("{n} recherches, par source de la réponse."),
+                    1 => "Sur 1 recherche :".to_string(),
+                    n => format!("Sur {n} recherches :"),
                 }}
             </p>
             <dl class="space-y-2">
@@ -29,7 +29,7 @@ pub fn SourceChart(split: SourceSplitView) -> impl IntoView {
                     view! {
                         <div data-testid=format!("memory-chart-{source}")>
                             <dt class="flex justify-between">
-                                <span class=source_class(source)>{source_label(source)}</span>
+                                <span class="text-slate-700">{source_label(source)}</span>
                                 <span class="text-xs text-slate-600" data-testid="memory-chart-count">{format!("{count} ({share} %)")}</span>
                             </dt>
                             <dd class="mt-1" aria-hidden="true">

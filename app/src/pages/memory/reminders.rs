@@ -1,24 +1,60 @@
-//! The reminders due this week, overdue first, each with « Fait » and
+//! Every open reminder by due date, in groups under a small heading (en
+//! retard, cette semaine, plus tard, sans échéance; the server orders and
+//! caps them, and says how many more are open), each with « Fait » and
 //! « Reporter » (+1 day, next Monday); and the form to create one.
 use super::{Actions, Outcome};
-use crate::memory::{ReminderView, RECURRENCES, SNOOZES};
+use crate::memory::{DueGroup, ReminderView, RECURRENCES, SNOOZES};
 use leptos::prelude::*;
 
+/// Consecutive reminders of the same group (the list comes in group order).
+fn grouped(reminders: Vec<ReminderView>) -> Vec<(DueGroup, Vec<ReminderView>)> {
+    let mut groups: Vec<(DueGroup, Vec<ReminderView>)> = Vec::new();
+    for r in reminders {
+        match groups.last_mut() {
+            Some((group, items)) if *group == r.group => items.push(r),
+            _ => groups.push((r.group, vec![r])),
+        }
+    }
+    groups
+}
+
 #[component]
-pub fn Reminders(reminders: Vec<ReminderView>, actions: Actions) -> impl IntoView {
+pub fn Reminders(reminders: Vec<ReminderView>, more: i64, actions: Actions) -> impl IntoView {
     let remind = actions.remind;
     view! {
         <section>
-            <h2 class="mb-3 text-lg font-medium">"Rappels de la semaine"</h2>
+            <h2 class="mb-3 text-lg font-medium">"Rappels"</h2>
             <Outcome result=Signal::derive(move || actions.done.value().get()) ok="Rappel fait." testid="reminder-done" />
             <Outcome result=Signal::derive(move || actions.snooze.value().get()) ok="Rappel reporté." testid="reminder-snooze" />
             {if reminders.is_empty() {
-                view! { <p class="text-sm text-slate-500" data-testid="reminder-empty">"Rien à faire cette semaine."</p> }.into_any()
+                view! { <p class="text-sm text-slate-500" data-testid="reminder-empty">"Aucun rappel en cours."</p> }.into_any()
             } else {
                 view! {
-                    <ul class="space-y-2" data-testid="reminder-list">
-                        {reminders.into_iter().map(|r| view! { <ReminderItem reminder=r actions /> }).collect_view()}
-                    </ul>
+                    <div class="space-y-4" data-testid="reminder-list">
+                        {grouped(reminders).into_iter().map(|(group, items)| {
+                            let heading_class = if group == DueGroup::Overdue {
+                                "mb-1 text-xs font-semibold uppercase tracking-wide text-red-700"
+                            } else {
+                                "mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500"
+                            };
+                            view! {
+                                <div data-testid="reminder-group" data-group=group.key()>
+                                    <h3 class=heading_class>{group.heading()}</h3>
+                                    <ul class="space-y-2">
+                                        {items.into_iter().map(|r| view! { <ReminderItem reminder=r actions /> }).collect_view()}
+                                    </ul>
+                                </div>
+                            }
+                        }).collect_view()}
+                        {(more > 0).then(|| {
+                            let text = if more == 1 {
+                                "Et 1 autre rappel en cours, non affiché.".to_string()
+                            } else {
+                                format!("Et {more} autres rappels en cours, non affichés.")
+                            };
+                            view! { <p class="text-xs text-slate-500" data-testid="reminder-more">{text}</p> }
+                        })}
+                    </div>
                 }.into_any()
             }}
             <details class="mt-4 text-sm" open=move || remind.value().with(|v| matches!(v, Some(Err(_))))>
@@ -66,20 +102,22 @@ pub fn Reminders(reminders: Vec<ReminderView>, actions: Actions) -> impl IntoVie
 fn ReminderItem(reminder: ReminderView, actions: Actions) -> impl IntoView {
     let r = reminder;
     let id = r.id;
-    let due_class = if r.overdue {
+    let overdue = r.group == DueGroup::Overdue;
+    let due_class = if overdue {
         "text-xs font-medium text-red-700"
     } else {
         "text-xs text-slate-500"
     };
     view! {
-        <li class="rounded-lg border border-slate-200 bg-white p-3 text-sm" data-testid="reminder-item" data-id=id.to_string() data-overdue=r.overdue.to_string()>
+        <li class="rounded-lg border border-slate-200 bg-white p-3 text-sm" data-testid="reminder-item" data-id=id.to_string() data-overdue=overdue.to_string()>
             <p class="font-medium" data-testid="reminder-item-title">{r.title.clone()}</p>
             {(!r.description.is_empty()).then(|| view! { <p class="text-slate-700">{r.description.clone()}</p> })}
-            <p class=due_class>
-                {if r.overdue { "En retard · " } else { "" }}
-                {r.due_on.clone().unwrap_or_else(|| "sans échéance".into())}
-                {r.recurrence_label.clone().map(|l| format!(" · {l}"))}
-            </p>
+            {(r.due_on.is_some() || r.recurrence_label.is_some()).then(|| view! {
+                <p class=due_class>
+                    {r.due_on.clone().map(|d| format!("Échéance : {d}"))}
+                    {r.recurrence_label.clone().map(|l| format!(" · {l}"))}
+                </p>
+            })}
             <div class="mt-2 flex flex-wrap items-center gap-2 text-xs">
                 <ActionForm action=actions.done>
                     <input type="hidden" name="id" value=id.to_string() />
