@@ -321,8 +321,15 @@ async fn the_search_tool_checks_its_input_and_is_scoped_to_the_caller(db: PgPool
     let answer: Value = serde_json::from_str(&out.for_model).unwrap();
     let hit = &answer["hits"][0];
     assert_eq!(hit["kind"], "memory");
-    assert!(hit["score"].is_number());
-    assert!(["vector", "fts", "recency"].contains(&answer["source"].as_str().unwrap()));
+    // How sure, in words; never a bare score.
+    assert!(
+        ["correspond", "peut-être"].contains(&hit["confidence"].as_str().unwrap()),
+        "{answer}"
+    );
+    assert!(hit.get("score").is_none(), "{answer}");
+    assert_eq!(answer["nothing_matched"], false, "{answer}");
+    assert!(answer.get("note").is_none(), "{answer}");
+    assert!(["vector", "fts"].contains(&answer["source"].as_str().unwrap()));
     let content = hit["content"].as_str().unwrap();
     assert!(
         content.starts_with("<external_content type=\"memory\">"),
@@ -333,6 +340,81 @@ async fn the_search_tool_checks_its_input_and_is_scoped_to_the_caller(db: PgPool
         1,
         "{content}"
     );
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_search_tool_says_when_nothing_matched(db: PgPool) {
+    let w = plant(&db).await;
+    // The embedder down: the chain goes by the words, then the latest.
+    let closed = format!("http://{}/v1", support::closed_port().await);
+    let config = server::config::Config::from_source(&server::config::Env::from_pairs([
+        ("MAXY_EMBEDDING_URL", closed.as_str()),
+        ("MAXY_EMBEDDING_TIMEOUT_MS", "500"),
+    ]))
+    .unwrap();
+    let embedder = server::embeddings::Embedders::from_settings(&config.embeddings)
+        .unwrap()
+        .memory;
+    let floor = server::memory::floor::for_model(embedder.model(), None);
+    let store = Arc::new(MemoryStore::new(db.clone(), embedder, floor));
+    if !implemented(&store, w.user).await {
+        return;
+    }
+    store
+        .save_memory(
+            w.user,
+            server::memory::NewMemory {
+                title: String::new(),
+                content: "Le Pavillon ferme le dimanche".into(),
+                origin: server::memory::MemoryOrigin::Manual,
+                conversation_id: None,
+            },
+        )
+        .await
+        .unwrap();
+    let c = with_memory(&db, &w, &store);
+    let out = Toolbox::run_read(
+        &c,
+        "user_data_semantic_search",
+        &json!({"query": "xylophone"}),
+    )
+    .await
+    .unwrap();
+    let answer: Value = serde_json::from_str(&out.for_model).unwrap();
+    assert_eq!(answer["source"], "recency", "{answer}");
+    assert_eq!(answer["nothing_matched"], true, "{answer}");
+    let note = answer["note"].as_str().unwrap();
+    assert!(note.contains("Aucun souvenir ne correspond"), "{note}");
+    assert!(note.contains("plus récents"), "{note}");
+    let hits = answer["hits"].as_array().unwrap();
+    assert!(!hits.is_empty(), "{answer}");
+    for hit in hits {
+        assert_eq!(hit["confidence"], "aucune correspondance (récent)", "{hit}");
+        assert!(hit.get("score").is_none(), "{hit}");
+    }
+    assert!(
+        out.summary.contains("Aucun souvenir ne correspond"),
+        "{}",
+        out.summary
+    );
+
+    // Found by its words: « correspond » or « peut-être », no note.
+    let out = Toolbox::run_read(
+        &c,
+        "user_data_semantic_search",
+        &json!({"query": "pavillon"}),
+    )
+    .await
+    .unwrap();
+    let answer: Value = serde_json::from_str(&out.for_model).unwrap();
+    assert_eq!(answer["nothing_matched"], false, "{answer}");
+    assert!(answer.get("note").is_none(), "{answer}");
+    let confidence = answer["hits"][0]["confidence"].as_str().unwrap();
+    assert!(
+        ["correspond", "peut-être"].contains(&confidence),
+        "{answer}"
+    );
+    assert!(out.summary.contains(confidence), "{}", out.summary);
 }
 
 /// Appends a user message to the fixture's conversation.
