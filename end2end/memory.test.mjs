@@ -1,9 +1,12 @@
 // The « Mémoire » page in Chromium: a memory added from the form is listed
-// and found by the search box with its source badge and score; a reminder
-// due today is listed among the week's and « Fait » takes it away; the
-// same forms work without JavaScript; an empty memory is refused with its
-// message; a search opened from another site's link is shown, not run,
-// until the member clicks « Lancer la recherche » (JavaScript on or off).
+// and found by the search box, labelled in words (« correspond » or
+// « peut-être », never a score), and the « Vos recherches » panel counts
+// the search at once; a reminder due today is listed under « Cette
+// semaine » or « En retard », one due in 10 days under « Plus tard », and
+// « Fait » takes one away; the same forms and the search work without
+// JavaScript; an empty memory is refused with its message; a search opened
+// from another site's link is shown, not run, until the member clicks
+// « Lancer la recherche » (JavaScript on or off).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,6 +26,26 @@ useBrowser();
 /** A word no other test writes, so each run finds its own rows. */
 const unique = (prefix) => `${prefix}${Date.now().toString(36)}`;
 const today = () => new Date().toISOString().slice(0, 10);
+const inDays = (n) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+
+/** How many searches the « Vos recherches (30 jours) » panel counts. */
+async function searchesCounted(page) {
+  const text = await page.getByTestId('memory-chart').innerText();
+  const m = text.match(/Sur (\d+) recherches? :/);
+  return m ? Number(m[1]) : 0;
+}
+
+/** The results of a search: its hits, each labelled in words, no score. */
+async function checkResults(page, word) {
+  const results = page.getByTestId('memory-results');
+  await results.waitFor();
+  const text = await results.innerText();
+  assert.doesNotMatch(text, /score|vecteur|plein texte|récence/);
+  const hit = results.getByTestId('memory-hit').filter({ hasText: word }).first();
+  await hit.waitFor();
+  assert.equal(await hit.getByTestId('memory-hit-kind').innerText(), 'souvenir');
+  assert.match(await hit.getByTestId('memory-hit-confidence').innerText(), /^(correspond|peut-être)$/);
+}
 
 test('a memory is added, found by the search, and a reminder is done (JavaScript on)', { timeout: TEST_TIMEOUT }, async () => {
   await withPage({}, async (page, problems) => {
@@ -38,15 +61,15 @@ test('a memory is added, found by the search, and a reminder is done (JavaScript
     await page.getByTestId('memory-add-saved').waitFor();
     await page.getByTestId('memory-item').filter({ hasText: word }).first().waitFor();
 
+    const before = await searchesCounted(page);
     await page.getByTestId('memory-search-input').fill(word);
     await Promise.all([page.waitForURL(/\/memoire\?q=/), page.getByTestId('memory-search-submit').click()]);
-    const results = page.getByTestId('memory-results');
-    await results.waitFor();
-    assert.match(await results.getByTestId('memory-source').innerText(), /vecteur|plein texte|récence/);
-    const hit = results.getByTestId('memory-hit').filter({ hasText: word }).first();
-    await hit.waitFor();
-    assert.equal(await hit.getByTestId('memory-hit-kind').innerText(), 'mémoire');
-    assert.match(await hit.getByTestId('memory-hit-score').innerText(), /score \d/);
+    await checkResults(page, word);
+    // The panel counts the search on the page that shows its results.
+    await page.waitForFunction(
+      (n) => /Sur (\d+) recherches? :/.exec(document.querySelector('[data-testid="memory-chart"]')?.innerText ?? '')?.[1] == n,
+      before + 1,
+    );
 
     const title = unique('Relancer la barge ');
     await page.getByTestId('reminder-new').click();
@@ -57,6 +80,19 @@ test('a memory is added, found by the search, and a reminder is done (JavaScript
     await reminder.getByTestId('reminder-submit').click();
     const item = page.getByTestId('reminder-item').filter({ hasText: title });
     await item.first().waitFor();
+    const group = await item.first().evaluate((el) => el.closest('[data-testid="reminder-group"]').dataset.group);
+    assert.ok(['this_week', 'overdue'].includes(group), group);
+
+    const later = unique('Confirmer le traiteur ');
+    const newReminder = page.getByTestId('reminder-new');
+    if (!(await newReminder.evaluate((el) => el.closest('details').open))) {
+      await newReminder.click();
+    }
+    await reminder.getByTestId('reminder-title').fill(later);
+    await reminder.getByTestId('reminder-due').fill(inDays(10));
+    await reminder.getByTestId('reminder-submit').click();
+    const laterItem = page.locator('[data-group="later"]').getByTestId('reminder-item').filter({ hasText: later });
+    await laterItem.first().waitFor();
     await item.first().getByTestId('reminder-done').click();
     await page.getByTestId('reminder-done-saved').waitFor();
     await item.first().waitFor({ state: 'detached' });
@@ -75,8 +111,16 @@ test('the memory forms work without JavaScript, and an empty memory is refused',
     await Promise.all([page.waitForURL(/\/memoire/), form.getByTestId('memory-add-submit').click()]);
     await page.getByTestId('memory-item').filter({ hasText: word }).first().waitFor();
 
-    await page.goto(`${BASE_URL}/memoire?q=${encodeURIComponent(word)}`);
-    await page.getByTestId('memory-hit').filter({ hasText: word }).first().waitFor();
+    // The search form posts; the browser lands on the results, counted.
+    const before = await searchesCounted(page);
+    await page.getByTestId('memory-search-input').fill(word);
+    await Promise.all([page.waitForURL(/\/memoire\?q=/), page.getByTestId('memory-search-submit').click()]);
+    await checkResults(page, word);
+    assert.equal(await searchesCounted(page), before + 1);
+    // A reload shows the same results and counts nothing more (GET never writes).
+    await page.reload();
+    await checkResults(page, word);
+    assert.equal(await searchesCounted(page), before + 1);
 
     // Empty: the page comes back with the store's message.
     await page.getByTestId('memory-add-content').evaluate((el) => el.removeAttribute('required'));
