@@ -49,6 +49,10 @@ pub struct CalibrateMemoryArgs {
     /// (default: that set, compiled into the binary).
     #[arg(long)]
     pub set: Option<std::path::PathBuf>,
+    /// Search cases in the format of server/data/memory_cases.yaml
+    /// (default: those cases, compiled into the binary).
+    #[arg(long)]
+    pub cases: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]

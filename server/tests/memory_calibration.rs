@@ -193,12 +193,16 @@ fn top1_distributions_and_the_suggested_floor() {
 }
 
 #[test]
-fn the_local_model_has_its_calibrated_floor_and_the_setting_wins() {
-    assert_eq!(floor::for_model("multilingual-e5-small-q4", None), 0.82);
-    assert_eq!(floor::for_model("multilingual-e5-small-q4", Some(0.7)), 0.7);
+fn the_local_model_has_its_tuning_and_the_setting_wins() {
+    let tuned = floor::tuning_for("multilingual-e5-small-q4").unwrap();
+    assert_eq!(floor::for_model("multilingual-e5-small-q4", None), tuned);
+    assert_eq!(
+        floor::for_model("multilingual-e5-small-q4", Some(0.7)).keep_floor,
+        0.7
+    );
     assert_eq!(
         floor::for_model("text-embedding-3-small", None),
-        floor::UNCALIBRATED_FLOOR
+        floor::UNCALIBRATED
     );
 }
 

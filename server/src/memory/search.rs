@@ -1,28 +1,44 @@
-//! `user_data_semantic_search` (seed 003 part 7): vector → full text →
-//! recency over one user's memories and tasks, with the step that answered.
+//! `user_data_semantic_search` (seed 003 part 7): one user's memories and
+//! reminders found by meaning, by their words and by their dates, ranked
+//! by one tuned function, each hit saying how sure the search is.
 //!
-//! - **vector**: the query embedded as a query, exact cosine over the rows
-//!   of the configured model and dimension, hits at or above the floor;
-//!   when that answer is weak, full-text hits are fused in ([`super::fused`]).
-//! - **fts**: when the vector path finds nothing (no query vector, or no row
-//!   above the floor): unaccented French, any query word suffices.
-//! - **recency**: when both find nothing, the latest memories (topped up with
-//!   tasks), so a user with rows never gets an empty answer.
+//! 1. **Candidates**: the rows nearest to the question's vector (exact
+//!    cosine over the rows of the configured model and dimension), the rows
+//!    sharing a word with it (unaccented French full text, any word), and
+//!    when the question names a time (« jeudi », « cette semaine ») the
+//!    reminders due then ([`super::dates`]).
+//! 2. **Ranking** ([`super::ranking`], tuned per model in [`super::floor`]):
+//!    cosine + words + date, a keep floor, and « correspond » only for a
+//!    best row that clears the match bar with a lead over the next.
+//! 3. **Judge**: with a language model configured, the best candidates go
+//!    to it with the question ([`super::judge`]); what it says answers
+//!    becomes « correspond », and nothing when it says none. Offline, or
+//!    when it fails or is late, the ranking stands.
+//! 4. **Recency**: when nothing is kept, the latest memories, each marked
+//!    [`Confidence::Recent`] (« aucun souvenir ne correspond ; voici les
+//!    plus récents »), so a user with rows never gets an empty answer.
 //!
-//! An embedding outage is never an error: the chain starts at full text.
+//! The answer's source: `vector` when a row was found by meaning (its
+//! cosine alone keeps it, or the judge read it), `fts` when rows were shown
+//! for their words or dates only (always so during an embedding outage),
+//! `recency` otherwise. An embedding outage is never an error.
 //! Every search is logged (user, source, best similarity, hit count; never
 //! the query at `info`) and, unless it runs for a page rendered on a GET
 //! (`record` false: GET never writes), recorded in `memory_searches`.
+use super::ranking::{Evidence, Ranked};
 use super::validate::{self, MAX_HITS};
 use super::{
-    embed, fused, Confidence, Hit, HitKind, MemoryError, MemoryStore, SearchAnswer, SearchSource,
-    SourceSplit,
+    dates, embed, judge, Confidence, Hit, HitKind, MemoryError, MemoryStore, SearchAnswer,
+    SearchSource, SourceSplit,
 };
 use crate::db::memory_vectors::{self, HitRow};
-use crate::db::{ai_memories, memory_searches, tasks};
+use crate::db::{ai_memories, memory_candidates, memory_searches, tasks};
+use std::collections::HashMap;
 
 /// Rows the recency step returns (the seed's "five latest").
 pub const RECENCY_ROWS: usize = 5;
+/// Rows each step proposes before the ranking.
+const CANDIDATES_PER_STEP: i64 = 20;
 
 pub async fn search(
     store: &MemoryStore,
@@ -40,7 +56,11 @@ pub async fn search(
         source,
         best_similarity = answer.best_similarity,
         hits = answer.hits.len(),
-        floor = store.floor,
+        matches = answer
+            .hits
+            .iter()
+            .filter(|h| h.confidence == Confidence::Matches)
+            .count(),
         record,
         "memory search"
     );
@@ -57,6 +77,14 @@ pub async fn search(
     Ok(answer)
 }
 
+/// One candidate row and what each step learnt of it.
+struct Candidate {
+    row: HitRow,
+    cosine: Option<f64>,
+    /// `ts_rank` when the full-text step found it.
+    words: Option<f64>,
+}
+
 async fn chain(
     store: &MemoryStore,
     user_id: i64,
@@ -64,41 +92,115 @@ async fn chain(
     limit: usize,
 ) -> Result<SearchAnswer, MemoryError> {
     let db = &store.db;
-    let rows = limit as i64;
+    let today = dates::paris_date(chrono::Utc::now());
+    let window = dates::window_in(query, today);
+    let vector = embed::for_query(store.embedder.as_ref(), user_id, query).await;
+    let (dims, model) = (store.embedder.dimensions(), store.embedder.model());
+
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut index: HashMap<(String, i64), usize> = HashMap::new();
+    let mut add = |row: HitRow, cosine: Option<f64>, words: Option<f64>| {
+        let key = (row.kind.clone(), row.id);
+        match index.get(&key) {
+            Some(&at) => {
+                let c: &mut Candidate = &mut candidates[at];
+                c.cosine = c.cosine.or(cosine);
+                c.words = c.words.or(words);
+            }
+            None => {
+                index.insert(key, candidates.len());
+                candidates.push(Candidate { row, cosine, words });
+            }
+        }
+    };
     let mut best_similarity = None;
-    if let Some(vector) = embed::for_query(store.embedder.as_ref(), user_id, query).await {
-        let nearest = memory_vectors::nearest(
-            db,
-            user_id,
-            &vector,
-            store.embedder.dimensions(),
-            store.embedder.model(),
-            rows,
-        )
-        .await?;
+    if let Some(v) = &vector {
+        let nearest =
+            memory_vectors::nearest(db, user_id, v, dims, model, CANDIDATES_PER_STEP).await?;
         best_similarity = nearest.first().map(|r| r.score);
-        let above: Vec<Hit> = nearest
-            .into_iter()
-            .filter(|r| r.score >= store.floor)
-            .map(|r| hit(r, SearchSource::Vector))
-            .collect();
-        if let Some(best) = above.first().map(|h| h.score) {
-            let hits = if fused::is_weak(above.len(), best, store.floor, limit) {
-                fused::fuse(above, fts(store, user_id, query, limit).await?, limit)
-            } else {
-                above
-            };
-            return Ok(SearchAnswer {
-                source: SearchSource::Vector,
-                hits,
-                best_similarity,
-            });
+        for row in nearest {
+            let cosine = row.score;
+            add(row, Some(cosine), None);
         }
     }
-    let hits = fts(store, user_id, query, limit).await?;
-    if !hits.is_empty() {
+    for row in ai_memories::fts(db, user_id, query, CANDIDATES_PER_STEP).await? {
+        let rank = row.score;
+        add(row, None, Some(rank));
+    }
+    for row in tasks::fts(db, user_id, query, CANDIDATES_PER_STEP).await? {
+        let rank = row.score;
+        add(row, None, Some(rank));
+    }
+    if let Some(w) = window {
+        for row in memory_candidates::due_between(db, user_id, w.first, w.last, CANDIDATES_PER_STEP)
+            .await?
+        {
+            add(row, None, None);
+        }
+    }
+    if let Some(v) = &vector {
+        complete_cosines(store, user_id, v, &mut candidates).await?;
+    }
+
+    let best_words = candidates
+        .iter()
+        .filter_map(|c| c.words)
+        .fold(0.0, f64::max);
+    let evidence: Vec<Evidence> = candidates
+        .iter()
+        .map(|c| Evidence {
+            cosine: c.cosine,
+            words: match c.words {
+                Some(r) if best_words > 0.0 => r / best_words,
+                _ => 0.0,
+            },
+            in_window: window.is_some_and(|w| {
+                c.row
+                    .due_at
+                    .is_some_and(|d| w.contains(dates::paris_date(d)))
+                    || dates::mentions_date_in(
+                        &format!("{}\n{}", c.row.title, c.row.content),
+                        &w,
+                        today,
+                    )
+            }),
+        })
+        .collect();
+    let mut ranked: Vec<Ranked> = store.tuning.rank(&evidence);
+    if let Some(llm) = &store.judge {
+        if let Some(judged) = judged(store, llm, user_id, query, &candidates, &evidence).await {
+            ranked = judged;
+        }
+    }
+
+    if !ranked.is_empty() {
+        let mut taken: Vec<Option<Candidate>> = candidates.into_iter().map(Some).collect();
+        let hits: Vec<Hit> = ranked
+            .iter()
+            .take(limit)
+            .filter_map(|r| {
+                let c = taken[r.index].take()?;
+                // Found by meaning when its cosine alone would keep it (or
+                // the judge read it); by its words or date otherwise.
+                let by_meaning = c.cosine.is_some_and(|cos| {
+                    r.confidence == Confidence::Matches || cos >= store.tuning.keep_floor
+                });
+                let matched_by = if by_meaning {
+                    SearchSource::Vector
+                } else {
+                    SearchSource::Fts
+                };
+                let score = c.cosine.or(c.words).unwrap_or(0.0);
+                Some(hit(c.row, score, matched_by, r.confidence))
+            })
+            .collect();
+        let source = if hits.iter().any(|h| h.matched_by == SearchSource::Vector) {
+            SearchSource::Vector
+        } else {
+            SearchSource::Fts
+        };
         return Ok(SearchAnswer {
-            source: SearchSource::Fts,
+            source,
             hits,
             best_similarity,
         });
@@ -112,31 +214,106 @@ async fn chain(
         source: SearchSource::Recency,
         hits: rows
             .into_iter()
-            .map(|r| hit(r, SearchSource::Recency))
+            .map(|r| hit(r, 0.0, SearchSource::Recency, Confidence::Recent))
             .collect(),
         best_similarity,
     })
 }
 
-/// Full-text hits of both tables, best rank first.
-async fn fts(
+/// The model's reading of the best candidates (by fused score, kept or
+/// not: the keep floor is the offline stand-in for this reading): those it
+/// says answer, « correspond », in its order; none: nothing is kept and
+/// the search falls back to recency. `None` when it gave no verdict.
+async fn judged(
     store: &MemoryStore,
+    llm: &std::sync::Arc<dyn crate::llm::LlmProvider>,
     user_id: i64,
     query: &str,
-    limit: usize,
-) -> Result<Vec<Hit>, MemoryError> {
-    let mut rows = ai_memories::fts(&store.db, user_id, query, limit as i64).await?;
-    rows.extend(tasks::fts(&store.db, user_id, query, limit as i64).await?);
-    rows.sort_by(|a, b| {
-        b.score
-            .total_cmp(&a.score)
-            .then(b.created_at.cmp(&a.created_at))
-    });
-    rows.truncate(limit);
-    Ok(rows
-        .into_iter()
-        .map(|r| hit(r, SearchSource::Fts))
-        .collect())
+    candidates: &[Candidate],
+    evidence: &[Evidence],
+) -> Option<Vec<Ranked>> {
+    let mut order: Vec<(usize, f64)> = evidence
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (i, store.tuning.fused(e)))
+        .collect();
+    order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    order.truncate(judge::MAX_CANDIDATES);
+    let shown: Vec<Hit> = order
+        .iter()
+        .map(|&(i, _)| {
+            let c = &candidates[i];
+            let score = c.cosine.or(c.words).unwrap_or(0.0);
+            hit(
+                c.row.clone(),
+                score,
+                SearchSource::Vector,
+                Confidence::Maybe,
+            )
+        })
+        .collect();
+    let recording = crate::llm::Recording::new(
+        llm.clone(),
+        store.db.clone(),
+        crate::llm::CallContext {
+            user_id: Some(user_id),
+            ..Default::default()
+        },
+    );
+    match judge::judge(&recording, user_id, query, &shown, judge::DEFAULT_BOUND).await {
+        judge::Verdict::Answers(picked) => Some(
+            picked
+                .into_iter()
+                .filter_map(|p| order.get(p))
+                .map(|&(index, fused)| Ranked {
+                    index,
+                    fused,
+                    confidence: Confidence::Matches,
+                })
+                .collect(),
+        ),
+        judge::Verdict::Unavailable(_) => None,
+    }
+}
+
+/// The cosine of candidates found by words or dates only, so every row
+/// with a vector is ranked on the same evidence.
+async fn complete_cosines(
+    store: &MemoryStore,
+    user_id: i64,
+    vector: &pgvector::Vector,
+    candidates: &mut [Candidate],
+) -> Result<(), MemoryError> {
+    let missing = |kind: &str| -> Vec<i64> {
+        candidates
+            .iter()
+            .filter(|c| c.cosine.is_none() && c.row.kind == kind)
+            .map(|c| c.row.id)
+            .collect()
+    };
+    let (memory_ids, task_ids) = (missing("memory"), missing("task"));
+    if memory_ids.is_empty() && task_ids.is_empty() {
+        return Ok(());
+    }
+    let found = memory_candidates::cosines(
+        &store.db,
+        user_id,
+        vector,
+        store.embedder.dimensions(),
+        store.embedder.model(),
+        &memory_ids,
+        &task_ids,
+    )
+    .await?;
+    for (kind, id, cosine) in found {
+        if let Some(c) = candidates
+            .iter_mut()
+            .find(|c| c.row.kind == kind && c.row.id == id)
+        {
+            c.cosine = Some(cosine);
+        }
+    }
+    Ok(())
 }
 
 pub async fn source_split(
@@ -163,7 +340,7 @@ pub fn label(source: SearchSource) -> &'static str {
     }
 }
 
-fn hit(row: HitRow, matched_by: SearchSource) -> Hit {
+fn hit(row: HitRow, score: f64, matched_by: SearchSource, confidence: Confidence) -> Hit {
     Hit {
         kind: if row.kind == "task" {
             HitKind::Task
@@ -173,15 +350,9 @@ fn hit(row: HitRow, matched_by: SearchSource) -> Hit {
         id: row.id,
         title: row.title,
         content: row.content,
-        score: row.score,
+        score,
         matched_by,
-        // Provisional until the tuned rule lands: vector and fts hits are
-        // « peut-être », recency hits are shown as the latest.
-        confidence: if matched_by == SearchSource::Recency {
-            Confidence::Recent
-        } else {
-            Confidence::Maybe
-        },
+        confidence,
         due_at: row.due_at,
         created_at: row.created_at,
     }
