@@ -10,6 +10,7 @@ pub mod backfill;
 pub mod calibration;
 pub mod dates;
 pub mod embed;
+pub mod embed_job;
 pub mod floor;
 pub mod fused;
 pub mod judge;
@@ -91,7 +92,7 @@ pub struct Memory {
     pub content: String,
     pub origin: MemoryOrigin,
     pub conversation_id: Option<i64>,
-    /// False while the row waits for the backfill.
+    /// False while the row waits for its embedding job.
     pub embedded: bool,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,

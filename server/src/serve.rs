@@ -7,6 +7,51 @@ use anyhow::Context;
 use leptos::prelude::LeptosOptions;
 use std::net::SocketAddr;
 
+/// Every job kind this server runs. The memory rows' job is interactive
+/// (a person's row waits for its vector), so the registry puts it before
+/// the venue batches whatever the order here (ADR 0033).
+pub fn job_registry(
+    db: &sqlx::PgPool,
+    embedders: &crate::embeddings::Embedders,
+) -> crate::jobs::Registry {
+    let registry = crate::venue_embeddings::register_jobs(
+        crate::jobs::Registry::default(),
+        db,
+        embedders.venues.clone(),
+    );
+    crate::memory::embed_job::run::register_jobs(
+        registry,
+        db,
+        embedders.memory.clone(),
+        embedders.training.clone(),
+    )
+}
+
+/// The start-up sweep: queues the rows of each table still without a
+/// vector of their pipeline's model and size (at most 10,000 per table and
+/// start; `maxy embed memory` does a whole model change at once).
+async fn queue_missing_embeddings(db: &sqlx::PgPool, embedders: &crate::embeddings::Embedders) {
+    use crate::db::user_data_embeddings::Table;
+    for table in Table::ALL {
+        let provider = match table {
+            Table::Memories | Table::Tasks => &embedders.memory,
+            Table::TrainingSessions => &embedders.training,
+        };
+        match crate::memory::embed_job::enqueue_missing(db, table, provider.as_ref(), 10_000).await
+        {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(
+                table = table.name(),
+                rows = n,
+                "rows queued for their embedding"
+            ),
+            Err(e) => {
+                tracing::warn!(table = table.name(), error = %e, "cannot queue the missing embeddings")
+            }
+        }
+    }
+}
+
 pub async fn run(config: Config) -> anyhow::Result<()> {
     let mut leptos_options = site_options(&config)?;
     if let Some(addr) = config.listen_addr {
@@ -59,27 +104,17 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let (stop_jobs, jobs_shutdown) = tokio::sync::watch::channel(false);
     let workers = crate::jobs::start(
         &db,
-        &crate::training::register_jobs(
-            crate::venue_embeddings::register_jobs(
-                crate::jobs::Registry::default(),
-                &db,
-                embedders.venues.clone(),
-            ),
-            &db,
-            embedders.training.clone(),
-        ),
+        &job_registry(&db, &embedders),
         config.job_workers,
         &crate::jobs::WorkerOptions::default(),
         &jobs_shutdown,
     );
     {
-        // Lessons without a vector of the training model get their job.
-        let (db, provider) = (db.clone(), embedders.training.clone());
-        tokio::spawn(async move {
-            if let Err(e) = crate::training::embed::enqueue_missing(&db, &*provider).await {
-                tracing::warn!(error = %e, "cannot queue the training embeddings");
-            }
-        });
+        // Memories, reminders and lessons without a vector of their model
+        // get their job (rows written before the jobs existed, or under
+        // another model).
+        let (db, embedders) = (db.clone(), embedders.clone());
+        tokio::spawn(async move { queue_missing_embeddings(&db, &embedders).await });
     }
     {
         // The memory search's per-user index for the configured dimension

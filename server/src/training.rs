@@ -2,7 +2,8 @@
 //! request (the « Apprendre » button), or a guideline with structured
 //! directives — checked ([`validate`], [`directives`]), written by one
 //! function ([`create::record`], shared with the chat's approved
-//! `create_training_session`), embedded through the job queue ([`embed`]),
+//! `create_training_session`), embedded through the job queue ([`embed`],
+//! from the words of [`text`]),
 //! and read back by meaning or by words ([`relevant`]). The venue search
 //! applies it (`search::lessons`).
 pub mod create;
@@ -10,27 +11,15 @@ pub mod directives;
 pub mod embed;
 pub mod event_type;
 pub mod relevant;
+pub mod text;
 pub mod validate;
 
-use crate::embeddings::EmbeddingProvider;
-use crate::jobs::Registry;
 use app::auth::SessionUser;
 use app::errors::AppError;
 use app::training::{Training, TrainingInput, TrainingSessionView};
 use create::CreateError;
 use sqlx::PgPool;
-use std::sync::Arc;
 use validate::{Draft, Source};
-
-/// Adds `training.embed`, run with the training pipeline's provider
-/// (`MAXY_TRAINING_EMBEDDING_*`).
-pub fn register_jobs(
-    registry: Registry,
-    db: &PgPool,
-    embedder: Arc<dyn EmbeddingProvider>,
-) -> Registry {
-    registry.with(embed::TrainingEmbed::new(db.clone(), embedder))
-}
 
 /// Sessions the page lists at once.
 const PAGE_SIZE: i64 = 100;
@@ -68,19 +57,29 @@ pub fn draft_of(input: &TrainingInput) -> Result<Draft, validate::Invalid> {
 }
 
 impl TrainingService {
-    /// Checks and writes one session in its own transaction.
+    /// Checks and writes one session in its own transaction, queued for
+    /// its embedding. The write runs in a task of its own: a person who
+    /// leaves the page (the request's future dropped) does not cancel it.
     pub async fn create(&self, user_id: i64, input: &TrainingInput) -> Result<i64, AppError> {
         let draft = draft_of(input).map_err(|e| AppError::Invalid(e.0))?;
         let valid = validate::check(&draft).map_err(|e| AppError::Invalid(e.0))?;
-        let mut tx = self.db.begin().await.map_err(crate::db::app_error)?;
-        let id = create::record(&mut tx, &valid, Source::LearnButton, Some(user_id))
-            .await
-            .map_err(|e| match e {
-                CreateError::NotFound(m) => AppError::Invalid(m),
-                CreateError::Db(e) => crate::db::app_error(e),
-            })?;
-        tx.commit().await.map_err(crate::db::app_error)?;
-        Ok(id)
+        let db = self.db.clone();
+        let write = tokio::spawn(async move {
+            let mut tx = db.begin().await.map_err(crate::db::app_error)?;
+            let id = create::record(&mut tx, &valid, Source::LearnButton, Some(user_id))
+                .await
+                .map_err(|e| match e {
+                    CreateError::NotFound(m) => AppError::Invalid(m),
+                    CreateError::Db(e) => crate::db::app_error(e),
+                })?;
+            tx.commit().await.map_err(crate::db::app_error)?;
+            Ok(id)
+        });
+        match write.await {
+            Ok(written) => written,
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            Err(e) => Err(AppError::internal(e)),
+        }
     }
 }
 

@@ -412,13 +412,16 @@ async fn old_done_jobs_are_purged_failed_ones_kept(db: PgPool) {
     assert_eq!(left, [recent, failed]);
 }
 
+/// (kind, job id, when it started) of every job a [`Timed`] ran.
+type Starts = Arc<Mutex<Vec<(&'static str, i64, std::time::Instant)>>>;
+
 /// A handler of its own kind and priority that notes when each job starts.
 #[derive(Clone)]
 struct Timed {
     kind: &'static str,
     priority: Priority,
     delay: Duration,
-    started: Arc<Mutex<Vec<(&'static str, i64, std::time::Instant)>>>,
+    started: Starts,
 }
 
 #[async_trait::async_trait]

@@ -422,7 +422,7 @@ async fn queued_training_jobs_of_a_batch_are_taken_over(db: PgPool) {
     result.unwrap();
     assert_eq!(summary.table(Table::TrainingSessions).unwrap().embedded, 2);
     let statuses: Vec<String> =
-        sqlx::query_scalar("SELECT status FROM jobs WHERE kind = 'training.embed' ORDER BY id")
+        sqlx::query_scalar("SELECT status FROM jobs WHERE kind = 'memory.embed' ORDER BY id")
             .fetch_all(&db)
             .await
             .unwrap();

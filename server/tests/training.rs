@@ -456,11 +456,7 @@ async fn invalid_lessons_are_refused_with_a_clear_message_and_nothing_written(db
         0
     );
     assert_eq!(
-        count(
-            &db,
-            "SELECT count(*) FROM jobs WHERE kind = 'training.embed'"
-        )
-        .await,
+        count(&db, "SELECT count(*) FROM jobs WHERE kind = 'memory.embed'").await,
         0
     );
 }
@@ -483,11 +479,7 @@ async fn the_embedding_service_down_never_loses_a_lesson(db: PgPool) {
     // The start-up sweep finds it, and does not queue it twice.
     assert_eq!(embed::enqueue_missing(&db, down.as_ref()).await.unwrap(), 1);
     assert_eq!(
-        count(
-            &db,
-            "SELECT count(*) FROM jobs WHERE kind = 'training.embed'"
-        )
-        .await,
+        count(&db, "SELECT count(*) FROM jobs WHERE kind = 'memory.embed'").await,
         1
     );
     let outcome = embed::embed_sessions(&db, down.as_ref(), &[id]).await;
@@ -495,7 +487,7 @@ async fn the_embedding_service_down_never_loses_a_lesson(db: PgPool) {
         matches!(
             outcome,
             Outcome::Failed {
-                mode: FailMode::Unavailable,
+                mode: FailMode::UnavailableSoon,
                 ..
             }
         ),

@@ -1,8 +1,9 @@
 //! The embedding columns of the user-data tables (`ai_memories`, `tasks`)
-//! and of `training_sessions`, as the backfill (and the training pipeline's
-//! start-up sweep) sees them: which rows still
-//! need a vector of the configured model and dimension, claiming a batch of
-//! them, and storing a vector only where it is still needed.
+//! and of `training_sessions`, as the backfill, the `memory.embed` job and
+//! the start-up sweep see them: which rows still need a vector of the
+//! configured model and dimension, claiming a batch of them (after a cursor
+//! for the backfill, by id for the job), and storing a vector only where it
+//! is still needed.
 //!
 //! The three tables share the same pair of columns (`embedding vector`,
 //! `embedding_model text`, ADR 0003), so one set of queries serves them; the
@@ -29,6 +30,11 @@ impl Table {
             Table::Tasks => "tasks",
             Table::TrainingSessions => "training_sessions",
         }
+    }
+
+    /// The table called `name` (as [`Table::name`] writes it).
+    pub fn from_name(name: &str) -> Option<Table> {
+        Table::ALL.into_iter().find(|t| t.name() == name)
     }
 }
 
@@ -97,6 +103,49 @@ pub async fn claim(
     .bind(after)
     .bind(limit)
     .fetch_all(tx)
+    .await
+}
+
+/// Locks, in `tx`, the rows among `ids` that still need a vector, in id
+/// order: what one `memory.embed` batch embeds. Rows another transaction
+/// holds are skipped, as in [`claim`] (see [`still_pending`]).
+pub async fn claim_ids(
+    tx: &mut PgConnection,
+    table: Table,
+    model: &str,
+    dims: i32,
+    ids: &[i64],
+) -> sqlx::Result<Vec<i64>> {
+    sqlx::query_scalar(&format!(
+        "SELECT id FROM {} WHERE {NEEDS} AND id = ANY($3)
+          ORDER BY id FOR UPDATE SKIP LOCKED",
+        table.name()
+    ))
+    .bind(model)
+    .bind(dims)
+    .bind(ids)
+    .fetch_all(tx)
+    .await
+}
+
+/// The rows among `ids` that still need a vector, without locking (nor
+/// waiting for) them: after [`claim_ids`], the ones it skipped because
+/// another transaction holds them (a backfill batch, a write in progress).
+pub async fn still_pending(
+    db: impl PgExecutor<'_>,
+    table: Table,
+    model: &str,
+    dims: i32,
+    ids: &[i64],
+) -> sqlx::Result<Vec<i64>> {
+    sqlx::query_scalar(&format!(
+        "SELECT id FROM {} WHERE {NEEDS} AND id = ANY($3) ORDER BY id",
+        table.name()
+    ))
+    .bind(model)
+    .bind(dims)
+    .bind(ids)
+    .fetch_all(db)
     .await
 }
 

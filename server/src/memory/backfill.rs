@@ -2,7 +2,15 @@
 //! whose vector is missing (written while the embedding service was down, or
 //! refused by the dimension canary) or made by another model or dimension.
 //! Memories and tasks go through the memory pipeline, training sessions
-//! through the training pipeline, all as documents (seed 003, part 8).
+//! through the training pipeline, all as documents on the document lane
+//! (seed 003, part 8).
+//!
+//! Rows saved without a vector are embedded by their `memory.embed` job
+//! ([`super::embed_job`]) as soon as a server answers; this command is for
+//! what jobs do not cover: a model or dimension change (every row at
+//! once), or a dimension mismatch once fixed. A batch takes over the
+//! queued jobs of its rows and leaves the rows whose job a worker is
+//! running to that worker ([`batch`]).
 //!
 //! Batches of 50 rows, each claimed (`FOR UPDATE SKIP LOCKED`), embedded in
 //! one provider call and committed on its own, with a polite pause between
@@ -69,7 +77,7 @@ pub struct TableSummary {
     pub embedded: u64,
     /// Texts the embedding server refused (left without vector).
     pub refused: u64,
-    /// Training sessions a job worker was embedding at the same time.
+    /// Rows whose embedding job a worker was running at the same time.
     pub busy: u64,
     /// Batches committed.
     pub batches: u64,

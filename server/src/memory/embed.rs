@@ -1,12 +1,14 @@
 //! Embeddings for the memory store: the text a row is embedded from, and the
 //! two bounded calls (a row being written, a query being searched).
 //!
-//! A person waits for both, so each call is cut after [`WRITE_BOUND`] /
-//! [`QUERY_BOUND`] whatever the client's own timeouts (the document lane may
-//! be configured at 60 s for bulk work). A failure is never an error here: the
-//! write stores NULL (the backfill fills it later), the search falls back to
-//! full text. Logs carry the user and the cause, never the text.
-use crate::embeddings::{EmbeddingProvider, InputType};
+//! A person waits for both, so both go through the query lane (a row as a
+//! document, `embed_interactive`: never behind the venue backlog of the
+//! document lane, ADR 0033) and each call is cut after [`WRITE_BOUND`] /
+//! [`QUERY_BOUND`] whatever the client's own timeouts. A failure is never an
+//! error here: the write stores NULL and queues the row's `memory.embed` job
+//! ([`super::embed_job`]), the search falls back to full text. Logs carry
+//! the user and the cause, never the text.
+use crate::embeddings::{embed_as, EmbeddingProvider, InputType, Urgency};
 use std::time::Duration;
 
 /// Longest wait for a row's vector before saving it without one.
@@ -32,15 +34,23 @@ fn joined(title: &str, body: &str) -> String {
     }
 }
 
-/// The vector of a row being written, and the model name to store with it;
-/// `None` (after one warn line) when the pipeline fails in any way.
+/// The vector of a row being written (a document, on the query lane), and
+/// the model name to store with it; `None` (after one warn line) when the
+/// pipeline fails in any way: the caller queues the row's job.
 pub async fn for_write(
     embedder: &dyn EmbeddingProvider,
     user_id: i64,
     kind: &'static str,
     text: String,
 ) -> Option<(pgvector::Vector, String)> {
-    let vector = bounded(embedder, text, InputType::Document, WRITE_BOUND).await;
+    let vector = bounded(
+        embedder,
+        text,
+        InputType::Document,
+        Urgency::Interactive,
+        WRITE_BOUND,
+    )
+    .await;
     match vector {
         Ok(v) => Some((pgvector::Vector::from(v), embedder.model().to_string())),
         Err(cause) => {
@@ -48,7 +58,7 @@ pub async fn for_write(
                 user_id,
                 kind,
                 model = embedder.model(),
-                "memory row saved without embedding (the backfill will embed it): {cause}"
+                "memory row saved without embedding (its job will embed it): {cause}"
             );
             None
         }
@@ -61,7 +71,15 @@ pub async fn for_query(
     user_id: i64,
     query: &str,
 ) -> Option<pgvector::Vector> {
-    match bounded(embedder, query.to_string(), InputType::Query, QUERY_BOUND).await {
+    let text = query.to_string();
+    let vector = bounded(
+        embedder,
+        text,
+        InputType::Query,
+        Urgency::Interactive,
+        QUERY_BOUND,
+    );
+    match vector.await {
         Ok(v) => Some(pgvector::Vector::from(v)),
         Err(cause) => {
             tracing::warn!(
@@ -80,9 +98,10 @@ async fn bounded(
     embedder: &dyn EmbeddingProvider,
     text: String,
     input_type: InputType,
+    urgency: Urgency,
     bound: Duration,
 ) -> Result<Vec<f32>, String> {
-    let call = embedder.embed(std::slice::from_ref(&text), input_type);
+    let call = embed_as(embedder, std::slice::from_ref(&text), input_type, urgency);
     let mut vectors = match tokio::time::timeout(bound, call).await {
         Err(_) => return Err(format!("no answer within {} ms", bound.as_millis())),
         Ok(Err(e)) => return Err(e.to_string()),

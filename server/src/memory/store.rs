@@ -1,9 +1,15 @@
 //! The memory store: writes with a write-time embedding, reads, search.
 //! The thin entry point; each concern lives in its own module
 //! ([`super::write`], [`super::tasks`], [`super::search`]).
+//!
+//! The saves a person makes from a page (a memory, its edit, a reminder)
+//! run in a task of their own that the caller awaits: a person who leaves
+//! the page drops the request's future, not the save (ADR 0033). A save
+//! still waits at most the embedding bound plus its insert.
 use super::*;
 use crate::embeddings::EmbeddingProvider;
 use sqlx::PgPool;
+use std::future::Future;
 use std::sync::Arc;
 
 /// Memories and reminders of every user; every method is scoped to one
@@ -26,9 +32,12 @@ impl MemoryStore {
         }
     }
 
-    /// Saves a memory, embedded if the pipeline answers (never fails because of it).
+    /// Saves a memory, embedded if the pipeline answers (never fails because
+    /// of it: past the bound, its job embeds it). Completes even when the
+    /// caller stops waiting.
     pub async fn save_memory(&self, user_id: i64, new: NewMemory) -> Result<Memory, MemoryError> {
-        super::write::save(self, user_id, new).await
+        let store = self.clone();
+        detached(async move { super::write::save(&store, user_id, new).await }).await
     }
 
     /// A memory checked and embedded, to be written by [`Self::insert_memory`]
@@ -52,6 +61,7 @@ impl MemoryStore {
     }
 
     /// Rewrites a memory's title and content (re-embedded the same way).
+    /// Completes even when the caller stops waiting.
     pub async fn update_memory(
         &self,
         user_id: i64,
@@ -59,7 +69,9 @@ impl MemoryStore {
         title: String,
         content: String,
     ) -> Result<Memory, MemoryError> {
-        super::write::update(self, user_id, id, &title, &content).await
+        let store = self.clone();
+        detached(async move { super::write::update(&store, user_id, id, &title, &content).await })
+            .await
     }
 
     pub async fn delete_memory(&self, user_id: i64, id: i64) -> Result<(), MemoryError> {
@@ -76,9 +88,11 @@ impl MemoryStore {
         super::write::list(self, user_id, limit, offset).await
     }
 
-    /// Creates a reminder, embedded if the pipeline answers.
+    /// Creates a reminder, embedded if the pipeline answers (else by its
+    /// job). Completes even when the caller stops waiting.
     pub async fn create_task(&self, user_id: i64, new: NewTask) -> Result<Task, MemoryError> {
-        super::tasks::create(self, user_id, new).await
+        let store = self.clone();
+        detached(async move { super::tasks::create(&store, user_id, new).await }).await
     }
 
     /// A reminder checked and embedded, to be written by [`Self::insert_task`].
@@ -150,5 +164,21 @@ impl MemoryStore {
     /// How the user's searches of the last `days` days were answered.
     pub async fn source_split(&self, user_id: i64, days: i32) -> Result<SourceSplit, MemoryError> {
         super::search::source_split(self, user_id, days).await
+    }
+}
+
+/// Runs `save` in a task of its own and waits for it: dropping the caller's
+/// future (the client went away) no longer cancels the write half done.
+/// A panic in the save is the caller's panic, as if it had run inline.
+async fn detached<T: Send + 'static>(
+    save: impl Future<Output = Result<T, MemoryError>> + Send + 'static,
+) -> Result<T, MemoryError> {
+    match tokio::spawn(save).await {
+        Ok(saved) => saved,
+        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        // Cancelled: only when the runtime itself shuts down.
+        Err(e) => Err(MemoryError::Database(sqlx::Error::Io(
+            std::io::Error::other(format!("the save was cancelled: {e}")),
+        ))),
     }
 }

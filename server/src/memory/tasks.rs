@@ -1,15 +1,19 @@
-//! Reminders: creation (embedded within a bound), completion (a recurring
-//! task spawns its next occurrence, copying the parent's vector), snooze and
-//! the due list, all scoped to one user.
+//! Reminders: creation (embedded within a bound, on the query lane),
+//! completion (a recurring task spawns its next occurrence, copying the
+//! parent's vector), snooze and the due list, all scoped to one user. A
+//! reminder written without a vector (a creation past the bound, or an
+//! occurrence of a parent that has none yet) is written with its
+//! `memory.embed` job, in the same transaction ([`super::embed_job`]).
 //!
 //! Creation is two steps, [`prepare`] (checks and the embedding, which waits
-//! on the network) and [`insert`] (one statement on any connection), as for
-//! memories (`super::write`).
+//! on the network) and [`insert`] (on any connection, the caller's
+//! transaction included), as for memories (`super::write`).
 use super::recurrence::Rule;
-use super::{embed, validate, MemoryError, MemoryStore, NewTask, Task, TaskStatus};
+use super::{embed, embed_job, validate, MemoryError, MemoryStore, NewTask, Task, TaskStatus};
 use crate::db::tasks::{self, NewTaskRow, TaskRow};
+use crate::db::user_data_embeddings::Table;
 use chrono::{DateTime, Utc};
-use sqlx::PgExecutor;
+use sqlx::PgConnection;
 
 /// PostgreSQL's foreign-key violation (an unknown `request_id`).
 const FOREIGN_KEY_VIOLATION: &str = "23503";
@@ -28,7 +32,10 @@ pub struct PreparedTask {
 
 pub async fn create(store: &MemoryStore, user_id: i64, new: NewTask) -> Result<Task, MemoryError> {
     let prepared = prepare(store, user_id, new).await?;
-    insert(&store.db, user_id, &prepared).await
+    let mut tx = store.db.begin().await?;
+    let task = insert(&mut tx, user_id, &prepared).await?;
+    tx.commit().await?;
+    Ok(task)
 }
 
 /// Checks `new` and embeds it within the write bound; holds no connection.
@@ -62,10 +69,11 @@ pub async fn prepare(
     })
 }
 
-/// Writes a prepared reminder for `user_id` on `db` (the pool, or the
-/// caller's transaction). An unknown request is [`MemoryError::NotFound`].
+/// Writes a prepared reminder for `user_id` on `conn` (a transaction: the
+/// caller's, or [`create`]'s), with its embedding job when it has no
+/// vector. An unknown request is [`MemoryError::NotFound`].
 pub async fn insert(
-    db: impl PgExecutor<'_>,
+    conn: &mut PgConnection,
     user_id: i64,
     p: &PreparedTask,
 ) -> Result<Task, MemoryError> {
@@ -77,14 +85,20 @@ pub async fn insert(
         request_id: p.request_id,
     };
     let inserted = tasks::insert(
-        db,
+        &mut *conn,
         user_id,
         &row,
         p.vector.as_ref().map(|(v, m)| (v, m.as_str())),
     )
     .await;
     match inserted {
-        Ok(row) => Ok(task(row)),
+        Ok(row) => {
+            let saved = task(row);
+            if !saved.embedded {
+                embed_job::enqueue(&mut *conn, Table::Tasks, saved.id).await?;
+            }
+            Ok(saved)
+        }
         Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some(FOREIGN_KEY_VIOLATION) => {
             Err(MemoryError::NotFound)
         }
@@ -122,7 +136,15 @@ pub async fn complete(
         _ => None,
     };
     let spawned = match next_due {
-        Some(due) => Some(task(tasks::spawn_next(&mut *tx, id, due).await?)),
+        Some(due) => {
+            // The occurrence copies the parent's vector; a parent without
+            // one (its own job still pending) leaves it a job of its own.
+            let next = task(tasks::spawn_next(&mut *tx, id, due).await?);
+            if !next.embedded {
+                embed_job::enqueue(&mut *tx, Table::Tasks, next.id).await?;
+            }
+            Some(next)
+        }
         None => None,
     };
     tx.commit().await?;

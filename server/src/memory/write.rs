@@ -1,13 +1,18 @@
-//! Writing and listing memories: validate, embed within a bound, save
-//! (with or without a vector), all scoped to one user.
+//! Writing and listing memories: validate, embed within a bound (on the
+//! query lane), save (with or without a vector), all scoped to one user. A
+//! row saved without a vector is saved with its `memory.embed` job, in the
+//! same transaction ([`super::embed_job`], ADR 0033).
 //!
 //! A save is two steps, [`prepare`] (validation and the embedding, which
-//! waits on the network) and [`insert`] (one statement on any connection),
-//! so an approval can prepare before it takes a pooled connection and
-//! write inside its own transaction (ADR 0028).
-use super::{embed, validate, Memory, MemoryError, MemoryOrigin, MemoryStore, NewMemory};
+//! waits on the network) and [`insert`] (on any connection, the caller's
+//! transaction included), so an approval can prepare before it takes a
+//! pooled connection and write inside its own transaction (ADR 0028).
+use super::{
+    embed, embed_job, validate, Memory, MemoryError, MemoryOrigin, MemoryStore, NewMemory,
+};
 use crate::db::ai_memories::{self, MemoryRow};
-use sqlx::PgExecutor;
+use crate::db::user_data_embeddings::Table;
+use sqlx::PgConnection;
 
 /// Most memories one page of the list returns.
 pub const MAX_PAGE: i64 = 200;
@@ -29,7 +34,10 @@ pub async fn save(
     new: NewMemory,
 ) -> Result<Memory, MemoryError> {
     let prepared = prepare(store, user_id, new).await?;
-    insert(&store.db, user_id, &prepared).await
+    let mut tx = store.db.begin().await?;
+    let memory = insert(&mut tx, user_id, &prepared).await?;
+    tx.commit().await?;
+    Ok(memory)
 }
 
 /// Validates `new` and embeds it within the write bound; holds no connection.
@@ -50,15 +58,15 @@ pub async fn prepare(
     })
 }
 
-/// Writes a prepared memory for `user_id` on `db` (the pool, or the
-/// caller's transaction).
+/// Writes a prepared memory for `user_id` on `conn` (a transaction: the
+/// caller's, or [`save`]'s), with its embedding job when it has no vector.
 pub async fn insert(
-    db: impl PgExecutor<'_>,
+    conn: &mut PgConnection,
     user_id: i64,
     p: &PreparedMemory,
 ) -> Result<Memory, MemoryError> {
     let row = ai_memories::insert(
-        db,
+        &mut *conn,
         user_id,
         &p.title,
         &p.content,
@@ -68,7 +76,11 @@ pub async fn insert(
     )
     .await?;
     // No row: the conversation is not one of this user's.
-    row.map(memory).ok_or(MemoryError::NotFound)
+    let saved = row.map(memory).ok_or(MemoryError::NotFound)?;
+    if !saved.embedded {
+        embed_job::enqueue(&mut *conn, Table::Memories, saved.id).await?;
+    }
+    Ok(saved)
 }
 
 pub async fn update(
@@ -81,8 +93,9 @@ pub async fn update(
     let (title, content) = validate::memory(title, content)?;
     let text = embed::memory_text(&title, &content);
     let vector = embed::for_write(store.embedder.as_ref(), user_id, "memory", text).await;
+    let mut tx = store.db.begin().await?;
     let row = ai_memories::update(
-        &store.db,
+        &mut *tx,
         user_id,
         id,
         &title,
@@ -90,7 +103,12 @@ pub async fn update(
         vector.as_ref().map(|(v, m)| (v, m.as_str())),
     )
     .await?;
-    row.map(memory).ok_or(MemoryError::NotFound)
+    let updated = row.map(memory).ok_or(MemoryError::NotFound)?;
+    if !updated.embedded {
+        embed_job::enqueue(&mut *tx, Table::Memories, updated.id).await?;
+    }
+    tx.commit().await?;
+    Ok(updated)
 }
 
 pub async fn delete(store: &MemoryStore, user_id: i64, id: i64) -> Result<(), MemoryError> {

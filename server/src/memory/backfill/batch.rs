@@ -1,29 +1,50 @@
-//! One batch of the memory backfill: claim rows in a transaction, build
-//! their texts, embed them in one provider call, store the vectors, commit.
-//! Any failure before the commit rolls the whole batch back (no row is half
-//! done), and the claim's locks go with it.
+//! One batch of the memory backfill, and of the `memory.embed` job: claim
+//! rows in a transaction (after a cursor for the backfill, by id for the
+//! job), build their texts, embed them in one provider call, store the
+//! vectors, commit. Any failure before the commit rolls the whole batch back
+//! (no row is half done), and the claim's locks go with it.
+//!
+//! The backfill goes on the document lane; the job on the query lane (a
+//! person's row is waiting, ADR 0033). A backfill batch takes over the
+//! queued jobs of its rows and leaves alone the rows whose job a worker is
+//! running, so neither embeds what the other does.
 use super::{memory_text, task_text, Providers};
 use crate::db::training_sessions;
 use crate::db::user_data_embeddings::{self, Table};
-use crate::embeddings::documents::embed_documents;
-use crate::embeddings::{EmbeddingError, EmbeddingProvider};
+use crate::embeddings::documents::embed_documents_as;
+use crate::embeddings::{EmbeddingError, EmbeddingProvider, Urgency};
 use crate::jobs::{record, worker_id, FailMode, Outcome};
-use crate::training::embed::{dedupe_key, text_of};
+use crate::memory::embed_job::{dedupe_key, legacy_training_key};
+use crate::training::text::text_of;
 use sqlx::{PgConnection, PgPool};
 
-/// A table with the provider of its pipeline.
+/// A table with the provider of its pipeline and the lane its texts take.
 pub struct Pipeline<'a> {
     pub table: Table,
     provider: &'a dyn EmbeddingProvider,
+    urgency: Urgency,
 }
 
 impl<'a> Pipeline<'a> {
+    /// The backfill's: bulk work, on the document lane.
     pub fn new(table: Table, providers: Providers<'a>) -> Self {
         let provider = match table {
             Table::Memories | Table::Tasks => providers.memory,
             Table::TrainingSessions => providers.training,
         };
-        Pipeline { table, provider }
+        Self::with_provider(table, provider, Urgency::Bulk)
+    }
+
+    pub fn with_provider(
+        table: Table,
+        provider: &'a dyn EmbeddingProvider,
+        urgency: Urgency,
+    ) -> Self {
+        Pipeline {
+            table,
+            provider,
+            urgency,
+        }
     }
 
     pub fn model(&self) -> &str {
@@ -66,8 +87,11 @@ pub struct BatchReport {
     pub embedded: u64,
     /// (row id, reason) of texts the server refused.
     pub refused: Vec<(i64, String)>,
-    /// Training sessions whose `training.embed` job a worker is running.
+    /// Rows whose embedding job a worker is running (left to it).
     pub busy: u64,
+    /// [`run_ids`]: rows still in need that another transaction held (a
+    /// backfill batch, a write in progress), so not embedded here.
+    pub held: Vec<i64>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -97,21 +121,15 @@ pub async fn run(
         claimed: ids.len() as u64,
         ..BatchReport::default()
     };
-    // Training sessions also have `training.embed` jobs: take the queued
-    // ones of this batch (so no worker embeds the same sessions after us)
-    // and leave alone the sessions a worker is embedding right now.
-    let jobs = match p.table {
-        Table::TrainingSessions => Some(TrainingJobs::claim(db, &ids).await?),
-        _ => None,
-    };
-    let mine: Vec<i64> = match &jobs {
-        Some(jobs) => ids
-            .iter()
-            .copied()
-            .filter(|id| !jobs.busy.contains(id))
-            .collect(),
-        None => ids.clone(),
-    };
+    // Rows may have `memory.embed` jobs: take the queued ones of this batch
+    // (so no worker embeds the same rows after us) and leave alone the rows
+    // a worker is embedding right now.
+    let jobs = RowJobs::claim(db, p.table, &ids).await?;
+    let mine: Vec<i64> = ids
+        .iter()
+        .copied()
+        .filter(|id| !jobs.busy.contains(id))
+        .collect();
     report.busy = (ids.len() - mine.len()) as u64;
 
     let result = embed_and_store(&mut tx, p, &mine, &mut report).await;
@@ -120,10 +138,40 @@ pub async fn run(
         // Dropping `tx` rolls the batch back.
         Err(e) => Err(e),
     };
-    if let Some(jobs) = jobs {
-        jobs.record(db, &result, &report).await?;
-    }
+    jobs.record(db, &result, &report).await?;
     result.map(|()| BatchOutcome::Committed(report))
+}
+
+/// Embeds and stores, in one transaction, the rows among `ids` that still
+/// need a vector (what the `memory.embed` job runs). Rows no longer in need
+/// (embedded since, deleted) are left out; rows another transaction holds
+/// are listed in [`BatchReport::held`].
+pub async fn run_ids(
+    db: &PgPool,
+    p: &Pipeline<'_>,
+    ids: &[i64],
+) -> Result<BatchReport, BatchError> {
+    let mut tx = db.begin().await?;
+    let claimed =
+        user_data_embeddings::claim_ids(&mut tx, p.table, p.model(), p.dims(), ids).await?;
+    let mut report = BatchReport {
+        last_id: claimed.last().copied().unwrap_or_default(),
+        claimed: claimed.len() as u64,
+        ..BatchReport::default()
+    };
+    let skipped: Vec<i64> = ids
+        .iter()
+        .copied()
+        .filter(|id| !claimed.contains(id))
+        .collect();
+    if !skipped.is_empty() {
+        report.held =
+            user_data_embeddings::still_pending(&mut *tx, p.table, p.model(), p.dims(), &skipped)
+                .await?;
+    }
+    embed_and_store(&mut tx, p, &claimed, &mut report).await?;
+    tx.commit().await?;
+    Ok(report)
 }
 
 async fn embed_and_store(
@@ -137,7 +185,7 @@ async fn embed_and_store(
         return Ok(());
     }
     let texts: Vec<String> = rows.iter().map(|(_, t)| t.clone()).collect();
-    let documents = embed_documents(p.provider, &texts).await?;
+    let documents = embed_documents_as(p.provider, &texts, p.urgency).await?;
     for (i, reason) in documents.rejected {
         if let Some((id, _)) = rows.get(i) {
             report.refused.push((*id, reason));
@@ -194,36 +242,40 @@ async fn texts(
     })
 }
 
-/// The `training.embed` jobs of one batch of sessions.
-struct TrainingJobs {
+/// The embedding jobs of one batch of rows (`memory.embed`, and
+/// `training.embed` for sessions an older version queued).
+struct RowJobs {
     worker: String,
-    /// (job id, session id) of the queued jobs this batch took over.
+    /// (job id, row id) of the queued jobs this batch took over.
     claimed: Vec<(i64, i64)>,
-    /// Sessions whose job another worker is running.
+    /// Rows whose job another worker is running.
     busy: Vec<i64>,
 }
 
-impl TrainingJobs {
-    async fn claim(db: &PgPool, ids: &[i64]) -> Result<Self, sqlx::Error> {
+impl RowJobs {
+    async fn claim(db: &PgPool, table: Table, ids: &[i64]) -> Result<Self, sqlx::Error> {
         let worker = worker_id(0);
-        let keys: Vec<String> = ids.iter().map(|id| dedupe_key(*id)).collect();
+        let mut keys: Vec<(String, i64)> =
+            ids.iter().map(|id| (dedupe_key(table, *id), *id)).collect();
+        if table == Table::TrainingSessions {
+            keys.extend(ids.iter().map(|id| (legacy_training_key(*id), *id)));
+        }
+        let row_of = |key: &str| keys.iter().find(|(k, _)| k == key).map(|(_, id)| *id);
+        let names: Vec<String> = keys.iter().map(|(k, _)| k.clone()).collect();
         // Claim first, then look for running jobs: a job running that is
         // not ours was taken by a worker before us.
-        let claimed: Vec<(i64, i64)> = crate::db::jobs::claim_keys(db, &keys, &worker)
-            .await?
-            .into_iter()
-            .filter_map(|(job, key)| Some((job.id, ids[keys.iter().position(|k| *k == key)?])))
-            .collect();
-        let running = crate::db::jobs::running_keys(db, &keys).await?;
-        let busy = ids
+        let taken = crate::db::jobs::claim_keys(db, &names, &worker).await?;
+        let claimed: Vec<(i64, i64)> = taken
             .iter()
-            .zip(&keys)
-            .filter(|(id, key)| {
-                running.contains(key) && !claimed.iter().any(|(_, mine)| mine == *id)
-            })
-            .map(|(id, _)| *id)
+            .filter_map(|(job, key)| Some((job.id, row_of(key)?)))
             .collect();
-        Ok(TrainingJobs {
+        let running = crate::db::jobs::running_keys(db, &names).await?;
+        let busy = running
+            .iter()
+            .filter(|key| !taken.iter().any(|(_, mine)| mine == *key))
+            .filter_map(|key| row_of(key))
+            .collect();
+        Ok(RowJobs {
             worker,
             claimed,
             busy,
@@ -238,12 +290,15 @@ impl TrainingJobs {
         result: &Result<(), BatchError>,
         report: &BatchReport,
     ) -> Result<(), sqlx::Error> {
+        if self.claimed.is_empty() {
+            return Ok(());
+        }
         let outcomes: Vec<(i64, Outcome)> = self
             .claimed
             .iter()
-            .map(|(job, session)| {
+            .map(|(job, row)| {
                 let outcome = match result {
-                    Ok(()) => match report.refused.iter().find(|(id, _)| id == session) {
+                    Ok(()) => match report.refused.iter().find(|(id, _)| id == row) {
                         Some((_, reason)) => Outcome::failed(FailMode::Retry, reason),
                         None => Outcome::Done,
                     },
@@ -251,7 +306,7 @@ impl TrainingJobs {
                         Outcome::failed(FailMode::Permanent, e)
                     }
                     Err(BatchError::Embedding(e @ EmbeddingError::Unavailable(_))) => {
-                        Outcome::failed(FailMode::Unavailable, e)
+                        Outcome::failed(FailMode::UnavailableSoon, e)
                     }
                     Err(e) => Outcome::failed(FailMode::Retry, e),
                 };
