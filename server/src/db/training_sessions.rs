@@ -1,7 +1,7 @@
 //! `training_sessions`: what the team taught. Written by
 //! `training::create` (the « Apprendre » button, the guideline form and the
 //! chat's approved `create_training_session`), embedded by the
-//! `training.embed` job, read by `search_training`, the `/entrainement`
+//! `memory.embed` job, read by `search_training`, the `/entrainement`
 //! page and the venue search. Event types are compared with
 //! `training_event_key` (migration 0016). Runtime-checked.
 use chrono::{DateTime, Utc};
@@ -161,7 +161,7 @@ pub struct NewSession<'a> {
     pub directives: Option<serde_json::Value>,
 }
 
-/// The embedding is filled later by the `training.embed` job: the write
+/// The embedding is filled later by its `memory.embed` job: the write
 /// never waits for (nor fails with) the embedding service.
 pub async fn insert(conn: &mut PgConnection, s: &NewSession<'_>) -> sqlx::Result<i64> {
     sqlx::query_scalar(
