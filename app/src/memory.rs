@@ -17,8 +17,11 @@ pub const RECURRENCES: &[(&str, &str)] = &[
     ("monthly", "Chaque mois"),
 ];
 
-/// Where a snoozed reminder goes, with their French labels.
-pub const SNOOZES: &[(&str, &str)] = &[("tomorrow", "+1 jour"), ("monday", "Lundi prochain")];
+/// Where a snoozed reminder goes, with their buttons' French labels.
+pub const SNOOZES: &[(&str, &str)] = &[
+    ("tomorrow", "Reporter d'un jour"),
+    ("monday", "Reporter à lundi"),
+];
 
 /// One memory as the page lists it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -26,7 +29,7 @@ pub struct MemoryView {
     pub id: i64,
     pub title: String,
     pub content: String,
-    /// « Assistant », « Résumé de conversation » or « Saisie manuelle ».
+    /// « Retenu par Maxy », « Tiré d'une conversation » or « Saisi à la main ».
     pub origin_label: String,
     /// Whether its vector is stored (search by meaning finds it).
     pub embedded: bool,

@@ -52,9 +52,9 @@ fn sentence(text: &str) -> String {
 
 fn origin_label(origin: MemoryOrigin) -> &'static str {
     match origin {
-        MemoryOrigin::Tool => "Retenue par Maxy",
-        MemoryOrigin::Summary => "Résumé de conversation",
-        MemoryOrigin::Manual => "Saisie manuelle",
+        MemoryOrigin::Tool => "Retenu par Maxy",
+        MemoryOrigin::Summary => "Tiré d'une conversation",
+        MemoryOrigin::Manual => "Saisi à la main",
     }
 }
 
@@ -92,11 +92,16 @@ pub fn reminder_view(t: Task, now: DateTime<Utc>) -> ReminderView {
         id: t.id,
         title: t.title,
         description: t.description,
-        due_on: t.due_at.map(when::format),
+        due_on: t.due_at.map(due_text),
         group: due_group(t.due_at, now),
         recurrence_label: t.recurrence.as_deref().map(when::label_of),
         request_id: t.request_id,
     }
+}
+
+/// « 03/12/2026 08:00 (UTC) »: the page's times are UTC, as its form's.
+fn due_text(at: DateTime<Utc>) -> String {
+    format!("{} (UTC)", when::format(at))
 }
 
 pub fn confidence_view(c: Confidence) -> HitConfidence {
@@ -120,7 +125,7 @@ pub fn hit_view(h: Hit) -> HitView {
         content: h.content,
         confidence: confidence_view(h.confidence),
         by_words: h.matched_by == SearchSource::Fts && h.confidence != Confidence::Recent,
-        due_on: h.due_at.map(when::format),
+        due_on: h.due_at.map(due_text),
     }
 }
 

@@ -82,6 +82,18 @@ pub fn MemoryPage() -> impl IntoView {
     }
 }
 
+/// A memory's title when it says more than its content's first words (a
+/// memory saved without a title gets the start of its content as one:
+/// shown above the content, it reads twice).
+fn shown_title(title: &str, content: &str) -> Option<String> {
+    let stem = title.trim().trim_end_matches(['…', '.']).trim_end();
+    if stem.is_empty() || content.trim_start().starts_with(stem) {
+        None
+    } else {
+        Some(title.trim().to_string())
+    }
+}
+
 /// The outcome of a form's last post: the server's message, or `ok`.
 #[component]
 fn Outcome<T: Clone + Send + Sync + 'static>(
@@ -99,5 +111,23 @@ fn Outcome<T: Clone + Send + Sync + 'static>(
             .into_any(),
             Err(e) => view! { <FormError error=Signal::stored(Some(e)) testid=format!("{testid}-error") /> }.into_any(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown_title;
+
+    #[test]
+    fn a_title_that_only_repeats_the_content_is_not_shown() {
+        let content = "Pour les séminaires de Vinci, toujours proposer un traiteur";
+        assert_eq!(shown_title("Pour les séminaires de Vinci…", content), None);
+        assert_eq!(shown_title(content, content), None);
+        assert_eq!(shown_title("", content), None);
+        assert_eq!(
+            shown_title("Vinci", content).as_deref(),
+            Some("Vinci"),
+            "a title of its own"
+        );
     }
 }

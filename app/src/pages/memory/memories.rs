@@ -1,6 +1,7 @@
-//! The member's memories: a form to add one, and each memory with its
-//! edit form and its deletion (behind a disclosure: no JavaScript needed).
-use super::{Actions, Outcome};
+//! The member's memories (« souvenirs », as the search calls them): a form
+//! to add one, and each memory with its edit form and its deletion (behind
+//! a disclosure: no JavaScript needed).
+use super::{shown_title, Actions, Outcome};
 use crate::memory::MemoryView;
 use crate::raw_text::textarea_value;
 use leptos::prelude::*;
@@ -10,7 +11,7 @@ pub fn Memories(memories: Vec<MemoryView>, actions: Actions) -> impl IntoView {
     let save = actions.save;
     view! {
         <section>
-            <h2 class="mb-3 text-lg font-medium">"Mémoires"</h2>
+            <h2 class="mb-3 text-lg font-medium">"Souvenirs"</h2>
             <ActionForm action=save attr:class="mb-6 space-y-2 rounded-xl border border-slate-200 bg-white p-4 text-sm" attr:data-testid="memory-add-form">
                 <label class="block">
                     "Titre (facultatif)"
@@ -26,12 +27,12 @@ pub fn Memories(memories: Vec<MemoryView>, actions: Actions) -> impl IntoView {
                 <button type="submit" class="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700" data-testid="memory-add-submit">
                     "Retenir"
                 </button>
-                <Outcome result=Signal::derive(move || save.value().get()) ok="Mémoire enregistrée." testid="memory-add" />
+                <Outcome result=Signal::derive(move || save.value().get()) ok="Souvenir enregistré." testid="memory-add" />
             </ActionForm>
-            <Outcome result=Signal::derive(move || actions.update.value().get()) ok="Mémoire modifiée." testid="memory-edit" />
-            <Outcome result=Signal::derive(move || actions.delete.value().get()) ok="Mémoire supprimée." testid="memory-delete" />
+            <Outcome result=Signal::derive(move || actions.update.value().get()) ok="Souvenir modifié." testid="memory-edit" />
+            <Outcome result=Signal::derive(move || actions.delete.value().get()) ok="Souvenir supprimé." testid="memory-delete" />
             {if memories.is_empty() {
-                view! { <p class="text-sm text-slate-500" data-testid="memory-empty">"Aucune mémoire pour l'instant."</p> }.into_any()
+                view! { <p class="text-sm text-slate-500" data-testid="memory-empty">"Aucun souvenir pour l'instant."</p> }.into_any()
             } else {
                 view! {
                     <ul class="space-y-3" data-testid="memory-list">
@@ -46,20 +47,21 @@ pub fn Memories(memories: Vec<MemoryView>, actions: Actions) -> impl IntoView {
 #[component]
 fn MemoryItem(memory: MemoryView, actions: Actions) -> impl IntoView {
     let m = memory;
-    let meta = format!(
-        "{} · {} · {}",
-        m.origin_label,
-        m.created_on,
-        if m.embedded {
-            "indexée par le sens"
-        } else {
-            "en attente d'indexation (trouvée par ses mots)"
-        }
-    );
+    // Only what a person can use: a memory not embedded yet is found by
+    // its words alone until the backfill gives it a vector.
+    let meta = if m.embedded {
+        format!("{} · {}", m.origin_label, m.created_on)
+    } else {
+        format!(
+            "{} · {} · retrouvable par ses mots seulement, pour l'instant",
+            m.origin_label, m.created_on
+        )
+    };
+    let title = shown_title(&m.title, &m.content);
     let id = m.id;
     view! {
         <li class="rounded-xl border border-slate-200 bg-white p-4 text-sm" data-testid="memory-item" data-id=id.to_string()>
-            {(!m.title.is_empty()).then(|| view! { <p class="font-medium" data-testid="memory-title">{m.title.clone()}</p> })}
+            {title.map(|t| view! { <p class="font-medium" data-testid="memory-title">{t}</p> })}
             <p class="whitespace-pre-line text-slate-700" data-testid="memory-content">{m.content.clone()}</p>
             <p class="mt-2 text-xs text-slate-400">{meta}</p>
             <div class="mt-2 flex gap-4 text-xs">
@@ -82,7 +84,7 @@ fn MemoryItem(memory: MemoryView, actions: Actions) -> impl IntoView {
                     <summary class="cursor-pointer text-red-700" data-testid="memory-delete">"Supprimer"</summary>
                     <ActionForm action=actions.delete attr:class="mt-1 flex items-center gap-2">
                         <input type="hidden" name="id" value=id.to_string() />
-                        <span>"Oublier définitivement cette mémoire ?"</span>
+                        <span>"Oublier définitivement ce souvenir ?"</span>
                         <button type="submit" class="rounded-md bg-red-600 px-2 py-1 font-medium text-white hover:bg-red-700" data-testid="memory-delete-confirm">
                             "Confirmer"
                         </button>

@@ -132,7 +132,7 @@ fn ReminderItem(reminder: ReminderView, actions: Actions) -> impl IntoView {
                             <input type="hidden" name="id" value=id.to_string() />
                             <input type="hidden" name="until" value=*value />
                             <button type="submit" class="rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-50" data-testid=format!("reminder-snooze-{value}")>
-                                "Reporter " {*label}
+                                {*label}
                             </button>
                         </ActionForm>
                     }

@@ -53,19 +53,19 @@ pub fn SearchBox(search: ServerAction<SearchMemory>) -> impl IntoView {
     let busy = search.pending();
     view! {
         <section aria-label="Recherche dans la mémoire">
-            <ActionForm action=search attr:class="flex items-end gap-2 text-sm" attr:data-testid="memory-search">
-                <label class="block flex-1">
-                    "Rechercher dans vos souvenirs et rappels"
-                    <span class="block text-xs text-slate-500">"Par le sens, pas seulement les mots : « traiteur végétarien » retrouve « menu sans viande »."</span>
-                    <input type="search" name="query" value=move || q.get().unwrap_or_default() maxlength="500" required
+            <ActionForm action=search attr:class="text-sm" attr:data-testid="memory-search">
+                <label for="memory-search-input" class="block">"Rechercher dans vos souvenirs et rappels"</label>
+                <p class="text-xs text-slate-500">"Par le sens, pas seulement les mots : « traiteur végétarien » retrouve « menu sans viande »."</p>
+                <div class="mt-1 flex gap-2">
+                    <input type="search" id="memory-search-input" name="query" value=move || q.get().unwrap_or_default() maxlength="500" required
                         data-testid="memory-search-input"
-                        class="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5" />
-                </label>
-                <button type="submit" disabled=move || busy.get()
-                    class="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
-                    data-testid="memory-search-submit">
-                    "Rechercher"
-                </button>
+                        class="block min-w-0 flex-1 rounded-md border border-slate-300 px-2 py-1.5" />
+                    <button type="submit" disabled=move || busy.get()
+                        class="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
+                        data-testid="memory-search-submit">
+                        "Rechercher"
+                    </button>
+                </div>
             </ActionForm>
             <div class="mt-2">
                 <FormError error=failure(search) testid="memory-search-error" />
@@ -169,9 +169,9 @@ fn Hit(hit: HitView) -> impl IntoView {
                 {label}
                 <span class="rounded bg-slate-100 px-2 py-0.5 text-xs" data-testid="memory-hit-kind">{hit.kind_label.clone()}</span>
                 {hit.by_words.then(|| view! { <span class="text-xs text-slate-500" data-testid="memory-hit-words">"contient vos mots"</span> })}
-                {hit.due_on.clone().map(|d| view! { <span class="text-xs text-slate-500">"échéance " {d}</span> })}
+                {hit.due_on.clone().map(|d| view! { <span class="text-xs text-slate-500">{format!("échéance : {d}")}</span> })}
             </div>
-            {(!hit.title.is_empty()).then(|| view! { <p class="mt-1 font-medium">{hit.title.clone()}</p> })}
+            {super::shown_title(&hit.title, &hit.content).map(|t| view! { <p class="mt-1 font-medium">{t}</p> })}
             <p class="mt-1 whitespace-pre-line text-slate-700" data-testid="memory-hit-content">{hit.content.clone()}</p>
         </li>
     }
