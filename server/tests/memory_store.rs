@@ -37,8 +37,14 @@ pub async fn user(db: &PgPool, name: &str) -> i64 {
         .unwrap()
 }
 
+/// A store whose search keeps rows at or above `floor` (cosine), with the
+/// defaults of an uncalibrated model otherwise.
 pub fn store(db: &PgPool, embedder: Arc<dyn EmbeddingProvider>, floor: f64) -> MemoryStore {
-    MemoryStore::new(db.clone(), embedder, floor)
+    let tuning = server::memory::ranking::Tuning {
+        keep_floor: floor,
+        ..server::memory::floor::UNCALIBRATED
+    };
+    MemoryStore::new(db.clone(), embedder, tuning)
 }
 
 pub fn memory(title: &str, content: &str) -> NewMemory {

@@ -19,16 +19,32 @@ pub struct MemoryStore {
     pub db: PgPool,
     /// The memory pipeline's embedder (`MAXY_MEMORY_EMBEDDING_*`).
     pub embedder: Arc<dyn EmbeddingProvider>,
-    /// Cosine similarity floor of the vector path ([`super::floor::for_model`]).
-    pub floor: f64,
+    /// The search's weights and bars for this model ([`super::floor::for_model`]).
+    pub tuning: super::ranking::Tuning,
+    /// The language model that judges the search's best candidates
+    /// ([`super::judge`]); `None` or the offline planner: the ranking stands.
+    pub judge: Option<Arc<dyn crate::llm::LlmProvider>>,
 }
 
 impl MemoryStore {
-    pub fn new(db: PgPool, embedder: Arc<dyn EmbeddingProvider>, floor: f64) -> Self {
+    pub fn new(
+        db: PgPool,
+        embedder: Arc<dyn EmbeddingProvider>,
+        tuning: super::ranking::Tuning,
+    ) -> Self {
         MemoryStore {
             db,
             embedder,
-            floor,
+            tuning,
+            judge: None,
+        }
+    }
+
+    /// The same store, its searches judged by `llm` when it is a model.
+    pub fn with_judge(self, llm: Arc<dyn crate::llm::LlmProvider>) -> Self {
+        MemoryStore {
+            judge: Some(llm),
+            ..self
         }
     }
 

@@ -115,7 +115,7 @@ async fn medicaments_finds_paracetamol_by_meaning(db: PgPool) {
         Duration::from_secs(30),
     )
     .unwrap();
-    let placeholder = floor::for_model(MODEL, None);
+    let placeholder = floor::for_model(MODEL, None).keep_floor;
     let floor = E5_TEST_FLOOR.max(placeholder);
     let client = Arc::new(client);
     let s = store(&db, client.clone(), floor);
