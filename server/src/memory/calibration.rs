@@ -43,21 +43,7 @@ pub async fn run(
 ) -> anyhow::Result<Calibration> {
     let documents: Vec<String> = set.memories.iter().map(document_text).collect();
     let queries: Vec<String> = set.queries.iter().map(|q| q.text.clone()).collect();
-    let doc_vectors = provider
-        .embed(&documents, InputType::Document)
-        .await
-        .context("cannot embed the calibration memories")?;
-    // The query lane is bounded to what a person waits for (2 s by
-    // default): a few queries per request, as a search sends them.
-    let mut query_vectors = Vec::with_capacity(queries.len());
-    for chunk in queries.chunks(QUERY_CHUNK) {
-        query_vectors.extend(
-            provider
-                .embed(chunk, InputType::Query)
-                .await
-                .context("cannot embed the calibration queries")?,
-        );
-    }
+    let (doc_vectors, query_vectors) = embed_both(provider, &documents, &queries).await?;
     let scores: Vec<Vec<f64>> = query_vectors
         .iter()
         .map(|q| doc_vectors.iter().map(|d| cosine(q, d)).collect())
@@ -66,6 +52,30 @@ pub async fn run(
         set.queries.iter().map(|q| q.id.clone()).collect(),
         set.memories.iter().map(|m| m.id.clone()).collect(),
     ))
+}
+
+/// Memories embedded as documents, questions as queries. The query lane is
+/// bounded to what a person waits for (2 s by default): a few questions per
+/// request, as a search sends them.
+async fn embed_both(
+    provider: &dyn EmbeddingProvider,
+    documents: &[String],
+    queries: &[String],
+) -> anyhow::Result<(Vec<Vec<f32>>, Vec<Vec<f32>>)> {
+    let doc_vectors = provider
+        .embed(documents, InputType::Document)
+        .await
+        .context("cannot embed the memories")?;
+    let mut query_vectors = Vec::with_capacity(queries.len());
+    for chunk in queries.chunks(QUERY_CHUNK) {
+        query_vectors.extend(
+            provider
+                .embed(chunk, InputType::Query)
+                .await
+                .context("cannot embed the questions")?,
+        );
+    }
+    Ok((doc_vectors, query_vectors))
 }
 
 /// Gathers every case's evidence as the search would: memories embedded as
@@ -86,20 +96,8 @@ pub async fn gather_cases(
             .collect()
     };
     let documents: Vec<String> = cases.iter().flat_map(texts).collect();
-    let doc_vectors = provider
-        .embed(&documents, InputType::Document)
-        .await
-        .context("cannot embed the cases' memories")?;
     let queries: Vec<String> = cases.iter().map(|c| c.query.clone()).collect();
-    let mut query_vectors = Vec::with_capacity(queries.len());
-    for chunk in queries.chunks(QUERY_CHUNK) {
-        query_vectors.extend(
-            provider
-                .embed(chunk, InputType::Query)
-                .await
-                .context("cannot embed the cases' questions")?,
-        );
-    }
+    let (doc_vectors, query_vectors) = embed_both(provider, &documents, &queries).await?;
     let mut out = Vec::with_capacity(cases.len());
     let mut docs = doc_vectors.iter();
     for (case, query) in cases.iter().zip(&query_vectors) {
