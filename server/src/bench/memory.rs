@@ -1,12 +1,16 @@
 //! `maxy bench memory`: the memory search's vector path at the issue's
 //! scale — one user's 10,000 memories among 100 other users' as many
-//! (1,010,000 rows) — and the whole search with the local query embedding.
+//! (1,010,000 rows) — and the whole search a person waits for, side by
+//! side with its vector path ([`whole`]).
 //!
 //! Rows are synthetic (seeded once, deterministically, under the model name
 //! [`MODEL`] so they never mix with real vectors): 1,000 random directions
 //! plus one of 1,000 random offsets each, so vectors cluster like texts do.
-//! Queries are other users' vectors: near some of the user's rows, never
-//! equal to one.
+//! Their texts are French notes built from a small vocabulary ([`seed`]),
+//! so a common word (« semaine », « traiteur », « salle ») is in thousands
+//! of a user's rows, as in real life, and the full-text step costs what it
+//! would. Queries of the SQL comparison are other users' vectors: near some
+//! of the user's rows, never equal to one.
 //!
 //! Measured side by side, same queries, same run:
 //! - **covering index** (what the app runs, ADR 0017): an index-only scan
@@ -17,14 +21,15 @@
 //!   relaxed_order`, filtered to the user; its recall against the exact top 10.
 use super::{ms, pct};
 use crate::db::memory_vectors;
-use crate::embeddings::{EmbeddingProvider, InputType};
+use crate::embeddings::EmbeddingProvider;
 use crate::memory::vector_index;
-use anyhow::Context;
 use pgvector::Vector;
-use rand::{Rng, SeedableRng};
 use sqlx::PgPool;
 use std::sync::Arc;
 use std::time::Instant;
+
+mod seed;
+mod whole;
 
 /// The model name of the synthetic rows.
 pub const MODEL: &str = "bench-synthetic";
@@ -37,23 +42,13 @@ pub struct Options {
     pub hnsw: bool,
 }
 
-/// French questions a team member asks their memory.
-const QUESTIONS: &[&str] = &[
-    "est-ce que j'ai des médicaments à prendre cette semaine ?",
-    "qu'est-ce que j'avais noté sur le traiteur du Belvédère ?",
-    "quel organisateur voulait un rooftop pour juin ?",
-    "le lieu qui refuse les mariages, c'était lequel ?",
-    "rappelle-moi ce que Claire a dit sur le budget du séminaire",
-    "which venue had the parking issue last time?",
-];
-
 pub async fn run(
     db: &PgPool,
     embedder: &Arc<dyn EmbeddingProvider>,
     opts: &Options,
 ) -> anyhow::Result<()> {
     let dims = embedder.dimensions();
-    let users = seed(db, opts, dims).await?;
+    let users = seed::seed(db, opts, dims).await?;
     let target = users[0];
     let built = vector_index::ensure(db, dims).await?;
     if !built.is_empty() {
@@ -146,38 +141,8 @@ pub async fn run(
             .await?;
     }
 
-    // The whole vector path as a person waits for it: the question embedded
-    // by the local query lane, then the covering-index search.
-    let mut embed_times = Vec::new();
-    let mut whole = Vec::new();
-    for i in 0..opts.searches.min(100) {
-        let question = QUESTIONS[i % QUESTIONS.len()].to_string();
-        let started = Instant::now();
-        let vector = match embedder.embed(&[question], InputType::Query).await {
-            Ok(mut v) => v.pop().context("no vector")?,
-            Err(e) => {
-                println!("  whole search skipped: the memory embedder is unavailable ({e})");
-                return Ok(());
-            }
-        };
-        embed_times.push(ms(started));
-        top(db, target, &Vector::from(vector), dims, Path::Covering).await?;
-        whole.push(ms(started));
-    }
-    embed_times.sort_by(f64::total_cmp);
-    whole.sort_by(f64::total_cmp);
-    println!(
-        "  query embedding  p50 {:>6.2} ms  p95 {:>6.2} ms ({}, query lane)",
-        pct(&embed_times, 0.5),
-        pct(&embed_times, 0.95),
-        embedder.model()
-    );
-    println!(
-        "  embedding + vector path p50 {:>6.2} ms  p95 {:>6.2} ms",
-        pct(&whole, 0.5),
-        pct(&whole, 0.95)
-    );
-    Ok(())
+    whole::words_plan(db, target).await?;
+    whole::run(db, embedder, target, opts.searches).await
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,88 +209,6 @@ async fn top(
     // Never commit: the HNSW comparison dropped the covering index in here.
     tx.rollback().await?;
     Ok(ids)
-}
-
-/// Seeds the synthetic users and memories once; returns the users' ids.
-async fn seed(db: &PgPool, opts: &Options, dims: u32) -> anyhow::Result<Vec<i64>> {
-    let want = opts.users * opts.per_user;
-    let have: i64 =
-        sqlx::query_scalar("SELECT count(*) FROM ai_memories WHERE embedding_model = $1")
-            .bind(MODEL)
-            .fetch_one(db)
-            .await?;
-    let mut tx = db.begin().await?;
-    let users: Vec<i64> = sqlx::query_scalar(
-        "WITH wanted AS (
-             SELECT 'bench-memory-' || g || '@bench.invalid' AS email, 'Banc ' || g AS name
-               FROM generate_series(1, $1) g
-         ), inserted AS (
-             INSERT INTO users (email, display_name) SELECT email, name FROM wanted
-             ON CONFLICT (email) DO NOTHING RETURNING id
-         )
-         SELECT id FROM users WHERE email IN (SELECT email FROM wanted)
-         UNION SELECT id FROM inserted ORDER BY 1",
-    )
-    .bind(opts.users)
-    .fetch_all(&mut *tx)
-    .await?;
-    if have >= want {
-        tx.commit().await?;
-        return Ok(users);
-    }
-    println!("seeding {want} synthetic memories ({dims} dims; about a minute per million)…");
-    let started = Instant::now();
-    sqlx::query("DELETE FROM ai_memories WHERE embedding_model = $1")
-        .bind(MODEL)
-        .execute(&mut *tx)
-        .await?;
-    let mut rng = rand::rngs::StdRng::seed_from_u64(42);
-    let mut random_vectors = |scale: f32| -> Vec<Vector> {
-        (0..1000)
-            .map(|_| {
-                Vector::from(
-                    (0..dims)
-                        .map(|_| (rng.random::<f32>() - 0.5) * scale)
-                        .collect::<Vec<_>>(),
-                )
-            })
-            .collect()
-    };
-    let bases = random_vectors(1.0);
-    let offsets = random_vectors(0.6);
-    // Indexing a bound array per row would copy it each time: the two sets
-    // go to temporary tables, joined on their index.
-    for (table, vectors) in [("bench_bases", &bases), ("bench_offsets", &offsets)] {
-        sqlx::query(&format!(
-            "CREATE TEMP TABLE {table} ON COMMIT DROP AS
-               SELECT (n - 1)::bigint AS k, v FROM unnest($1::vector[]) WITH ORDINALITY AS x(v, n)"
-        ))
-        .bind(vectors)
-        .execute(&mut *tx)
-        .await?;
-    }
-    // Rows interleave users, as months of notes do: user u's rows are
-    // spread over the whole table, one heap page each.
-    sqlx::query(&format!(
-        "INSERT INTO ai_memories (user_id, title, content, source, embedding, embedding_model, created_at)
-         SELECT ($1::bigint[])[1 + i % $2], '', 'Note de banc n°' || i, 'manual',
-                (b.v + o.v)::vector({dims}), $3, now() - ($4 - i) * interval '30 seconds'
-           FROM generate_series(0::bigint, $4 - 1) i
-           JOIN bench_bases b ON b.k = (i * 7919) % 1000
-           JOIN bench_offsets o ON o.k = (i / 1000 + i * 31) % 1000"
-    ))
-    .bind(&users)
-    .bind(opts.users)
-    .bind(MODEL)
-    .bind(want)
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    sqlx::query("VACUUM ANALYZE ai_memories")
-        .execute(db)
-        .await?;
-    println!("  seeded in {:.0} s", started.elapsed().as_secs_f64());
-    Ok(users)
 }
 
 /// `n` query vectors: other users' rows, so near but never equal to the

@@ -109,7 +109,9 @@ pub async fn list(
 }
 
 /// Full-text hits (unaccented French, any one query word suffices: see
-/// `maxy_fts_any` in migration 0018), best rank first.
+/// `maxy_fts_any` in migration 0018), best rank first. Served by the
+/// per-user GIN `ai_memories_user_search_tsv_idx` (0026), which needs
+/// `user_id` bound as bigint.
 pub async fn fts(
     db: impl PgExecutor<'_>,
     user_id: i64,

@@ -141,7 +141,7 @@ pub async fn due_before(
 }
 
 /// Full-text hits over open and done tasks, best rank first (see
-/// `ai_memories::fts`).
+/// `ai_memories::fts`; per-user GIN `tasks_user_search_tsv_idx`, 0026).
 pub async fn fts(
     db: impl PgExecutor<'_>,
     user_id: i64,
