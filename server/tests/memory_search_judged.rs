@@ -5,6 +5,7 @@
 //! it was. The model is the real Anthropic client against a scripted fake.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 #[path = "memory_store/fakes.rs"]
+#[allow(dead_code)] // shared with memory_store, which uses all of it
 mod fakes;
 mod support;
 
