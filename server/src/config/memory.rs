@@ -5,9 +5,9 @@ pub const SIMILARITY_FLOOR_VAR: &str = "MAXY_MEMORY_SIMILARITY_FLOOR";
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MemorySettings {
-    /// `MAXY_MEMORY_SIMILARITY_FLOOR`: overrides the floor calibrated for
-    /// the memory model (`memory::floor::for_model`). Unset: the calibrated
-    /// value, or the documented default for a model never calibrated.
+    /// `MAXY_MEMORY_SIMILARITY_FLOOR`: replaces the keep floor tuned for
+    /// the memory model (`memory::floor::for_model`). Unset: the tuned
+    /// value, or the documented default for a model never tuned.
     pub similarity_floor: Option<f64>,
 }
 
