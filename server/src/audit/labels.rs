@@ -30,6 +30,8 @@ pub fn action(key: &str) -> &'static str {
         "magic_link.issued" => "Lien d'accès créé",
         "magic_link.revoked" => "Lien d'accès révoqué",
         "magic_link.used" => "Lien d'accès ouvert",
+        // The job kind that embeds a saved note (the scan below finds it).
+        "memory.embed" => "Souvenir indexé pour la recherche",
         "memory.summarised" => "Conversation résumée en mémoire",
         "request.updated" => "Demande modifiée",
         "search_preferences.updated" => "Préférences de recherche modifiées",
