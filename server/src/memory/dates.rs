@@ -121,22 +121,17 @@ pub fn mentions_date_in(text: &str, window: &Window, today: NaiveDate) -> bool {
     (0..words.len()).any(|i| date_at(&words, i, today).is_some_and(|d| window.contains(d)))
 }
 
-/// Lower-case, unaccented words; apostrophes and hyphens kept inside words.
+/// Lower-case, unaccented words (the gazetteer's folding,
+/// [`app::geo::fold_char_into`]); apostrophes and hyphens kept inside
+/// words, where the gazetteer turns them into spaces.
 fn words(text: &str) -> Vec<String> {
-    let folded: String = text
-        .chars()
-        .flat_map(char::to_lowercase)
-        .map(|c| match c {
-            'à' | 'â' | 'ä' => 'a',
-            'é' | 'è' | 'ê' | 'ë' => 'e',
-            'î' | 'ï' => 'i',
-            'ô' | 'ö' => 'o',
-            'ù' | 'û' | 'ü' => 'u',
-            'ç' => 'c',
-            '’' => '\'',
-            c => c,
-        })
-        .collect();
+    let mut folded = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '’' => folded.push('\''),
+            c => app::geo::fold_char_into(c, &mut folded),
+        }
+    }
     folded
         .split(|c: char| !(c.is_alphanumeric() || matches!(c, '\'' | '-' | '/' | '.')))
         .map(|w| {
