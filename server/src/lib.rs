@@ -24,6 +24,7 @@ pub mod memory_desk;
 pub mod outbound;
 pub mod outreach;
 pub mod planner;
+pub mod playbooks;
 pub mod requests_desk;
 pub mod search;
 pub mod search_preferences;
