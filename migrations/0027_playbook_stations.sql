@@ -43,10 +43,11 @@ ALTER TABLE playbook_runs ADD COLUMN opened_for bigint REFERENCES users (id) ON 
 ALTER TABLE playbook_runs ADD COLUMN steps_done text[] NOT NULL DEFAULT '{}';
 
 -- Decisions: the station, who asked, the mode before the cap, the caller's
--- door and what the agent then did.
+-- door and what the agent then did. An open run's rulings are logged here
+-- too: a step refused or allowed out of order (`step`), an abandon (`abandon`).
 ALTER TABLE guidance_decisions DROP CONSTRAINT guidance_decisions_origin_check;
 ALTER TABLE guidance_decisions ADD CONSTRAINT guidance_decisions_origin_check
-    CHECK (origin IN ('seek_guidance', 'implicit_gate', 'start_playbook', 'turn'));
+    CHECK (origin IN ('seek_guidance', 'implicit_gate', 'start_playbook', 'turn', 'step', 'abandon'));
 ALTER TABLE guidance_decisions ADD COLUMN station text NOT NULL DEFAULT 'chat';
 ALTER TABLE guidance_decisions ADD COLUMN user_id bigint REFERENCES users (id) ON DELETE SET NULL;
 ALTER TABLE guidance_decisions ADD COLUMN uncapped_band text
