@@ -82,6 +82,9 @@ pub enum ChatEvent {
     /// Something the team should know (a remote model failed and the
     /// offline planner took over…).
     Notice { text: String },
+    /// The playbook ruling the conversation changed: opened, a step done,
+    /// completed, abandoned or replaced.
+    Playbook(PlaybookProgress),
     /// The turn is over.
     TurnFinished {
         turn_id: i64,
@@ -93,6 +96,22 @@ pub enum ChatEvent {
 }
 
 /// A write waiting for a person, rendered for a person.
+/// The playbook ruling a conversation, as the chat shows it (« étape 2 sur 4 »).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlaybookProgress {
+    /// French title of the playbook.
+    pub title: String,
+    /// What it achieves (its goal).
+    pub goal: String,
+    /// Steps done and steps in all (optional ones included).
+    pub done: usize,
+    pub steps: usize,
+    /// The next step in the team's words, when one remains.
+    pub next: Option<String>,
+    /// `open`, `completed`, `abandoned` or `replaced`.
+    pub status: String,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ApprovalCard {
     pub approval_id: i64,

@@ -20,7 +20,10 @@
 //!   into patterns and suggested playbooks.
 pub mod decide;
 pub mod definition;
+pub mod evaluate;
+pub mod log;
 pub mod miner;
+pub mod runtime;
 pub mod scoring;
 pub mod simulate;
 pub mod skills;

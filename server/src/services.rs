@@ -92,6 +92,18 @@ pub struct Dependencies {
     pub memory: Arc<crate::memory::MemoryStore>,
 }
 
+/// What scores playbooks for a described action: the configured model, or
+/// the calibrated embedding similarity offline; `None` without an embedder
+/// and without a model (only triggers and `start_playbook` open then).
+fn playbook_scorer(
+    llm: &Arc<dyn LlmProvider>,
+    embedder: Option<&Arc<dyn EmbeddingProvider>>,
+) -> Option<Arc<dyn crate::playbooks::scoring::Score>> {
+    let offline = llm.name() == crate::planner::Planner.name();
+    let model = (!offline).then(|| llm.clone());
+    embedder.map(|e| crate::playbooks::scoring::scorer(model, e.clone()))
+}
+
 impl Services {
     pub fn new(deps: Dependencies) -> Self {
         let Dependencies {
@@ -110,7 +122,12 @@ impl Services {
             embedder: venue_embedder.clone(),
             llm: llm.clone(),
         });
+        let guide = Arc::new(crate::playbooks::runtime::Guide::new(
+            db.clone(),
+            playbook_scorer(&llm, venue_embedder.as_ref()),
+        ));
         let agent = Arc::new(Agent {
+            guide: Some(guide),
             db: db.clone(),
             provider: llm,
             offline: Arc::new(crate::planner::Planner),

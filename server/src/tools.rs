@@ -22,6 +22,7 @@ mod input;
 pub mod output;
 pub mod read;
 mod registry;
+pub use registry::GUIDANCE;
 pub mod schema;
 
 /// Read or write: decides whether a call runs or waits for a person.
@@ -29,6 +30,9 @@ pub mod schema;
 pub enum Access {
     Read,
     Write,
+    /// `seek_guidance`, `start_playbook`, `abandon_playbook`: run by the
+    /// playbook runtime, neither a read of the data nor a write to it.
+    Guidance,
 }
 
 /// Who calls, and for which conversation: every tool reads with it.

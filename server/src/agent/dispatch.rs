@@ -12,6 +12,7 @@ use crate::db::ai_conversations::ApprovalOutcome;
 use crate::db::ai_events::{RoundMessage, RoundStored};
 use crate::db::ai_messages::StoredMessage;
 use crate::llm::{Block, ChatAnswer};
+use crate::playbooks::runtime::{Caller, Gate, TurnState};
 use crate::tools::{Access, Mode, ToolContext, ToolError, Toolbox};
 use app::chat::{ApprovalCard, ChatEvent};
 
@@ -34,7 +35,9 @@ impl Agent {
     /// A round's tool calls, one after the other: the model's answer
     /// stored first (an approval card refers to it), then for each call its
     /// "started" line (read calls), the call, and the line saying how it
-    /// ended (or its approval card); last, the results stored.
+    /// ended (or its approval card); last, the results stored. The open
+    /// playbook rules each call first (`playbooks::runtime`).
+    #[allow(clippy::too_many_arguments)]
     pub(super) async fn dispatch(
         &self,
         tools: &ToolContext,
@@ -43,6 +46,8 @@ impl Agent {
         calls: &[(String, String, serde_json::Value)],
         read: &mut Vec<String>,
         sink: &mut EventSink,
+        caller: &Caller,
+        turn: &mut TurnState,
     ) -> sqlx::Result<Dispatched> {
         let RoundStored {
             message: answer_stored,
@@ -56,7 +61,10 @@ impl Agent {
             .await?;
         let mut results = Vec::with_capacity(calls.len());
         for (id, name, input) in calls {
-            if Toolbox::access(name) == Some(Access::Read) {
+            if matches!(
+                Toolbox::access(name),
+                Some(Access::Read | Access::Guidance)
+            ) {
                 sink.push(ChatEvent::ToolStarted {
                     call_id: id.into(),
                     name: name.into(),
@@ -65,7 +73,7 @@ impl Agent {
                 .await?;
             }
             let (block, event) = self
-                .call(tools, mode, answer_stored.id, id, name, input, read)
+                .ruled_call(tools, mode, answer_stored.id, id, name, input, read, caller, turn)
                 .await?;
             if let ChatEvent::ToolFinished {
                 is_error: false, ..
@@ -74,6 +82,9 @@ impl Agent {
                 read.push(name.clone());
             }
             sink.push(event).await?;
+            if let Some(progress) = turn.progress.take() {
+                sink.push(ChatEvent::Playbook(progress)).await?;
+            }
             results.push(block);
         }
         let RoundStored {
@@ -91,6 +102,79 @@ impl Agent {
             results: results_stored,
             outcomes,
         })
+    }
+
+    /// A call as the playbooks rule it: guidance tools run in the playbook
+    /// runtime; a read or a write is first checked by the open run (or the
+    /// first write's decision), then runs, then counts as a step done or as
+    /// an observation.
+    #[allow(clippy::too_many_arguments)]
+    async fn ruled_call(
+        &self,
+        tools: &ToolContext,
+        mode: Mode,
+        message_id: i64,
+        call_id: &str,
+        name: &str,
+        input: &serde_json::Value,
+        read: &[String],
+        caller: &Caller,
+        turn: &mut TurnState,
+    ) -> sqlx::Result<(Block, ChatEvent)> {
+        let Some(guide) = &self.guide else {
+            return self
+                .call(tools, mode, message_id, call_id, name, input, read)
+                .await;
+        };
+        let finished = |content: String, summary: String, is_error: bool| {
+            (
+                Block::ToolResult {
+                    tool_use_id: call_id.to_string(),
+                    content,
+                    is_error,
+                },
+                ChatEvent::ToolFinished {
+                    call_id: call_id.into(),
+                    name: name.into(),
+                    summary,
+                    is_error,
+                },
+            )
+        };
+        let access = Toolbox::access(name);
+        if access == Some(Access::Guidance) {
+            let reply = guide.guidance_call(caller, name, input, turn).await?;
+            return Ok(finished(reply.for_model, reply.summary, reply.is_error));
+        }
+        let Some(access) = access else {
+            return self
+                .call(tools, mode, message_id, call_id, name, input, read)
+                .await;
+        };
+        let note = match guide.before_call(caller, name, access, turn).await? {
+            Gate::Refuse { reason } => {
+                let summary = match access {
+                    Access::Write => format!("Proposition impossible : {reason}"),
+                    _ => reason.clone(),
+                };
+                return Ok(finished(reason, summary, true));
+            }
+            Gate::Proceed { note } => note,
+        };
+        let (mut block, event) = self
+            .call(tools, mode, message_id, call_id, name, input, read)
+            .await?;
+        let succeeded = match &event {
+            ChatEvent::ToolFinished { is_error, .. } => !is_error,
+            ChatEvent::ApprovalRequested(_) => true,
+            _ => false,
+        };
+        guide.after_call(caller, name, succeeded, turn).await?;
+        if let (Some(note), Block::ToolResult { content, .. }) = (note, &mut block) {
+            content.push_str("\n\n");
+            content.push_str(&note);
+        }
+        Ok((block, event))
     }
 
     /// Runs a read call, turns a write call into an approval card, and
@@ -158,7 +242,7 @@ impl Agent {
                 });
                 Ok((result(history::pending_text(pending.id), false), card))
             }
-            None => {
+            Some(Access::Guidance) | None => {
                 let error = ToolError::UnknownTool(name.into());
                 Ok((result(error.to_string(), true), failed(error.to_string())))
             }

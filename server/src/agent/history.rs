@@ -279,3 +279,23 @@ pub(super) fn clip(text: &str, max_chars: usize) -> String {
 #[cfg(test)]
 #[path = "history_tests.rs"]
 mod tests;
+
+/// What the person wrote last (the action a playbook decision scores);
+/// empty when the history holds no text of theirs.
+pub fn last_user_text(messages: &[StoredMessage]) -> String {
+    messages
+        .iter()
+        .rev()
+        .find(|m| m.role == "user")
+        .map(|m| {
+            m.content
+                .iter()
+                .filter_map(|b| match b {
+                    Block::Text { text } => Some(text.trim()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_default()
+}

@@ -24,6 +24,9 @@ pub fn label(tool: &str) -> String {
         "add_knowledge_entry" => "Proposition de connaissance…",
         "save_memory" => "Proposition de souvenir…",
         "create_reminder" => "Proposition de rappel…",
+        "seek_guidance" => "Recherche du parcours adapté…",
+        "start_playbook" => "Ouverture d'un parcours…",
+        "abandon_playbook" => "Abandon du parcours…",
         _ => "Outil de Maxy…",
     }
     .to_string()

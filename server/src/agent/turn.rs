@@ -90,6 +90,9 @@ pub struct Agent {
     /// The team's memories: the memory tools and the conversation
     /// summariser (`None`: neither runs).
     pub memory: Option<Arc<crate::memory::MemoryStore>>,
+    /// Playbooks: the doors and the open run's rules (`None`: the
+    /// assistant chooses freely among its tools).
+    pub guide: Option<Arc<crate::playbooks::runtime::Guide>>,
     /// Per-stage timings of each turn, for `maxy bench chat` only: `None`
     /// in production, where nothing is recorded.
     pub stages: Option<Arc<StageLog>>,
@@ -327,6 +330,14 @@ impl Agent {
         let mut outcomes = reads.outcomes;
         // The read tools this turn ran, for the cards' « where from ».
         let mut read = Vec::new();
+        let caller = crate::playbooks::runtime::Caller {
+            conversation_id: conversation.id,
+            user_id: conversation.user_id,
+            station: crate::playbooks::stations::for_mode(mode),
+            request_id: conversation.request_id,
+            asked: history::last_user_text(&stored),
+        };
+        let mut playbook_turn = crate::playbooks::runtime::TurnState::default();
         for _round in 0..self.settings.max_rounds {
             let (messages, summary) = match first_history.take() {
                 Some(loaded) => loaded,
@@ -377,7 +388,16 @@ impl Agent {
                 return Ok(Some(answer));
             }
             let round = self
-                .dispatch(&tools, mode, &answer, &calls, &mut read, sink)
+                .dispatch(
+                    &tools,
+                    mode,
+                    &answer,
+                    &calls,
+                    &mut read,
+                    sink,
+                    &caller,
+                    &mut playbook_turn,
+                )
                 .await?;
             stored.extend([round.answer, round.results]);
             outcomes = round.outcomes;

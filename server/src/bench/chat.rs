@@ -341,6 +341,7 @@ async fn service(
         known: Default::default(),
         memory: None,
         stages: Some(log.clone()),
+        guide: None,
     };
     let service = Arc::new(AssistantService {
         agent: Arc::new(agent),

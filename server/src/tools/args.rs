@@ -282,3 +282,28 @@ pub struct CreateReminder {
     pub recurrence: Option<String>,
     pub request_id: Option<i64>,
 }
+
+/// What the assistant is about to do, in a sentence, to learn which
+/// playbooks and skills fit (`seek_guidance`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeekGuidance {
+    /// The action described in French (« qualifier la demande D-2025-00043 »).
+    pub action: String,
+}
+
+/// Opens a playbook by its name (`start_playbook`); an open one is replaced.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StartPlaybook {
+    /// The playbook's name, as `seek_guidance` gives it (`qualification-demande`).
+    pub name: String,
+}
+
+/// Ends the open playbook before its last step (`abandon_playbook`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AbandonPlaybook {
+    /// Why, in a sentence the team reads in the decision log.
+    pub reason: String,
+}

@@ -7,6 +7,10 @@ use super::{
 use crate::llm::{ToolList, ToolSpec};
 use std::sync::OnceLock;
 
+/// The playbook tools every station has: they run in the agent loop
+/// (`playbooks::runtime`), neither reading data nor writing it.
+pub const GUIDANCE: [&str; 3] = ["seek_guidance", "start_playbook", "abandon_playbook"];
+
 /// What each tool does, for the model (French, as the team speaks).
 fn description(name: &str) -> Option<&'static str> {
     Some(match name {
@@ -31,6 +35,9 @@ fn description(name: &str) -> Option<&'static str> {
         "add_knowledge_entry" => "Propose d'ajouter un fait sur un lieu à la base de connaissances ; une personne l'approuve sur une carte avant que quoi que ce soit soit écrit.",
         "save_memory" => "Propose de retenir un fait durable dans la mémoire de l'utilisateur (préférence, contrainte d'un lieu ou d'un organisateur) ; une personne l'approuve sur une carte avant que quoi que ce soit soit écrit.",
         "create_reminder" => "Propose de créer un rappel pour l'utilisateur (titre, échéance AAAA-MM-JJ ou RFC 3339, récurrence none/daily/weekly/monthly, demande liée) ; une personne l'approuve sur une carte avant que quoi que ce soit soit écrit.",
+        "seek_guidance" => "Décrit ce que tu t'apprêtes à faire et renvoie les parcours (playbooks) et les outils qui s'y prêtent, avec leur score et leur bande (imposé, suggéré, observé) ; un parcours imposé s'ouvre. À appeler avant une action en plusieurs étapes.",
+        "start_playbook" => "Ouvre un parcours (playbook) par son nom : ses étapes s'imposent ensuite dans l'ordre. Un parcours déjà ouvert est remplacé et perd ses actions réservées. Refusé si le profil de l'utilisateur ne peut pas l'ouvrir.",
+        "abandon_playbook" => "Abandonne le parcours ouvert avant sa fin, avec la raison ; refusé si le profil de l'utilisateur ne le permet pas.",
         _ => return None,
     })
 }
@@ -52,6 +59,7 @@ impl Toolbox {
         read::NAMES
             .iter()
             .chain(write::NAMES)
+            .chain(&GUIDANCE)
             .filter_map(|&name| {
                 Some(ToolSpec {
                     name: name.to_string(),
@@ -68,6 +76,8 @@ impl Toolbox {
             Some(Access::Read)
         } else if write::NAMES.contains(&name) {
             Some(Access::Write)
+        } else if GUIDANCE.contains(&name) {
+            Some(Access::Guidance)
         } else {
             None
         }

@@ -141,6 +141,9 @@ pub fn for_tool(name: &str, mode: Mode) -> Option<Value> {
         "request_availability_check" => of::<args::RequestAvailabilityCheck>(),
         "create_training_session" => of::<args::CreateTrainingSession>(),
         "add_knowledge_entry" => of::<args::AddKnowledgeEntry>(),
+        "seek_guidance" => of::<args::SeekGuidance>(),
+        "start_playbook" => of::<args::StartPlaybook>(),
+        "abandon_playbook" => of::<args::AbandonPlaybook>(),
         _ => return None,
     };
     if let Some(o) = schema.as_object_mut() {

@@ -91,6 +91,7 @@ pub fn ConversationView(log: ConversationLog, refresh: RwSignal<u32>) -> impl In
                 </span>
             </div>
         </div>
+        {move || timeline.with(|t| t.playbook.clone()).map(|p| view! { <PlaybookBanner progress=p /> })}
         <div class="mt-4 space-y-3" data-testid="chat-timeline" aria-live="polite">
             <For each=move || 0..count() key=|index| *index let:index>
                 <EntryView index timeline follower />
@@ -212,6 +213,10 @@ fn EntryView(index: usize, timeline: RwSignal<Timeline>, follower: Follower) -> 
             <p role="status" data-testid="notice" class="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">{text}</p>
         }
         .into_any(),
+        Some(Entry::Playbook { text }) => view! {
+            <p role="status" data-testid="playbook-line" class="rounded-md bg-indigo-50 px-3 py-2 text-sm text-indigo-900">{text}</p>
+        }
+        .into_any(),
         Some(Entry::TurnEnd { status, cost_eur }) => {
             let said = match status.as_str() {
                 "stopped" => Some("Réponse arrêtée."),
@@ -227,6 +232,23 @@ fn EntryView(index: usize, timeline: RwSignal<Timeline>, follower: Follower) -> 
             .into_any()
         }
         None => ().into_any(),
+    }
+}
+
+/// The open playbook and where it stands (« étape 2 sur 4 »).
+#[component]
+fn PlaybookBanner(progress: crate::chat::PlaybookProgress) -> impl IntoView {
+    let step = (progress.done + 1).min(progress.steps);
+    view! {
+        <div role="status" data-testid="playbook-banner"
+            class="mt-3 rounded-lg border border-indigo-200 bg-indigo-50 px-3 py-2 text-sm text-indigo-900">
+            <p class="font-medium">"Parcours : " {progress.title}</p>
+            <p class="text-indigo-800" data-testid="playbook-progress">
+                {format!("Étape {step} sur {}", progress.steps)}
+                {progress.next.map(|n| format!(" : {n}"))}
+            </p>
+            <p class="text-xs text-indigo-700">{progress.goal}</p>
+        </div>
     }
 }
 

@@ -6,7 +6,7 @@
 //! event whose `seq` was already seen is ignored (no text written twice).
 //! Every text kept is as people read it ([`people`]): no wrapper tag of the
 //! model's ever reaches the page.
-use crate::chat::{ApprovalCard, ChatEvent, ConversationLog, SeqEvent};
+use crate::chat::{ApprovalCard, ChatEvent, ConversationLog, PlaybookProgress, SeqEvent};
 use people::for_people;
 
 /// One block of the conversation. Entries are only ever appended; an entry's
@@ -38,6 +38,10 @@ pub enum Entry {
         status: CardStatus,
     },
     Notice {
+        text: String,
+    },
+    /// A playbook opened or ended (« Parcours ouvert : … »).
+    Playbook {
         text: String,
     },
     /// The end of a turn (`done`, `stopped`, `failed`) and what it cost.
@@ -88,6 +92,8 @@ pub struct Timeline {
     pub offline: bool,
     /// What the conversation cost so far, in euros.
     pub cost_eur: f64,
+    /// The playbook ruling the conversation, while one is open.
+    pub playbook: Option<PlaybookProgress>,
 }
 
 impl Timeline {
@@ -232,6 +238,7 @@ impl Timeline {
             ChatEvent::Notice { text } => self.entries.push(Entry::Notice {
                 text: for_people(text),
             }),
+            ChatEvent::Playbook(progress) => self.fold_playbook(progress),
             ChatEvent::TurnFinished {
                 status, cost_eur, ..
             } => {
@@ -243,6 +250,33 @@ impl Timeline {
                 });
             }
         }
+    }
+}
+
+impl Timeline {
+    /// The banner follows the open run; a line marks where one opened or
+    /// ended (a step done only moves the banner).
+    fn fold_playbook(&mut self, progress: &PlaybookProgress) {
+        let progress = PlaybookProgress {
+            title: for_people(&progress.title),
+            goal: for_people(&progress.goal),
+            next: progress.next.as_deref().map(for_people),
+            ..progress.clone()
+        };
+        let was = self.playbook.as_ref().map(|p| p.title.clone());
+        let line = match progress.status.as_str() {
+            "open" if was.as_deref() != Some(progress.title.as_str()) => {
+                Some(format!("Parcours ouvert : « {} »", progress.title))
+            }
+            "completed" => Some(format!("Parcours terminé : « {} »", progress.title)),
+            "abandoned" => Some(format!("Parcours abandonné : « {} »", progress.title)),
+            "replaced" => Some(format!("Parcours remplacé : « {} »", progress.title)),
+            _ => None,
+        };
+        if let Some(text) = line {
+            self.entries.push(Entry::Playbook { text });
+        }
+        self.playbook = (progress.status == "open").then_some(progress);
     }
 }
 

@@ -107,6 +107,14 @@ fn events() -> Vec<ChatEvent> {
         ChatEvent::Notice {
             text: format!("Attention : {}", planted(16)),
         },
+        ChatEvent::Playbook(crate::chat::PlaybookProgress {
+            title: planted(18),
+            goal: planted(19),
+            done: 1,
+            steps: 3,
+            next: Some(planted(20)),
+            status: "open".into(),
+        }),
         ChatEvent::TurnFinished {
             turn_id: 1,
             status: "failed".into(),
@@ -129,9 +137,10 @@ fn kind(event: &ChatEvent) -> usize {
         ChatEvent::Notice { .. } => 7,
         ChatEvent::TurnFinished { .. } => 8,
         ChatEvent::AnswerInterrupted => 9,
+        ChatEvent::Playbook(_) => 10,
     }
 }
-const KINDS: usize = 10;
+const KINDS: usize = 11;
 
 fn rendered(events: Vec<ChatEvent>) -> String {
     let log = ConversationLog {
@@ -179,7 +188,7 @@ fn no_wrapper_tag_reaches_the_html_of_any_event() {
     }
     // The text inside each wrapper is what people read, escaped as HTML
     // (the forged closing tag was taken off with the wrappers).
-    for n in 1..=17 {
+    for n in 1..=20 {
         assert!(
             html.contains(&format!("MRK{n} Belvédère")),
             "MRK{n} not shown:\n{html}"
