@@ -18,6 +18,7 @@ pub mod llm_budget;
 pub mod memory;
 pub mod outreach;
 pub mod pages;
+pub mod playbook_console;
 pub mod raw_text;
 pub mod requests;
 pub mod room_configurations;
@@ -37,9 +38,10 @@ use leptos_router::{
 
 use crate::layout::AppLayout;
 use crate::pages::{
-    CatalogueBuilderPage, ChatPage, ConsolePage, HomePage, MemoryPage, NotFoundPage,
-    OrganizerCataloguePage, RequestDetailPage, RequestsPage, SignInPage, TrainingPage,
-    VenueAvailabilityPage, VenuesPage, WorkspacePage,
+    CatalogueBuilderPage, ChatPage, ConsolePage, DecisionsPage, HomePage, MemoryPage, MotifsPage,
+    NotFoundPage, OrganizerCataloguePage, PlaybooksPage, RequestDetailPage, RequestsPage,
+    SignInPage, SimulatorPage, StationsPage, TrainingPage, VenueAvailabilityPage, VenuesPage,
+    WorkspacePage,
 };
 
 /// The whole HTML document, rendered by the server for every page.
@@ -92,6 +94,11 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("memoire") view=MemoryPage ssr=SsrMode::Async />
                     <Route path=path!("entrainement") view=TrainingPage ssr=SsrMode::Async />
                     <Route path=path!("console") view=ConsolePage ssr=SsrMode::Async />
+                    <Route path=path!("console/playbooks") view=PlaybooksPage ssr=SsrMode::Async />
+                    <Route path=path!("console/stations") view=StationsPage ssr=SsrMode::Async />
+                    <Route path=path!("console/decisions") view=DecisionsPage ssr=SsrMode::Async />
+                    <Route path=path!("console/motifs") view=MotifsPage ssr=SsrMode::Async />
+                    <Route path=path!("console/simulateur") view=SimulatorPage ssr=SsrMode::Async />
                 </ParentRoute>
             </Routes>
         </Router>

@@ -1,20 +1,46 @@
-//! « Console » (admins): playbooks land here later; today, the audit log,
-//! one view per kind of actor (`/console?journal=equipe`…).
+//! « Console » (admins): the hub of its sections (playbooks, stations,
+//! decisions, motifs, simulator: one page each under `/console/…`) and the
+//! audit log, one view per kind of actor (`/console?journal=equipe`…).
+//!
+//! Every section works without JavaScript: filters are links or GET forms,
+//! changes are forms that post and come back to a page whose address says
+//! what was done (`?fait=…`, see [`Done`]).
+mod decisions;
+mod done;
+mod motifs;
+mod playbook;
+mod playbooks;
+mod simulator;
+mod stations;
+
+pub use decisions::DecisionsPage;
+pub use motifs::MotifsPage;
+pub use playbooks::PlaybooksPage;
+pub use simulator::SimulatorPage;
+pub use stations::StationsPage;
+
+use done::Done;
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
-use super::{ComingSoon, PageHeader};
+use super::PageHeader;
 use crate::admin::{audit_events, AuditEvent, AuditKind};
 use crate::errors::AppError;
 use crate::llm_budget::LlmBudgetBanner;
 
 #[component]
 pub fn ConsolePage() -> impl IntoView {
-    // The server's page guard refuses team members a full page load; this
-    // covers client-side navigation, which never reaches the guard.
+    view! { <AdminOnly><AdminConsole /></AdminOnly> }
+}
+
+/// A console page, for admins only. The server's page guard refuses team
+/// members a full page load; this covers client-side navigation, which
+/// never reaches the guard.
+#[component]
+fn AdminOnly(children: ChildrenFn) -> impl IntoView {
     move || {
         if crate::layout::is_admin() {
-            view! { <AdminConsole /> }.into_any()
+            children().into_any()
         } else {
             view! {
                 <PageHeader title="Accès refusé" subtitle="La console est réservée aux administrateurs." />
@@ -22,6 +48,39 @@ pub fn ConsolePage() -> impl IntoView {
             .into_any()
         }
     }
+}
+
+/// The console's sections: (address, label).
+const SECTIONS: &[(&str, &str)] = &[
+    ("/console", "Journal"),
+    ("/console/playbooks", "Playbooks"),
+    ("/console/stations", "Stations"),
+    ("/console/decisions", "Décisions"),
+    ("/console/motifs", "Motifs"),
+    ("/console/simulateur", "Simulateur"),
+];
+
+/// The console's sections as plain links; `current` is the page's address.
+#[component]
+fn ConsoleNav(current: &'static str) -> impl IntoView {
+    view! {
+        <nav aria-label="Sections de la console" data-testid="console-sections" class="-mt-4 mb-6 flex flex-wrap gap-2 text-sm">
+            {SECTIONS.iter().map(|(href, label)| view! {
+                <a href=*href aria-current=(*href == current).then_some("page")
+                    class="rounded-md border border-slate-200 bg-white px-3 py-1.5 text-slate-700 hover:bg-slate-50 aria-[current=page]:border-indigo-600 aria-[current=page]:bg-indigo-600 aria-[current=page]:text-white">
+                    {*label}
+                </a>
+            }).collect_view()}
+        </nav>
+    }
+}
+
+/// How a failed read shows on a console page (its cause is logged once).
+#[component]
+fn LoadError(error: crate::errors::AppError) -> impl IntoView {
+    #[cfg(feature = "ssr")]
+    crate::errors::http::report(&error);
+    view! { <p role="alert" class="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="console-error">{error.to_string()}</p> }
 }
 
 #[component]
@@ -32,8 +91,8 @@ fn AdminConsole() -> impl IntoView {
     view! {
         <LlmBudgetBanner />
         <PageHeader title="Console" subtitle="Playbooks, règles d'activation et suggestions (administrateurs)." />
-        <ComingSoon what="La console des playbooks arrive bientôt ici." />
-        <h2 class="mb-3 mt-10 text-lg font-medium">"Journal d'audit"</h2>
+        <ConsoleNav current="/console" />
+        <h2 class="mb-3 mt-6 text-lg font-medium">"Journal d'audit"</h2>
         <JournalTabs journal />
         <Transition fallback=|| view! { <p class="text-sm text-slate-500">"Chargement…"</p> }>
             {move || events.get().map(|result| match result {
