@@ -41,6 +41,17 @@ pub enum Command {
 pub enum CalibrateCommand {
     /// Precision/recall per similarity floor of the memory pipeline's model.
     Memory(CalibrateMemoryArgs),
+    /// Fit the offline playbook scoring's mapping and report it per band
+    /// (docs/playbook-scoring.md).
+    Playbooks(CalibratePlaybooksArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CalibratePlaybooksArgs {
+    /// Labelled actions in the format of server/data/playbook_actions.yaml
+    /// (default: that set, compiled into the binary).
+    #[arg(long)]
+    pub cases: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]

@@ -69,6 +69,9 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
         Command::Calibrate(cli::CalibrateCommand::Memory(args)) => {
             memory::calibration::command(&config, &args).await
         }
+        Command::Calibrate(cli::CalibrateCommand::Playbooks(args)) => {
+            playbooks::scoring::command::command(&config, &args).await
+        }
         Command::Bench(cli::BenchCommand::Search { rounds }) => {
             let db = db::connect(&config.database).await?;
             db::migrate(&db).await?;
