@@ -17,6 +17,7 @@ pub mod chat;
 pub mod fake_model;
 pub mod lanes;
 pub mod memory;
+pub mod playbooks;
 
 /// Varied searches: pool-wide, one arrondissement, several, a radius, tight
 /// and loose capacities, one or two configurations.

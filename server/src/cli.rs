@@ -122,6 +122,13 @@ pub enum BenchCommand {
         #[arg(long)]
         hnsw: bool,
     },
+    /// The playbooks' decision function (decisions per second over 3, 10
+    /// and 50 candidates) and the simulator's explicit form end to end.
+    Playbooks {
+        /// Passes over the 1,000 candidate sets of each size.
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        rounds: u64,
+    },
 }
 
 #[derive(Debug, Subcommand)]

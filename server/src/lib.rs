@@ -72,6 +72,11 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
         Command::Calibrate(cli::CalibrateCommand::Playbooks(args)) => {
             playbooks::scoring::command::command(&config, &args).await
         }
+        Command::Bench(cli::BenchCommand::Playbooks { rounds }) => {
+            bench::playbooks::run(&bench::playbooks::Options {
+                rounds: usize::try_from(rounds)?,
+            })
+        }
         Command::Bench(cli::BenchCommand::Search { rounds }) => {
             let db = db::connect(&config.database).await?;
             db::migrate(&db).await?;
