@@ -15,7 +15,10 @@ use super::decide::{decide, Decision};
 use serde_json::{json, Value};
 
 pub mod cli;
+mod configuration;
 mod explicit_input;
+
+pub use configuration::from_configuration;
 
 /// Why a simulation was refused. Messages are French and say where.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]

@@ -32,11 +32,22 @@ pub async fn simulate(config: &Config, text: &str) -> Result<Value, SimulateErro
 }
 
 /// The configuration form (`station`, `profiles`, `context`, `action`)
-/// needs the database and the scorer.
-async fn configuration(_config: &Config, _input: &Value) -> Result<Value, SimulateError> {
-    // NOT YET WIRED: `super::from_configuration(db, scorer, input)` is being
-    // written; once it lands, connect here and call it.
-    Err(SimulateError::Unavailable(
-        "forme configuration : pas encore disponible".into(),
-    ))
+/// needs the database and the scorer (the model when one is configured,
+/// the calibrated embeddings otherwise). It only reads.
+async fn configuration(config: &Config, input: &Value) -> Result<Value, SimulateError> {
+    let unavailable = |what: &str, e: &dyn std::fmt::Display| {
+        SimulateError::Unavailable(format!("{what} : {e}"))
+    };
+    let db = crate::db::connect(&config.database)
+        .await
+        .map_err(|e| unavailable("base de données injoignable", &e))?;
+    let embedder = crate::embeddings::Embedders::from_settings(&config.embeddings)
+        .map_err(|e| unavailable("service d'embeddings mal configuré", &e))?
+        .venues;
+    let llm = crate::llm::for_server(&config.llm, db.clone())
+        .map_err(|e| unavailable("modèle mal configuré", &e))?;
+    use crate::llm::LlmProvider;
+    let offline = llm.name() == crate::planner::Planner.name();
+    let scorer = super::super::scoring::scorer((!offline).then_some(llm), embedder);
+    super::from_configuration(&db, scorer.as_ref(), input).await
 }
