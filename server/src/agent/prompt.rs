@@ -354,6 +354,6 @@ mod tests {
 
     #[test]
     fn the_template_has_a_version() {
-        assert_eq!(version(), "2026-12-02.1");
+        assert_eq!(version(), "2026-12-06.1");
     }
 }
