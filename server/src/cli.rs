@@ -35,6 +35,20 @@ pub enum Command {
     /// Measure an embedding model against a labelled set (docs/memory-calibration.md).
     #[command(subcommand)]
     Calibrate(CalibrateCommand),
+    /// Playbooks: the miner of patterns observed outside them, the simulator.
+    #[command(subcommand)]
+    Playbooks(PlaybooksCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PlaybooksCommand {
+    /// Count this week's calls made outside any playbook and write the
+    /// suggested playbooks of the frequent patterns.
+    Mine {
+        /// An instant of the Paris week to mine (RFC 3339; default: now).
+        #[arg(long)]
+        at: Option<chrono::DateTime<chrono::FixedOffset>>,
+    },
 }
 
 #[derive(Debug, Subcommand)]

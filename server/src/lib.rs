@@ -77,6 +77,9 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
                 rounds: usize::try_from(rounds)?,
             })
         }
+        Command::Playbooks(cli::PlaybooksCommand::Mine { at }) => {
+            playbooks::miner::command::run(&config, at.map(|t| t.to_utc())).await
+        }
         Command::Bench(cli::BenchCommand::Search { rounds }) => {
             let db = db::connect(&config.database).await?;
             db::migrate(&db).await?;

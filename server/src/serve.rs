@@ -19,12 +19,13 @@ pub fn job_registry(
         db,
         embedders.venues.clone(),
     );
-    crate::memory::embed_job::run::register_jobs(
+    let registry = crate::memory::embed_job::run::register_jobs(
         registry,
         db,
         embedders.memory.clone(),
         embedders.training.clone(),
-    )
+    );
+    crate::playbooks::miner::register_jobs(registry, db)
 }
 
 /// The start-up sweep: queues the rows of each table still without a
@@ -115,6 +116,16 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         // another model).
         let (db, embedders) = (db.clone(), embedders.clone());
         tokio::spawn(async move { queue_missing_embeddings(&db, &embedders).await });
+    }
+    {
+        // The playbook miner's next nightly run (one per night, whatever
+        // the number of servers).
+        let db = db.clone();
+        tokio::spawn(async move {
+            if let Err(e) = crate::playbooks::miner::schedule_next(&db, chrono::Utc::now()).await {
+                tracing::warn!(error = %e, "cannot schedule the playbook miner");
+            }
+        });
     }
     {
         // The memory search's per-user index for the configured dimension

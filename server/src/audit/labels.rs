@@ -35,6 +35,11 @@ pub fn action(key: &str) -> &'static str {
         "memory.summarised" => "Conversation résumée en mémoire",
         "playbook.saved" => "Playbook enregistré",
         "playbook.status" => "Statut d'un playbook changé",
+        "playbook.suggestion_accepted" => "Playbook suggéré accepté (en observation)",
+        "playbook.suggestion_dismissed" => "Playbook suggéré écarté",
+        "playbook.suggestion_edited" => "Playbook suggéré modifié",
+        // The job kind that turns calls made outside any playbook into suggestions.
+        "playbooks.mine" => "Motifs observés analysés",
         "request.updated" => "Demande modifiée",
         "search_preferences.updated" => "Préférences de recherche modifiées",
         "user.created" => "Compte créé",
@@ -54,6 +59,7 @@ pub fn object(kind: &str, id: Option<i64>) -> String {
         "magic_link" => "lien d'accès",
         "playbook" => "parcours",
         "request" => "demande",
+        "suggested_playbook" => "playbook suggéré",
         "user" => "compte",
         _ => "objet",
     };
@@ -79,6 +85,7 @@ mod tests {
             "magic_link",
             "memory",
             "playbook",
+            "playbooks",
             "request",
             "search_preferences",
             "user",
