@@ -49,6 +49,10 @@ pub enum PlaybooksCommand {
         #[arg(long)]
         at: Option<chrono::DateTime<chrono::FixedOffset>>,
     },
+    /// Dry-run the decision function: one JSON object on standard input
+    /// (the explicit form or the configuration form), one on standard
+    /// output; nothing is written anywhere.
+    Simulate,
 }
 
 #[derive(Debug, Subcommand)]

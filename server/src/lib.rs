@@ -72,13 +72,16 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
         Command::Calibrate(cli::CalibrateCommand::Playbooks(args)) => {
             playbooks::scoring::command::command(&config, &args).await
         }
+        Command::Playbooks(cli::PlaybooksCommand::Mine { at }) => {
+            playbooks::miner::command::run(&config, at.map(|t| t.to_utc())).await
+        }
+        Command::Playbooks(cli::PlaybooksCommand::Simulate) => {
+            playbooks::simulate::cli::command(&config).await
+        }
         Command::Bench(cli::BenchCommand::Playbooks { rounds }) => {
             bench::playbooks::run(&bench::playbooks::Options {
                 rounds: usize::try_from(rounds)?,
             })
-        }
-        Command::Playbooks(cli::PlaybooksCommand::Mine { at }) => {
-            playbooks::miner::command::run(&config, at.map(|t| t.to_utc())).await
         }
         Command::Bench(cli::BenchCommand::Search { rounds }) => {
             let db = db::connect(&config.database).await?;
