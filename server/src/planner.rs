@@ -24,6 +24,7 @@ mod intent;
 mod member;
 mod picks;
 mod plan;
+mod playbooks;
 mod pools;
 mod qualify;
 mod request_facts;

@@ -144,7 +144,8 @@ impl Agent {
         let access = Toolbox::access(name);
         if access == Some(Access::Guidance) {
             let reply = guide.guidance_call(caller, name, input, turn).await?;
-            return Ok(finished(reply.for_model, reply.summary, reply.is_error));
+            let shown = crate::playbooks::runtime::for_people(&reply.summary).to_string();
+            return Ok(finished(reply.for_model, shown, reply.is_error));
         }
         let Some(access) = access else {
             return self
@@ -153,9 +154,10 @@ impl Agent {
         };
         let note = match guide.before_call(caller, name, access, turn).await? {
             Gate::Refuse { reason } => {
+                let shown = crate::playbooks::runtime::for_people(&reason);
                 let summary = match access {
-                    Access::Write => format!("Proposition impossible : {reason}"),
-                    _ => reason.clone(),
+                    Access::Write => format!("Proposition impossible : {shown}"),
+                    _ => shown.to_string(),
                 };
                 return Ok(finished(reason, summary, true));
             }

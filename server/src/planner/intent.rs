@@ -38,6 +38,8 @@ pub enum Intent {
     /// « combien… » about something the planner cannot count: said
     /// plainly, never answered with a count of something else.
     UnclearCount,
+    /// Opening, abandoning or choosing a playbook (« parcours »).
+    Playbook(super::playbooks::Ask),
     /// Anything else: what the offline mode can do.
     Help,
 }
@@ -118,6 +120,11 @@ const VENUE_NOUNS: &[&str] = &["lieu", "lieux", "salle", "salles", "venue", "ven
 /// The intent of `text`.
 pub fn recognise(text: &str) -> Intent {
     let w = words::words(text);
+    // « ouvre le parcours de qualification » opens a playbook; it does
+    // not qualify.
+    if let Some(ask) = super::playbooks::recognise(&w) {
+        return Intent::Playbook(ask);
+    }
     if let Some(intent) = write_intent::recognise(&w) {
         return intent;
     }

@@ -9,7 +9,7 @@ use super::intent::Intent;
 use super::step::Next;
 use super::turn::Turn;
 use super::{catalogue, count, emails, find, help, member, qualify, training};
-use super::{request_facts, requests, similar, writes};
+use super::{playbooks, request_facts, requests, similar, writes};
 
 /// Tool rounds per user message.
 pub const MAX_ROUNDS: usize = 8;
@@ -34,6 +34,14 @@ const CATALOGUE_WRITE: &str = "add_members_to_catalog";
 
 pub fn next(turn: &Turn) -> Next {
     if let Some((tool, error)) = turn.error() {
+        // A playbook's refusal ends with a hint for models (names of tools
+        // and playbooks): the team reads what comes before it.
+        let error = crate::playbooks::runtime::for_people(error);
+        if error.contains("ouvrez d'abord ce parcours") {
+            return Next::Say(format!(
+                "Je ne peux pas encore le faire : {error} Dites « ouvre le parcours … » pour le suivre."
+            ));
+        }
         if tool == CATALOGUE_WRITE {
             // A refused card or invalid picks: proposing it again unasked
             // would be a loop the team has to reject twice.
@@ -67,6 +75,7 @@ pub fn next(turn: &Turn) -> Next {
         Intent::Similar => similar::next(turn),
         Intent::Write(write) => writes::next(turn, *write),
         Intent::Remove => Next::Say(writes::remove(turn)),
+        Intent::Playbook(ask) => playbooks::next(turn, *ask),
         // A question in a conversation opened from a request is about it.
         Intent::Help | Intent::UnclearCount
             if turn.target.is_some() && request_facts::asks_a_fact(&turn.text) =>
@@ -132,7 +141,9 @@ fn guard(turn: &Turn, next: Next) -> Next {
     for call in calls {
         let allowed = READ.contains(&call.name)
             || (call.name == CATALOGUE_WRITE && turn.intent == Intent::Qualify)
-            || matches!(turn.intent, Intent::Write(w) if writes::tool(w) == call.name);
+            || matches!(turn.intent, Intent::Write(w) if writes::tool(w) == call.name)
+            || (matches!(turn.intent, Intent::Playbook(_))
+                && playbooks::TOOLS.contains(&call.name));
         if !allowed {
             return Next::Say(format!(
                 "Je ne peux pas appeler « {} » en mode hors-ligne.",

@@ -31,6 +31,15 @@ pub mod runs;
 pub use doors::GuidanceReply;
 use runs::OpenRun;
 
+/// Where a refusal's words for people end and its hint for the model
+/// begins (tool and playbook names): the page shows only what comes before.
+pub const FOR_THE_ASSISTANT: &str = " — Pour l'assistant : ";
+
+/// The part of a refusal people read (see [`FOR_THE_ASSISTANT`]).
+pub fn for_people(text: &str) -> &str {
+    text.split(FOR_THE_ASSISTANT).next().unwrap_or(text)
+}
+
 /// The playbook runtime every turn shares.
 pub struct Guide {
     pub db: PgPool,
@@ -58,7 +67,8 @@ pub enum Gate {
     /// The call goes ahead; `note` is added to what the model reads (an
     /// opened playbook, suggestions to put to the person).
     Proceed { note: Option<String> },
-    /// Refused, with the reason the model and the person read.
+    /// Refused, with the reason the model reads; the person reads its
+    /// part before [`FOR_THE_ASSISTANT`].
     Refuse { reason: String },
 }
 
@@ -222,7 +232,7 @@ impl Guide {
             let eligible = evaluate::eligible(owner, &facts);
             let reason = if eligible {
                 format!(
-                    "« {} » est réservé au parcours « {} » : ouvrez d'abord ce parcours (start_playbook « {} »).",
+                    "« {} » est réservé au parcours « {} » : ouvrez d'abord ce parcours.{FOR_THE_ASSISTANT}start_playbook avec le nom « {} » l'ouvre, si la personne le veut.",
                     tool_label(tool),
                     title(&owner.definition),
                     owner.name

@@ -1,5 +1,5 @@
 //! The explicit doors: `seek_guidance`, `start_playbook`, `abandon_playbook`.
-use super::{progress_of, runs, title, Caller, Guide, TurnState};
+use super::{progress_of, runs, title, Caller, Guide, TurnState, FOR_THE_ASSISTANT};
 use crate::playbooks::decide::Band;
 use crate::playbooks::log::{self, Origin};
 use crate::tools::args::{AbandonPlaybook, SeekGuidance, StartPlaybook};
@@ -167,15 +167,20 @@ impl Guide {
             .await?;
         let asked = Self::asked(caller, Origin::StartPlaybook, &action);
         let Some(stored) = evaluation.playbooks.iter().find(|p| p.name == name) else {
-            let known: Vec<&str> = evaluation
+            let known: Vec<&crate::playbooks::store::StoredPlaybook> = evaluation
                 .playbooks
                 .iter()
                 .filter(|p| crate::playbooks::evaluate::eligible(p, &facts))
-                .map(|p| p.name.as_str())
                 .collect();
+            let titles: Vec<String> = known
+                .iter()
+                .map(|p| format!("« {} »", title(&p.definition)))
+                .collect();
+            let names: Vec<&str> = known.iter().map(|p| p.name.as_str()).collect();
             return Ok(GuidanceReply::refused(format!(
-                "parcours inconnu : « {name} » (parcours que vous pouvez ouvrir : {})",
-                if known.is_empty() { "aucun".to_string() } else { known.join(", ") }
+                "Ce parcours n'existe pas. Parcours que vous pouvez ouvrir ici : {}.{FOR_THE_ASSISTANT}noms permis : {}",
+                if titles.is_empty() { "aucun".to_string() } else { titles.join(", ") },
+                if names.is_empty() { "aucun".to_string() } else { names.join(", ") }
             )));
         };
         let open = runs::open_run(&self.db, caller.conversation_id).await?;

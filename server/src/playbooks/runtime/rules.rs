@@ -1,7 +1,7 @@
 //! What an open run allows: pure checks over its definition, the steps it
 //! has done and the caller's facts.
 use super::runs::OpenRun;
-use super::{title, tool_label};
+use super::{title, tool_label, FOR_THE_ASSISTANT};
 use crate::playbooks::store::StoredPlaybook;
 use crate::playbooks::when::Facts;
 use crate::tools::Access;
@@ -35,7 +35,7 @@ pub fn check(
     if !own {
         if let Some(owner) = reserved_by(playbooks, tool).filter(|p| p.name != run.name) {
             return Err(format!(
-                "« {} » est réservé au parcours « {} » ; le parcours ouvert est « {} ». L'ouvrir (start_playbook « {} ») remplacerait le parcours en cours.",
+                "« {} » est réservé au parcours « {} » ; le parcours ouvert est « {} ».{FOR_THE_ASSISTANT}start_playbook avec le nom « {} » l'ouvrirait à la place du parcours en cours, si la personne le veut.",
                 tool_label(tool),
                 title(&owner.definition),
                 title(definition),
@@ -47,7 +47,7 @@ pub fn check(
     let Some(index) = steps.iter().position(|s| s.skill == tool) else {
         if access == Access::Write {
             return Err(format!(
-                "Le parcours « {} » est ouvert et ne prévoit pas « {} » : terminez-le, ou abandonnez-le d'abord (abandon_playbook).",
+                "Le parcours « {} » est ouvert et ne prévoit pas « {} » : terminez-le, ou abandonnez-le d'abord.{FOR_THE_ASSISTANT}abandon_playbook l'abandonne, si la personne le demande.",
                 title(definition),
                 tool_label(tool)
             ));

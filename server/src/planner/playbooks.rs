@@ -1,0 +1,214 @@
+//! Playbooks, offline: « ouvre le parcours de qualification »,
+//! « abandonne le parcours », « quel parcours pour cette demande ? ». The
+//! guidance tools decide; the planner only asks and says what came back.
+use super::step::Next;
+use super::turn::Turn;
+use super::words::{self, any};
+use serde_json::{json, Value};
+
+/// What the person asks about playbooks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ask {
+    Open,
+    Abandon,
+    Advice,
+}
+
+/// The tools of this workflow (the planner's guard admits only these).
+pub const TOOLS: [&str; 3] = ["seek_guidance", "start_playbook", "abandon_playbook"];
+
+#[rustfmt::skip]
+const PLAYBOOK: &[&str] = &["parcours", "playbook", "playbooks", "procedure", "procedures"];
+#[rustfmt::skip]
+const OPEN: &[&str] = &[
+    "ouvre", "ouvrir", "lance", "lancer", "demarre", "demarrer", "commence", "commencer",
+    "start", "active", "activer", "suivre", "applique", "appliquer",
+];
+#[rustfmt::skip]
+const ABANDON: &[&str] = &[
+    "abandonne", "abandonner", "quitte", "quitter", "arrete", "arreter", "ferme", "fermer",
+    "sors", "sortir", "stop", "stoppe", "annule",
+];
+
+/// `Some` when the words are about a playbook (« parcours »).
+pub fn recognise(w: &[String]) -> Option<Ask> {
+    if !w.iter().any(|x| PLAYBOOK.contains(&x.as_str())) {
+        return None;
+    }
+    Some(if any(w, ABANDON, &[]) {
+        Ask::Abandon
+    } else if any(w, OPEN, &[]) {
+        Ask::Open
+    } else {
+        Ask::Advice
+    })
+}
+
+pub fn next(turn: &Turn, ask: Ask) -> Next {
+    match ask {
+        Ask::Abandon => match turn.json("abandon_playbook") {
+            None if turn.step("abandon_playbook").is_none() => Next::call(
+                "abandon_playbook",
+                json!({ "reason": reason(&turn.text) }),
+            ),
+            _ => Next::Say("Le parcours est abandonné ; je reste à votre disposition.".into()),
+        },
+        Ask::Advice => match turn.json("seek_guidance") {
+            None => Next::call("seek_guidance", json!({ "action": turn.text })),
+            Some(found) => Next::Say(advice(found)),
+        },
+        Ask::Open => {
+            if let Some(started) = turn.json("start_playbook") {
+                return Next::Say(opened(started));
+            }
+            let Some(found) = turn.json("seek_guidance") else {
+                return Next::call("seek_guidance", json!({ "action": turn.text }));
+            };
+            match choose(&turn.text, found) {
+                Some(name) => Next::call("start_playbook", json!({ "name": name })),
+                None => Next::Say(
+                    "Aucun parcours ne peut s'ouvrir ici pour votre profil. Les parcours sont \
+                     décrits dans la console des administrateurs."
+                        .into(),
+                ),
+            }
+        }
+    }
+}
+
+/// The reason given after « parce que » / « car », or a plain one.
+fn reason(text: &str) -> String {
+    let lower = text.to_lowercase();
+    for marker in ["parce que", "car ", "raison :"] {
+        if let Some(at) = lower.find(marker) {
+            let said = text[at + marker.len()..].trim();
+            if !said.is_empty() {
+                return said.chars().take(300).collect();
+            }
+        }
+    }
+    "à la demande de l'équipe".into()
+}
+
+/// The playbook the words name best among those `seek_guidance` found
+/// (their titles and goals), else the best-scored one.
+fn choose(text: &str, found: &Value) -> Option<String> {
+    let asked = words::words(text);
+    let playbooks = found["playbooks"].as_array()?;
+    let overlap = |p: &Value| {
+        let described = format!(
+            "{} {}",
+            p["title"].as_str().unwrap_or(""),
+            p["goal"].as_str().unwrap_or("")
+        );
+        let theirs = words::words(&described);
+        asked
+            .iter()
+            .filter(|w| w.len() > 3 && !PLAYBOOK.contains(&w.as_str()))
+            .filter(|w| theirs.contains(w))
+            .count()
+    };
+    let best = playbooks
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, p)| (overlap(p), std::cmp::Reverse(*i)))?;
+    best.1["name"].as_str().map(str::to_string)
+}
+
+fn band(band: &str) -> &'static str {
+    match band {
+        "ENFORCE" => "s'impose",
+        "SUGGEST" => "suggéré",
+        _ => "observé",
+    }
+}
+
+/// What `seek_guidance` found, in the team's words.
+fn advice(found: &Value) -> String {
+    let playbooks: Vec<String> = found["playbooks"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .take(3)
+                .map(|p| {
+                    format!(
+                        "« {} » ({}, score {})",
+                        p["title"].as_str().unwrap_or("?"),
+                        band(p["band"].as_str().unwrap_or("")),
+                        format!("{:.2}", p["score"].as_f64().unwrap_or(0.0)).replace('.', ",")
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let opened = found["open_playbook"]["title"]
+        .as_str()
+        .filter(|_| found["opened"].is_string());
+    match (opened, playbooks.is_empty()) {
+        (Some(title), _) => format!(
+            "Le parcours « {title} » s'impose et vient de s'ouvrir : ses étapes s'affichent en haut \
+             de la conversation."
+        ),
+        (None, true) => "Aucun parcours ne s'applique ici.".into(),
+        (None, false) => format!(
+            "Parcours possibles : {}. Dites « ouvre le parcours … » pour en suivre un.",
+            playbooks.join(" ; ")
+        ),
+    }
+}
+
+fn opened(started: &Value) -> String {
+    let title = started["title"].as_str().unwrap_or("demandé");
+    let goal = started["goal"].as_str().unwrap_or("");
+    let mut said = format!("Parcours « {title} » ouvert");
+    if let Some(old) = started["replaced"].as_str() {
+        said.push_str(&format!(", à la place de « {old} »"));
+    }
+    if goal.is_empty() {
+        said.push('.');
+    } else {
+        said.push_str(&format!(". Objectif : {goal}."));
+    }
+    said.push_str(" Ses étapes s'affichent en haut de la conversation.");
+    said
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ask(text: &str) -> Option<Ask> {
+        recognise(&words::words(text))
+    }
+
+    #[test]
+    fn the_three_asks_are_told_apart() {
+        assert_eq!(ask("Ouvre le parcours de qualification"), Some(Ask::Open));
+        assert_eq!(ask("abandonne le parcours, on change"), Some(Ask::Abandon));
+        assert_eq!(ask("Quel parcours pour cette demande ?"), Some(Ask::Advice));
+        assert_eq!(ask("Qualifie cette demande"), None);
+    }
+
+    #[test]
+    fn the_named_playbook_wins_over_the_best_score() {
+        let found = json!({"playbooks": [
+            {"name": "a", "title": "Groupe de plus de 200 personnes", "goal": "", "score": 0.9},
+            {"name": "b", "title": "Qualification d'une demande", "goal": "", "score": 0.6},
+        ]});
+        assert_eq!(
+            choose("ouvre le parcours de qualification", &found).as_deref(),
+            Some("b")
+        );
+        assert_eq!(choose("ouvre un parcours", &found).as_deref(), Some("a"));
+        assert_eq!(choose("ouvre", &json!({"playbooks": []})), None);
+    }
+
+    #[test]
+    fn a_reason_is_read_after_parce_que() {
+        assert_eq!(
+            reason("abandonne le parcours parce que le client a annulé"),
+            "le client a annulé"
+        );
+        assert_eq!(reason("abandonne le parcours"), "à la demande de l'équipe");
+    }
+}
