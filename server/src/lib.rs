@@ -157,6 +157,7 @@ async fn seed(config: &Config, args: &SeedArgs) -> anyhow::Result<()> {
         progress: !args.quiet,
     };
     let s = demo::seed(&db, &options).await?;
+    let playbooks = playbooks::demo::install(&db).await?;
     println!(
         "demo data loaded in {:.1} s (seed {}, digest {}): {} pools, {} venues, {} rooms, \
          {} capacities, {} requests, {} catalogues ({} picks), {} training sessions, {} users",
@@ -172,6 +173,10 @@ async fn seed(config: &Config, args: &SeedArgs) -> anyhow::Result<()> {
         s.catalogue_picks,
         s.training_sessions,
         s.users,
+    );
+    println!(
+        "playbooks: {} shipped, the team chat in enforce; {} demo observations, {} suggested playbook(s)",
+        playbooks.playbooks, playbooks.observations, playbooks.suggested
     );
     println!(
         "demo accounts (password {}): admin@reciprok.fr (admin), camille.martin@reciprok.fr (team)",

@@ -18,8 +18,10 @@
 //!   and every call outside a playbook is logged ([`log`]).
 //! - [`miner`]: the weekly job that turns calls made outside any playbook
 //!   into patterns and suggested playbooks.
+pub mod console;
 pub mod decide;
 pub mod definition;
+pub mod demo;
 pub mod evaluate;
 pub mod log;
 pub mod miner;
