@@ -15,7 +15,7 @@ use fakes::{DownEmbedder, WordsEmbedder};
 use server::embeddings::InputType;
 use server::llm::{LlmProvider, OfflineLlm};
 use server::playbooks::scoring::{
-    scorer, Described, Kind, ModelScorer, OfflineScorer, Score, ScoreError, Source,
+    cases, scorer, Described, Kind, ModelScorer, OfflineScorer, Score, ScoreError, Source,
 };
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -69,12 +69,15 @@ async fn candidates_are_embedded_once_as_passages_and_the_action_each_time_as_a_
         .iter()
         .filter(|(_, t)| *t == InputType::Document)
         .collect();
-    let queries: Vec<_> = seen
+    // The reference actions of the baselines are embedded once, as queries.
+    let references = cases::reference_actions();
+    let (baselines, queries): (Vec<_>, Vec<_>) = seen
         .iter()
         .filter(|(_, t)| *t == InputType::Query)
-        .collect();
+        .partition(|(text, _)| references.contains(text));
     assert_eq!(documents.len(), 3, "each candidate once: {seen:?}");
     assert_eq!(queries.len(), 2, "the action each time: {seen:?}");
+    assert_eq!(baselines.len(), references.len(), "the references once");
     assert_eq!(offline.cached(), 3);
 
     // An edited text is a new text; the others stay cached.

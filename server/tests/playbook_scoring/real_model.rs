@@ -14,11 +14,13 @@ use server::playbooks::scoring::{candidates, OfflineScorer};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Held-out floors: the measured figure less a little.
-const MIN_ENFORCE_PRECISION: f64 = 0.0;
-const MIN_SUGGEST_RECALL: f64 = 0.0;
-const MIN_WRONG_BELOW_SUGGEST: f64 = 0.0;
-const MIN_TOP1: f64 = 0.0;
+/// Held-out floors: the figure measured at the fit (2026-12-06) less a
+/// little. Measured: 5/5 pairs ≥ 0.85 right, 30.6 % of right candidates
+/// ≥ 0.5, 99.8 % of wrong ones < 0.5, best candidate right for 55.1 %.
+const MIN_ENFORCE_PRECISION: f64 = 0.8;
+const MIN_SUGGEST_RECALL: f64 = 0.25;
+const MIN_WRONG_BELOW_SUGGEST: f64 = 0.99;
+const MIN_TOP1: f64 = 0.5;
 
 #[tokio::test]
 async fn held_out_precision_per_band_keeps_its_floor() {
@@ -41,7 +43,7 @@ async fn held_out_precision_per_band_keeps_its_floor() {
     .unwrap();
     let scorer = OfflineScorer::new(Arc::new(client));
     let cases = cases::parse(DEFAULT_CASES).unwrap();
-    let candidates = candidates::all();
+    let candidates = candidates::all().unwrap();
     cases::check_names(&cases, |n| candidates.iter().any(|c| c.name == n)).unwrap();
     let (evidence, latencies) = gather(&cases, &candidates, &scorer)
         .await
@@ -71,4 +73,10 @@ async fn held_out_precision_per_band_keeps_its_floor() {
         report.render()
     );
     assert!(report.top1_accuracy() >= MIN_TOP1, "{}", report.render());
+    // No wrong candidate opens for an action that has no right one.
+    assert!(
+        report.none_quiet + 1 >= report.none_actions,
+        "{}",
+        report.render()
+    );
 }

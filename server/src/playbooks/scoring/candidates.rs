@@ -5,7 +5,8 @@
 //! `abandon_playbook`) are left out: they are how the assistant asks or
 //! opens, never the answer to a described action.
 use super::{Described, Kind};
-use crate::playbooks::skills;
+use crate::playbooks::definition::{self, DefinitionError};
+use crate::playbooks::{skills, store};
 
 /// The skills as candidates, guidance tools left out.
 pub fn skills() -> Vec<Described> {
@@ -20,38 +21,25 @@ pub fn skills() -> Vec<Described> {
         .collect()
 }
 
-/// The shipped playbooks as candidates.
-pub fn playbooks() -> Vec<Described> {
-    PROVISIONAL
+/// The shipped playbooks as candidates, described as the runtime describes
+/// them ([`definition::Definition::describe_for_scoring`]: intent and goal).
+pub fn playbooks() -> Result<Vec<Described>, DefinitionError> {
+    store::shipped()
         .iter()
-        .map(|(name, text)| Described {
-            name: name.to_string(),
-            kind: Kind::Playbook,
-            text: text.to_string(),
+        .map(|(_, source)| {
+            let d = definition::parse(source)?;
+            Ok(Described {
+                text: d.describe_for_scoring(),
+                name: d.name,
+                kind: Kind::Playbook,
+            })
         })
         .collect()
 }
 
-/// The shipped playbooks' goal and intent while their definitions are
-/// being written.
-const PROVISIONAL: [(&str, &str); 3] = [
-    (
-        "qualification-demande",
-        "la demande de l'organisateur est qualifiée : date, nombre de personnes, budget et type d'événement connus. qualifier une nouvelle demande d'organisateur",
-    ),
-    (
-        "groupe-plus-de-200",
-        "le groupe de plus de 200 personnes a un lieu qui l'accueille. traiter une demande pour un grand groupe de plus de 200 personnes",
-    ),
-    (
-        "reprise-catalogue-commentaire",
-        "le catalogue est repris selon le commentaire de l'organisateur. retravailler un catalogue après le commentaire de l'organisateur",
-    ),
-];
-
 /// Every candidate: the playbooks, then the skills.
-pub fn all() -> Vec<Described> {
-    let mut out = playbooks();
+pub fn all() -> Result<Vec<Described>, DefinitionError> {
+    let mut out = playbooks()?;
     out.extend(skills());
-    out
+    Ok(out)
 }

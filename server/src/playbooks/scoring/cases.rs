@@ -71,6 +71,17 @@ pub fn parse(text: &str) -> Result<Vec<Case>, CasesError> {
         .collect()
 }
 
+/// The reference actions of the offline scorer's baselines: the committed
+/// set's tuning half (the held-out half stays unseen by the scorer).
+pub fn reference_actions() -> Vec<String> {
+    parse(DEFAULT_CASES)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|c| c.half == Half::Tuning)
+        .map(|c| c.action)
+        .collect()
+}
+
 /// Every right candidate named is among `names`: a label that names a
 /// renamed playbook or skill would silently count as wrong everywhere.
 pub fn check_names<'a>(

@@ -73,7 +73,7 @@ pub async fn command(
         ),
     };
     let cases = cases::parse(&text)?;
-    let candidates = candidates::all();
+    let candidates = candidates::all()?;
     cases::check_names(&cases, |n| candidates.iter().any(|c| c.name == n))?;
     let embedder = crate::embeddings::Embedders::from_settings(&config.embeddings)?.memory;
     println!(

@@ -96,7 +96,11 @@ proptest! {
         let body = serde_json::json!({"scores": object}).to_string();
         let text = if fenced { format!("```json\n{body}\n```") } else { body };
         let parsed = parse(&text, &refs).expect("every candidate is scored");
-        prop_assert_eq!(parsed, scores);
+        prop_assert_eq!(parsed.len(), scores.len());
+        // serde_json reads decimals back to within the last bit.
+        for (p, s) in parsed.iter().zip(&scores) {
+            prop_assert!((p - s).abs() < 1e-12, "{} {}", p, s);
+        }
     }
 
     #[test]
