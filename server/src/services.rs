@@ -20,6 +20,7 @@ use app::links::LinkViews;
 use app::llm_budget::LlmBudget;
 use app::memory::MemoryDesk;
 use app::outreach::Outreach;
+use app::playbook_console::PlaybookConsole;
 use app::requests::RequestsDesk;
 use app::search_preferences::SearchPreferencesDesk;
 use app::training::Training;
@@ -71,6 +72,8 @@ services! {
     search_preferences: dyn SearchPreferencesDesk,
     /// The « Mémoire » page: memories, reminders, search by meaning.
     memory_desk: dyn MemoryDesk,
+    /// The admin playbook console: playbooks, stations, decisions, motifs, simulator.
+    playbook_console: dyn PlaybookConsole,
 }
 
 /// What the services are built from.
@@ -122,10 +125,12 @@ impl Services {
             embedder: venue_embedder.clone(),
             llm: llm.clone(),
         });
-        let guide = Arc::new(crate::playbooks::runtime::Guide::new(
-            db.clone(),
-            playbook_scorer(&llm, venue_embedder.as_ref()),
-        ));
+        let scorer = playbook_scorer(&llm, venue_embedder.as_ref());
+        let playbook_console = Arc::new(crate::playbooks::console::PlaybookConsoleService {
+            db: db.clone(),
+            scorer: scorer.clone(),
+        });
+        let guide = Arc::new(crate::playbooks::runtime::Guide::new(db.clone(), scorer));
         let agent = Arc::new(Agent {
             guide: Some(guide),
             db: db.clone(),
@@ -142,6 +147,7 @@ impl Services {
             stages: None,
         });
         Services {
+            playbook_console,
             link_views,
             audit_log: Arc::new(AuditReader { db: db.clone() }),
             catalogue_builder: Arc::new(CatalogueBuilderService {

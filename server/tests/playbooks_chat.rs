@@ -198,7 +198,11 @@ async fn an_open_playbook_rules_the_turn_and_every_ruling_is_logged(db: PgPool) 
         *error && abandon.contains("ne permet pas d'abandonner"),
         "{abandon}"
     );
-    assert!(!lines[5].2 && lines[5].1.contains("à la place de"), "{:?}", lines[5]);
+    assert!(
+        !lines[5].2 && lines[5].1.contains("à la place de"),
+        "{:?}",
+        lines[5]
+    );
     let (_, lost, error) = &lines[6];
     assert!(*error && lost.contains("réservé au parcours"), "{lost}");
     // Nothing was proposed, let alone written.
@@ -222,11 +226,16 @@ async fn an_open_playbook_rules_the_turn_and_every_ruling_is_logged(db: PgPool) 
     assert_eq!(runs[0].1, "replaced");
     assert!(runs[0].2.is_some());
     assert_eq!(runs[0].3, ["get_request"]);
-    assert_eq!((runs[1].0.as_str(), runs[1].1.as_str()), ("suivi-disponibilite", "open"));
+    assert_eq!(
+        (runs[1].0.as_str(), runs[1].1.as_str()),
+        ("suivi-disponibilite", "open")
+    );
     // The chat showed the playbook's progress.
     let shown: Vec<&Value> = events.iter().filter(|e| e["type"] == "playbook").collect();
     assert!(
-        shown.iter().any(|e| e["status"] == "open" && e["done"] == 1),
+        shown
+            .iter()
+            .any(|e| e["status"] == "open" && e["done"] == 1),
         "{shown:?}"
     );
     // Every ruling is in the decision log, in order.
@@ -234,13 +243,24 @@ async fn an_open_playbook_rules_the_turn_and_every_ruling_is_logged(db: PgPool) 
     let origins: Vec<&str> = log.iter().map(|(o, _, _)| o.as_str()).collect();
     assert_eq!(
         origins,
-        ["implicit_gate", "start_playbook", "step", "abandon", "start_playbook", "step"],
+        [
+            "implicit_gate",
+            "start_playbook",
+            "step",
+            "abandon",
+            "start_playbook",
+            "step"
+        ],
         "{log:#?}"
     );
     assert!(log[0].2.contains("refusé"), "{:?}", log[0]);
     assert_eq!(log[1].1.as_deref(), Some("qualification-demande"));
     assert!(log[3].2.contains("abandon refusé"), "{:?}", log[3]);
-    assert!(log[4].2.contains("perd ses actions réservées"), "{:?}", log[4]);
+    assert!(
+        log[4].2.contains("perd ses actions réservées"),
+        "{:?}",
+        log[4]
+    );
     let _ = member;
 }
 

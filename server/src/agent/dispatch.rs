@@ -61,10 +61,7 @@ impl Agent {
             .await?;
         let mut results = Vec::with_capacity(calls.len());
         for (id, name, input) in calls {
-            if matches!(
-                Toolbox::access(name),
-                Some(Access::Read | Access::Guidance)
-            ) {
+            if matches!(Toolbox::access(name), Some(Access::Read | Access::Guidance)) {
                 sink.push(ChatEvent::ToolStarted {
                     call_id: id.into(),
                     name: name.into(),
@@ -73,7 +70,17 @@ impl Agent {
                 .await?;
             }
             let (block, event) = self
-                .ruled_call(tools, mode, answer_stored.id, id, name, input, read, caller, turn)
+                .ruled_call(
+                    tools,
+                    mode,
+                    answer_stored.id,
+                    id,
+                    name,
+                    input,
+                    read,
+                    caller,
+                    turn,
+                )
                 .await?;
             if let ChatEvent::ToolFinished {
                 is_error: false, ..

@@ -47,10 +47,9 @@ pub fn recognise(w: &[String]) -> Option<Ask> {
 pub fn next(turn: &Turn, ask: Ask) -> Next {
     match ask {
         Ask::Abandon => match turn.json("abandon_playbook") {
-            None if turn.step("abandon_playbook").is_none() => Next::call(
-                "abandon_playbook",
-                json!({ "reason": reason(&turn.text) }),
-            ),
+            None if turn.step("abandon_playbook").is_none() => {
+                Next::call("abandon_playbook", json!({ "reason": reason(&turn.text) }))
+            }
             _ => Next::Say("Le parcours est abandonné ; je reste à votre disposition.".into()),
         },
         Ask::Advice => match turn.json("seek_guidance") {

@@ -25,8 +25,16 @@ const PATTERNS: &[(&str, &str, [i64; 8])] = &[
         [2, 3, 3, 5, 6, 8, 11, 14],
     ),
     ("search_members", "save_memory", [4, 3, 5, 4, 6, 5, 7, 6]),
-    ("get_request", "list_request_emails", [3, 2, 4, 3, 2, 3, 4, 3]),
-    ("search_knowledge", "add_knowledge_entry", [1, 0, 2, 1, 1, 2, 1, 2]),
+    (
+        "get_request",
+        "list_request_emails",
+        [3, 2, 4, 3, 2, 3, 4, 3],
+    ),
+    (
+        "search_knowledge",
+        "add_knowledge_entry",
+        [1, 0, 2, 1, 1, 2, 1, 2],
+    ),
 ];
 
 pub async fn install(db: &PgPool) -> anyhow::Result<Installed> {
@@ -52,9 +60,7 @@ pub async fn install(db: &PgPool) -> anyhow::Result<Installed> {
                 let at = now
                     - Duration::days(7 * weeks_ago)
                     - Duration::hours(3 + (i * 11 + p as i64 * 5) % 150);
-                let user = users
-                    .get((i as usize + p) % users.len().max(1))
-                    .copied();
+                let user = users.get((i as usize + p) % users.len().max(1)).copied();
                 sqlx::query(
                     "INSERT INTO observations (tool_name, after_tool, pattern_key, station, user_id, created_at)
                      VALUES ($1, $2, $3, 'chat', $4, $5)",

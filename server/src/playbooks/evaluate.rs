@@ -112,7 +112,8 @@ pub async fn evaluate_among(
             let triggered = match inputs.started {
                 Some(name) => name == p.name,
                 None => {
-                    p.definition.is_deterministic_trigger() && p.definition.activation.when.is_some()
+                    p.definition.is_deterministic_trigger()
+                        && p.definition.activation.when.is_some()
                 }
             };
             Candidate {
@@ -129,7 +130,17 @@ pub async fn evaluate_among(
             }
         })
         .collect();
-    let decision = decide(&inputs.guidance, &candidates);
+    let mut decision = decide(&inputs.guidance, &candidates);
+    // The decision knows a candidate is ineligible, not why: say which rule.
+    for judged in decision.candidates.iter_mut().filter(|c| !c.eligible) {
+        if let Some(p) = playbooks.iter().find(|p| p.name == judged.name) {
+            judged.reason = if !p.definition.may_open(&inputs.facts.profiles) {
+                "non admissible : votre profil ne permet pas de l'ouvrir".into()
+            } else {
+                "non admissible : sa condition d'activation n'est pas remplie".into()
+            };
+        }
+    }
     let mut skills: Vec<SkillFit> = described
         .iter()
         .enumerate()

@@ -201,7 +201,14 @@ impl Guide {
         if let Some(name) = evaluation.decision.opened.clone() {
             let by_trigger = evaluation.decision.by_trigger;
             let opened = self
-                .open(caller, &evaluation, &name, by_trigger, runs::OpenedBy::ImplicitGate, turn)
+                .open(
+                    caller,
+                    &evaluation,
+                    &name,
+                    by_trigger,
+                    runs::OpenedBy::ImplicitGate,
+                    turn,
+                )
                 .await?;
             let Some(run) = opened else {
                 return Ok(Gate::Proceed { note: None });
@@ -275,7 +282,11 @@ impl Guide {
         let Some(playbook) = evaluation.playbooks.iter().find(|p| p.name == name) else {
             return Ok(None);
         };
-        let judged = evaluation.decision.candidates.iter().find(|c| c.name == name);
+        let judged = evaluation
+            .decision
+            .candidates
+            .iter()
+            .find(|c| c.name == name);
         let steps_done: Vec<String> = playbook
             .definition
             .steps

@@ -94,7 +94,14 @@ impl Guide {
         if let Some(name) = evaluation.decision.opened.clone() {
             let by_trigger = evaluation.decision.by_trigger;
             if let Some(run) = self
-                .open(caller, &evaluation, &name, by_trigger, runs::OpenedBy::Model, turn)
+                .open(
+                    caller,
+                    &evaluation,
+                    &name,
+                    by_trigger,
+                    runs::OpenedBy::Model,
+                    turn,
+                )
                 .await?
             {
                 outcome = format!("ouvert : {}", title(&run.definition));
@@ -212,16 +219,31 @@ impl Guide {
             None
         };
         if let Some(reason) = refusal {
-            log::decision(&self.db, &asked, &evaluation, &format!("refusé : {reason}"), None)
-                .await?;
+            log::decision(
+                &self.db,
+                &asked,
+                &evaluation,
+                &format!("refusé : {reason}"),
+                None,
+            )
+            .await?;
             return Ok(GuidanceReply::refused(reason));
         }
         let replaced = open.map(|r| title(&r.definition));
         let run = self
-            .open(caller, &evaluation, name, true, runs::OpenedBy::Explicit, turn)
+            .open(
+                caller,
+                &evaluation,
+                name,
+                true,
+                runs::OpenedBy::Explicit,
+                turn,
+            )
             .await?;
         let Some(run) = run else {
-            return Ok(GuidanceReply::refused("ce parcours n'a pas pu s'ouvrir".into()));
+            return Ok(GuidanceReply::refused(
+                "ce parcours n'a pas pu s'ouvrir".into(),
+            ));
         };
         let outcome = match &replaced {
             Some(old) => format!(
@@ -291,8 +313,14 @@ impl Guide {
                 "Votre profil ne permet pas d'abandonner le parcours « {} » (profils autorisés : {allowed}).",
                 title(&run.definition)
             );
-            log::ruling(&self.db, &asked, &guidance, run, &format!("abandon refusé : {refusal}"))
-                .await?;
+            log::ruling(
+                &self.db,
+                &asked,
+                &guidance,
+                run,
+                &format!("abandon refusé : {refusal}"),
+            )
+            .await?;
             return Ok(GuidanceReply::refused(refusal));
         }
         runs::close(

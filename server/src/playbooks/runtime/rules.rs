@@ -78,10 +78,9 @@ pub fn check(
             }
         };
         if !holds {
-            let why = steps[index]
-                .guard_message
-                .clone()
-                .unwrap_or_else(|| format!("la condition de cette étape n'est pas remplie ({guard})"));
+            let why = steps[index].guard_message.clone().unwrap_or_else(|| {
+                format!("la condition de cette étape n'est pas remplie ({guard})")
+            });
             return Err(format!(
                 "Étape « {} » du parcours « {} » refusée : {why}.",
                 tool_label(tool),

@@ -18,7 +18,10 @@ pub async fn from_configuration(
     input: &Value,
 ) -> Result<Value, SimulateError> {
     let Some(object) = input.as_object() else {
-        return Err(SimulateError::invalid("", "l'entrée doit être un objet JSON"));
+        return Err(SimulateError::invalid(
+            "",
+            "l'entrée doit être un objet JSON",
+        ));
     };
     if let Some(unknown) = object.keys().find(|k| !FIELDS.contains(&k.as_str())) {
         return Err(SimulateError::invalid(
@@ -53,7 +56,10 @@ pub async fn from_configuration(
             .collect();
         return Err(SimulateError::invalid(
             "station",
-            format!("station inconnue « {station} » (stations : {})", known.join(", ")),
+            format!(
+                "station inconnue « {station} » (stations : {})",
+                known.join(", ")
+            ),
         ));
     };
     let facts = facts(object, &station.name)?;
@@ -89,7 +95,10 @@ fn facts(object: &Map<String, Value>, station: &str) -> Result<Facts, SimulateEr
             ));
         }
     }
-    let profiles = object.get("profiles").cloned().unwrap_or(Value::Array(vec![]));
+    let profiles = object
+        .get("profiles")
+        .cloned()
+        .unwrap_or(Value::Array(vec![]));
     facts.insert("profiles".into(), profiles);
     facts.insert("station".into(), Value::String(station.to_string()));
     serde_json::from_value(Value::Object(facts))
