@@ -114,15 +114,41 @@ impl DefinitionError {
     }
 }
 
+/// Longest accepted definition, in characters: a playbook is a page of
+/// YAML, and the bound keeps the locator's walk cheap.
+pub const MAX_CHARS: usize = 20_000;
+
 /// Parses and validates `source`; the first problem found is returned.
 pub fn parse(source: &str) -> Result<Definition, DefinitionError> {
+    if let Some((offset, _)) = source.char_indices().nth(MAX_CHARS) {
+        return Err(DefinitionError {
+            line: Some(source[..offset].lines().count().max(1)),
+            column: None,
+            field: None,
+            message: format!("définition trop longue : {MAX_CHARS} caractères au plus"),
+        });
+    }
+    let outline = Outline::of(source);
     let value: serde_norway::Value = serde_norway::from_str(source).map_err(|e| {
         let s = yaml_errors::syntax(&e);
-        DefinitionError {
-            line: s.line,
-            column: s.column,
-            field: s.field,
-            message: s.message,
+        // libyaml places a repeated key at its mapping's start: the outline
+        // knows the repeated line.
+        match outline
+            .duplicate()
+            .filter(|_| s.message.contains("clé en double"))
+        {
+            Some((field, spot)) => DefinitionError {
+                line: Some(spot.line),
+                column: Some(spot.column),
+                field: Some(field.to_string()),
+                message: "clé en double : chaque champ ne s'écrit qu'une fois".to_string(),
+            },
+            None => DefinitionError {
+                line: s.line.or_else(|| second_document(source)),
+                column: s.column,
+                field: s.field,
+                message: s.message,
+            },
         }
     })?;
     if !value.is_mapping() {
@@ -143,8 +169,22 @@ pub fn parse(source: &str) -> Result<Definition, DefinitionError> {
             message: s.message,
         }
     })?;
-    validate::check(&definition, &Outline::of(source))?;
+    validate::check(&definition, &outline)?;
     Ok(definition)
+}
+
+/// The line of the `---` that starts a second document (serde_norway
+/// refuses it without a place).
+fn second_document(source: &str) -> Option<usize> {
+    let mut content = false;
+    for (i, line) in source.lines().enumerate() {
+        if line.starts_with("---") && content {
+            return Some(i + 1);
+        }
+        let text = line.trim();
+        content |= !text.is_empty() && !text.starts_with('#') && !text.starts_with("---");
+    }
+    None
 }
 
 impl Definition {

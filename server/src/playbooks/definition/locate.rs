@@ -201,6 +201,17 @@ impl Outline {
         }
     }
 
+    /// The second occurrence of a key already seen at the same path (YAML
+    /// refuses it, but only says where the enclosing mapping starts).
+    pub fn duplicate(&self) -> Option<(&str, Spot)> {
+        self.entries.iter().enumerate().find_map(|(i, e)| {
+            self.entries[..i]
+                .iter()
+                .any(|earlier| earlier.path == e.path)
+                .then_some((e.path.as_str(), e.at))
+        })
+    }
+
     /// Where the scalar at `path` begins (inside its quotes), if the
     /// outline saw one there.
     pub fn value(&self, path: &str) -> Option<Spot> {
@@ -319,6 +330,16 @@ profiles:
         assert_eq!(o.locate("steps[2].skill.nope"), spot(12, 5));
         assert_eq!(o.locate("steps[9]"), spot(7, 1));
         assert_eq!(o.locate("nothing"), None);
+    }
+
+    #[test]
+    fn a_repeated_key_is_found_at_its_second_place() {
+        let o = Outline::of("name: a\nsteps:\n  - skill: b\n    skill: c\nname: d\n");
+        assert_eq!(
+            o.duplicate(),
+            Some(("steps[0].skill", Spot { line: 4, column: 5 }))
+        );
+        assert_eq!(Outline::of(SOURCE).duplicate(), None);
     }
 
     #[test]

@@ -277,3 +277,49 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn an_overlong_definition_is_refused_before_parsing() {
+    let source = format!("{MINIMAL}# {}\n", "x".repeat(MAX_CHARS));
+    let e = refused(&source);
+    assert!(e.message.contains("trop longue"), "{e}");
+}
+
+/// Whatever the mistake, the message is French and says where.
+#[test]
+fn messages_are_french_and_located() {
+    let cases = [
+        "name: essai\nname: autre\ngoal: but\nsteps:\n  - skill: get_request\n",
+        "name: essai\ngoal: but\nsteps: get_request\n",
+        "name: essai\ngoal: but\nsteps:\n  - get_request\n",
+        "name: [a]\ngoal: but\nsteps:\n  - skill: get_request\n",
+        "name: essai\ngoal: [but]\nsteps:\n  - skill: get_request\n",
+        "name: essai\ngoal: but\nactivation: oui\nsteps:\n  - skill: get_request\n",
+        "name: essai\ngoal: but\nactivation:\n  when: 3\nsteps:\n  - skill: get_request\n",
+        "name: essai\ngoal: but\nsteps:\n\t- skill: get_request\n",
+        "name: essai\ngoal: \"but\nsteps:\n  - skill: get_request\n",
+        "name: essai\ngoal: but\nsteps:\n  - skill: *nowhere\n",
+        "- name: essai\n",
+        "name: essai\ngoal: but\nsteps:\n  - skill: get_request\n---\nname: b\n",
+    ];
+    for source in cases {
+        let e = refused(source);
+        if source.starts_with("name: essai\nname:") {
+            assert_eq!((e.line, e.field.as_deref()), (Some(2), Some("name")), "{e}");
+        }
+        let text = e.to_string();
+        println!("{text}");
+        assert!(e.line.is_some(), "{source:?}: {text}");
+        let words: Vec<&str> = e.message.split(|c: char| !c.is_alphabetic()).collect();
+        for english in [
+            "expected",
+            "invalid",
+            "unknown",
+            "found",
+            "missing",
+            "duplicate",
+        ] {
+            assert!(!words.contains(&english), "{source:?}: {text}");
+        }
+    }
+}

@@ -132,7 +132,11 @@ fn found_in_french(found: &str) -> String {
     if value.is_empty() {
         kind.to_string()
     } else {
-        format!("{kind} ({})", value.trim_start_matches("point "))
+        let value = value.trim_start_matches("point ");
+        match value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
+            Some(text) => format!("{kind} « {text} »"),
+            None => format!("{kind} ({value})"),
+        }
     }
 }
 
@@ -166,6 +170,10 @@ fn syntax_in_french(problem: &str) -> String {
             "caractère interdit en début de valeur (mettez la valeur entre guillemets)",
         ),
         (
+            "cannot start any token",
+            "caractère inattendu (une tabulation ? indentez avec des espaces)",
+        ),
+        (
             "found a tab character",
             "tabulation interdite : indentez avec des espaces",
         ),
@@ -185,7 +193,17 @@ fn syntax_in_french(problem: &str) -> String {
             "could not find expected ':'",
             "deux-points attendu après la clé",
         ),
-        ("unknown anchor", "ancre inconnue"),
+        (
+            "unknown anchor",
+            "ancre inconnue (alias « * » sans « & » correspondant)",
+        ),
+        ("duplicate entry", "clé en double"),
+        (
+            "more than one document",
+            "un seul document YAML est attendu (retirez le « --- » qui en commence un autre)",
+        ),
+        ("recursion limit exceeded", "imbrication trop profonde"),
+        ("repetition limit exceeded", "trop de répétitions d'alias"),
         ("found undefined tag handle", "étiquette YAML inconnue"),
     ];
     known
