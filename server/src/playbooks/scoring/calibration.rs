@@ -170,8 +170,9 @@ fn solve3(mut m: [[f64; 3]; 3], mut v: [f64; 3]) -> Option<[f64; 3]> {
         v.swap(col, pivot);
         for row in col + 1..3 {
             let k = m[row][col] / m[col][col];
-            for c in col..3 {
-                m[row][c] -= k * m[col][c];
+            let pivot_row = m[col];
+            for (x, p) in m[row].iter_mut().zip(pivot_row).skip(col) {
+                *x -= k * p;
             }
             v[row] -= k * v[col];
         }
