@@ -161,7 +161,9 @@ pub async fn update_station(
 }
 
 #[server(endpoint = "console/decisions")]
-pub async fn list_decisions(filters: DecisionFilters) -> Result<DecisionPage, AppError> {
+pub async fn list_decisions(
+    #[server(default)] filters: DecisionFilters,
+) -> Result<DecisionPage, AppError> {
     crate::auth::access::require_admin()?;
     console()?.decisions(filters).await
 }
@@ -221,7 +223,9 @@ pub async fn dismiss_suggestion(id: i64) -> Result<(), AppError> {
 /// address). A page opened from another site does not run it: a link
 /// elsewhere must not spend the embedding service in an admin's name.
 #[server(endpoint = "console/simulate")]
-pub async fn simulate(input: SimulationInput) -> Result<SimulationView, AppError> {
+pub async fn simulate(
+    #[server(default)] input: SimulationInput,
+) -> Result<SimulationView, AppError> {
     crate::auth::access::require_admin()?;
     if crate::auth::access::is_cross_site_navigation() {
         return Err(AppError::Conflict(

@@ -169,7 +169,7 @@ pub fn Candidates(candidates: Vec<CandidateView>) -> impl IntoView {
                 <li class="min-w-[16rem]" data-testid="candidate" data-name=key>
                     <span class="font-medium">{c.label}</span>" "<code class="text-slate-400">{c.name}</code>
                     {format!(" · {} · {}", c.score, c.band)}
-                    {(!c.eligible).then(|| " · non admissible")}
+                    {(!c.eligible).then_some(" · non admissible")}
                     {c.reason.map(|r| view! { <span class="text-slate-500">{format!(" · {r}")}</span> })}
                 </li>
             }}).collect_view()}
