@@ -510,3 +510,27 @@ async fn the_nightly_run_is_queued_once(db: PgPool) {
     let registry = miner::register_jobs(server::jobs::Registry::default(), &db);
     assert_eq!(registry.kinds(), vec![miner::JOB_KIND]);
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_monday_night_run_mines_the_week_that_just_ended(db: PgPool) {
+    generate_week(&db).await;
+    let week = miner::week_ending(at());
+    // Monday 00:30 Paris after the week: its Sunday is counted, and the
+    // week just begun is mined too (its 5 catalogue calls are in it).
+    miner::job::run_once(&db, week.end + Duration::minutes(30))
+        .await
+        .unwrap();
+    let rows = suggestions(&db).await;
+    let planted = rows.iter().find(|r| r.pattern_key == PLANTED_KEY).unwrap();
+    assert_eq!(
+        (planted.window_start, planted.window_end),
+        (week.start, week.end)
+    );
+    assert_eq!(planted.occurrences, 14);
+    let catalog = rows
+        .iter()
+        .find(|r| r.pattern_key == "after:get_request|call:add_members_to_catalog")
+        .unwrap();
+    assert_eq!(catalog.window_start, week.end);
+    assert_eq!(catalog.occurrences, 5);
+}
