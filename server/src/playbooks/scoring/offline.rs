@@ -4,9 +4,10 @@
 //!
 //! The baseline: some candidate texts sit close to every action (with e5,
 //! « demander à un lieu s'il est disponible… » is the nearest candidate of 22
-//! of the 122 labelled actions, most of them not about availability). A candidate's baseline is
-//! its mean cosine with fixed reference actions (the labelled set's tuning
-//! half, embedded once per process as queries); subtracting it took the
+//! of the 122 labelled actions, most of them not about availability). A
+//! candidate's baseline is its mean cosine with fixed reference actions
+//! (the labelled set's tuning half, embedded once per process as queries);
+//! subtracting it took the
 //! held-out share of actions whose best candidate is right from 45 % to
 //! 55 % (docs/playbook-scoring.md). A new playbook gets its baseline the
 //! same way the first time its text is seen.
