@@ -96,8 +96,8 @@ pub struct Dependencies {
 }
 
 /// What scores playbooks for a described action: the configured model, or
-/// the calibrated embedding similarity offline; `None` without an embedder
-/// and without a model (only triggers and `start_playbook` open then).
+/// the calibrated embedding similarity offline, with the memory pipeline's
+/// embedder (the one `maxy calibrate playbooks` fits the mapping with).
 fn playbook_scorer(
     llm: &Arc<dyn LlmProvider>,
     embedder: Option<&Arc<dyn EmbeddingProvider>>,
@@ -125,7 +125,7 @@ impl Services {
             embedder: venue_embedder.clone(),
             llm: llm.clone(),
         });
-        let scorer = playbook_scorer(&llm, venue_embedder.as_ref());
+        let scorer = playbook_scorer(&llm, Some(&memory.embedder));
         let playbook_console = Arc::new(crate::playbooks::console::PlaybookConsoleService {
             db: db.clone(),
             scorer: scorer.clone(),

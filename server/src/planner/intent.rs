@@ -6,7 +6,10 @@ use super::codes::member_codes;
 use super::words::{self, any, phrase};
 use crate::search::criteria;
 
+mod playbook_intent;
 mod write_intent;
+
+pub use playbook_intent::PlaybookAsk;
 
 /// The planner's workflows.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,7 +42,7 @@ pub enum Intent {
     /// plainly, never answered with a count of something else.
     UnclearCount,
     /// Opening, abandoning or choosing a playbook (« parcours »).
-    Playbook(super::playbooks::Ask),
+    Playbook(PlaybookAsk),
     /// Anything else: what the offline mode can do.
     Help,
 }
@@ -122,7 +125,7 @@ pub fn recognise(text: &str) -> Intent {
     let w = words::words(text);
     // « ouvre le parcours de qualification » opens a playbook; it does
     // not qualify.
-    if let Some(ask) = super::playbooks::recognise(&w) {
+    if let Some(ask) = playbook_intent::recognise(&w) {
         return Intent::Playbook(ask);
     }
     if let Some(intent) = write_intent::recognise(&w) {

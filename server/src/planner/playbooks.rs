@@ -1,48 +1,14 @@
 //! Playbooks, offline: « ouvre le parcours de qualification »,
 //! « abandonne le parcours », « quel parcours pour cette demande ? ». The
 //! guidance tools decide; the planner only asks and says what came back.
+use super::intent::PlaybookAsk as Ask;
 use super::step::Next;
 use super::turn::Turn;
-use super::words::{self, any};
+use super::words;
 use serde_json::{json, Value};
-
-/// What the person asks about playbooks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ask {
-    Open,
-    Abandon,
-    Advice,
-}
 
 /// The tools of this workflow (the planner's guard admits only these).
 pub const TOOLS: [&str; 3] = ["seek_guidance", "start_playbook", "abandon_playbook"];
-
-#[rustfmt::skip]
-const PLAYBOOK: &[&str] = &["parcours", "playbook", "playbooks", "procedure", "procedures"];
-#[rustfmt::skip]
-const OPEN: &[&str] = &[
-    "ouvre", "ouvrir", "lance", "lancer", "demarre", "demarrer", "commence", "commencer",
-    "start", "active", "activer", "suivre", "applique", "appliquer",
-];
-#[rustfmt::skip]
-const ABANDON: &[&str] = &[
-    "abandonne", "abandonner", "quitte", "quitter", "arrete", "arreter", "ferme", "fermer",
-    "sors", "sortir", "stop", "stoppe", "annule",
-];
-
-/// `Some` when the words are about a playbook (« parcours »).
-pub fn recognise(w: &[String]) -> Option<Ask> {
-    if !w.iter().any(|x| PLAYBOOK.contains(&x.as_str())) {
-        return None;
-    }
-    Some(if any(w, ABANDON, &[]) {
-        Ask::Abandon
-    } else if any(w, OPEN, &[]) {
-        Ask::Open
-    } else {
-        Ask::Advice
-    })
-}
 
 pub fn next(turn: &Turn, ask: Ask) -> Next {
     match ask {
@@ -103,7 +69,7 @@ fn choose(text: &str, found: &Value) -> Option<String> {
         let theirs = words::words(&described);
         asked
             .iter()
-            .filter(|w| w.len() > 3 && !PLAYBOOK.contains(&w.as_str()))
+            .filter(|w| w.len() > 3 && *w != "parcours" && *w != "playbook")
             .filter(|w| theirs.contains(w))
             .count()
     };
@@ -175,18 +141,6 @@ fn opened(started: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ask(text: &str) -> Option<Ask> {
-        recognise(&words::words(text))
-    }
-
-    #[test]
-    fn the_three_asks_are_told_apart() {
-        assert_eq!(ask("Ouvre le parcours de qualification"), Some(Ask::Open));
-        assert_eq!(ask("abandonne le parcours, on change"), Some(Ask::Abandon));
-        assert_eq!(ask("Quel parcours pour cette demande ?"), Some(Ask::Advice));
-        assert_eq!(ask("Qualifie cette demande"), None);
-    }
 
     #[test]
     fn the_named_playbook_wins_over_the_best_score() {

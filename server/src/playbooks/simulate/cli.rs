@@ -43,7 +43,7 @@ async fn configuration(config: &Config, input: &Value) -> Result<Value, Simulate
         .map_err(|e| unavailable("base de données injoignable", &e))?;
     let embedder = crate::embeddings::Embedders::from_settings(&config.embeddings)
         .map_err(|e| unavailable("service d'embeddings mal configuré", &e))?
-        .venues;
+        .memory;
     let llm = crate::llm::for_server(&config.llm, db.clone())
         .map_err(|e| unavailable("modèle mal configuré", &e))?;
     use crate::llm::LlmProvider;
