@@ -3,6 +3,7 @@
 //!
 //! ```yaml
 //! name: qualification-demande            # slug: lower-case words joined by dashes
+//! title: "Qualification d'une demande"   # optional: how people see it (else the name's words)
 //! goal: "la demande est qualifiée : …"   # French, required: what the scorer reads
 //! activation:
 //!   when: "'sales' in profiles"          # optional, deterministic (the `when` language)
@@ -40,6 +41,10 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields)]
 pub struct Definition {
     pub name: String,
+    /// What people read (« Qualification d'une demande »); the name is for
+    /// tools and the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     pub goal: String,
     #[serde(default)]
     pub activation: Activation,
@@ -188,6 +193,20 @@ fn second_document(source: &str) -> Option<usize> {
 }
 
 impl Definition {
+    /// The title people read: `title`, else the name's words
+    /// (« Groupe plus de 200 »), never the slug itself.
+    pub fn title(&self) -> String {
+        if let Some(title) = self.title.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+            return title.to_string();
+        }
+        let words = self.name.replace('-', " ");
+        let mut chars = words.chars();
+        match chars.next() {
+            Some(first) => first.to_uppercase().chain(chars).collect(),
+            None => words,
+        }
+    }
+
     /// A true `when` opens it without a model: no intent, or `auto_trigger`.
     pub fn is_deterministic_trigger(&self) -> bool {
         self.activation.when.is_some()

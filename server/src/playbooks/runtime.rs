@@ -378,11 +378,7 @@ impl Guide {
 
 /// A playbook's title as people read it.
 pub fn title(definition: &super::definition::Definition) -> String {
-    let mut name = definition.name.replace('-', " ");
-    if let Some(first) = name.get(..1) {
-        name = first.to_uppercase() + &name[1..];
-    }
-    name
+    definition.title()
 }
 
 fn tool_label(tool: &str) -> String {

@@ -27,6 +27,12 @@ pub fn check(definition: &Definition, outline: &Outline) -> Result<(), Definitio
             ),
         );
     }
+    if definition.title.as_deref().is_some_and(|t| t.trim().is_empty()) {
+        return refuse(
+            "title".into(),
+            "le titre, quand il est donné, ne peut pas être vide".into(),
+        );
+    }
     if definition.goal.trim().is_empty() {
         return refuse(
             "goal".into(),
