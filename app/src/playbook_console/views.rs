@@ -30,7 +30,8 @@ pub const ORIGINS: &[(&str, &str)] = &[
     ("seek_guidance", "Demande de conseil"),
     ("implicit_gate", "Première écriture"),
     ("start_playbook", "Ouverture explicite"),
-    ("turn", "Tour de conversation"),
+    ("step", "Règle du parcours ouvert"),
+    ("abandon", "Abandon"),
 ];
 
 /// The profiles a caller may have (the simulator's checkboxes).
@@ -55,6 +56,8 @@ pub fn label_of(table: &[(&'static str, &'static str)], key: &str) -> String {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlaybookRow {
     pub name: String,
+    /// What people read (« Qualification d'une demande »).
+    pub title: String,
     pub goal: String,
     /// `active`, `observe` or `disabled` (see [`STATUSES`]).
     pub status: String,
@@ -157,8 +160,8 @@ pub struct DecisionPage {
     pub has_next: bool,
     /// (name, label) of every station, for the filter.
     pub stations: Vec<(String, String)>,
-    /// Every playbook's name, for the filter.
-    pub playbooks: Vec<String>,
+    /// (name, title) of every playbook, for the filter.
+    pub playbooks: Vec<(String, String)>,
 }
 
 /// A pattern of the week: what the agent did outside any playbook.

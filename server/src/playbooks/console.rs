@@ -65,6 +65,7 @@ fn capitalised(message: &str) -> String {
 fn row(p: &store::StoredPlaybook) -> PlaybookRow {
     PlaybookRow {
         name: p.name.clone(),
+        title: p.definition.title(),
         goal: p.definition.goal.clone(),
         status: p.status.as_str().to_string(),
         version: p.version,

@@ -196,7 +196,12 @@ impl Definition {
     /// The title people read: `title`, else the name's words
     /// (« Groupe plus de 200 »), never the slug itself.
     pub fn title(&self) -> String {
-        if let Some(title) = self.title.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        if let Some(title) = self
+            .title
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+        {
             return title.to_string();
         }
         let words = self.name.replace('-', " ");

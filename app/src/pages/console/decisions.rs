@@ -79,11 +79,7 @@ fn Log(data: DecisionPage, filters: DecisionFilters) -> impl IntoView {
             .map(|(k, l)| (k.to_string(), l.to_string()))
             .collect::<Vec<_>>()
     };
-    let playbooks = data
-        .playbooks
-        .iter()
-        .map(|p| (p.clone(), p.clone()))
-        .collect();
+    let playbooks = data.playbooks.clone();
     let previous = (data.page > 1).then(|| address(&filters, data.page - 1));
     let next = data.has_next.then(|| address(&filters, data.page + 1));
     view! {

@@ -46,13 +46,14 @@ fn Detail(
 ) -> impl IntoView {
     let row = detail.row;
     let name = row.name.clone();
-    let title = name.clone();
+    let title = row.title.clone();
     let key = name.clone();
     let current = row.status.clone();
     view! {
         <article class="max-w-4xl space-y-6" data-testid="playbook" data-name=key>
             <header>
                 <h2 class="break-words text-xl font-semibold">{title}</h2>
+                <p class="text-xs text-slate-500"><code>{row.name.clone()}</code></p>
                 <p class="mt-1 text-sm text-slate-700">{row.goal}</p>
                 <p class="mt-2 flex flex-wrap items-center gap-3 text-xs text-slate-500">
                     <span data-testid="playbook-status"><StatusBadge status=row.status /></span>

@@ -91,7 +91,8 @@ fn PlaybookTable(rows: Vec<PlaybookRow>) -> impl IntoView {
                     {rows.into_iter().map(|row| view! {
                         <tr data-testid="playbook-row" data-name=row.name.clone()>
                             <td class="whitespace-nowrap px-4 py-2">
-                                <a href=playbook_url(&row.name, "") class="font-medium text-indigo-700 hover:underline">{row.name.clone()}</a>
+                                <a href=playbook_url(&row.name, "") class="font-medium text-indigo-700 hover:underline">{row.title.clone()}</a>
+                                <code class="block text-xs text-slate-500">{row.name.clone()}</code>
                             </td>
                             <td class="min-w-[16rem] px-4 py-2 text-slate-700">{row.goal}</td>
                             <td class="whitespace-nowrap px-4 py-2" data-testid="playbook-status">

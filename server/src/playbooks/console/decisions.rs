@@ -79,7 +79,15 @@ pub fn candidate(value: &serde_json::Value) -> CandidateView {
     }
 }
 
-fn view(row: Row) -> DecisionView {
+/// A playbook's title from its name (a deleted one keeps its name).
+fn titled(titles: &[(String, String)], name: &str) -> String {
+    titles
+        .iter()
+        .find(|(n, _)| n == name)
+        .map_or_else(|| name.to_string(), |(_, t)| t.clone())
+}
+
+fn view(row: Row, titles: &[(String, String)]) -> DecisionView {
     let uncapped = row
         .uncapped_band
         .filter(|u| *u != row.band)
@@ -93,13 +101,23 @@ fn view(row: Row) -> DecisionView {
         action: row.query,
         mode: mode_label(&row.band),
         uncapped,
-        opened: row.chosen,
-        suggested: row.suggested,
+        opened: row.chosen.as_deref().map(|n| titled(titles, n)),
+        suggested: row.suggested.iter().map(|n| titled(titles, n)).collect(),
         outcome: row.outcome.filter(|o| !o.trim().is_empty()),
         candidates: row
             .candidates
             .as_array()
-            .map(|list| list.iter().map(candidate).collect())
+            .map(|list| {
+                list.iter()
+                    .map(candidate)
+                    .map(|mut c| {
+                        if c.label == "Playbook" {
+                            c.label = titled(titles, &c.name);
+                        }
+                        c
+                    })
+                    .collect()
+            })
             .unwrap_or_default(),
     }
 }
@@ -142,15 +160,17 @@ pub async fn page(db: &PgPool, filters: &DecisionFilters) -> Result<DecisionPage
             .fetch_all(db)
             .await
             .map_err(crate::db::app_error)?;
-    let playbooks: Vec<String> = sqlx::query_scalar("SELECT name FROM playbooks ORDER BY name")
-        .fetch_all(db)
+    let playbooks: Vec<(String, String)> = crate::playbooks::store::list(db)
         .await
-        .map_err(crate::db::app_error)?;
+        .map_err(crate::db::app_error)?
+        .into_iter()
+        .map(|p| (p.name.clone(), p.definition.title()))
+        .collect();
     Ok(DecisionPage {
         rows: rows
             .into_iter()
             .take(PAGE_SIZE as usize)
-            .map(view)
+            .map(|r| view(r, &playbooks))
             .collect(),
         page,
         has_next,

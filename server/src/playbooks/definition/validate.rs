@@ -27,7 +27,11 @@ pub fn check(definition: &Definition, outline: &Outline) -> Result<(), Definitio
             ),
         );
     }
-    if definition.title.as_deref().is_some_and(|t| t.trim().is_empty()) {
+    if definition
+        .title
+        .as_deref()
+        .is_some_and(|t| t.trim().is_empty())
+    {
         return refuse(
             "title".into(),
             "le titre, quand il est donné, ne peut pas être vide".into(),

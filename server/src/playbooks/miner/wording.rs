@@ -154,11 +154,20 @@ pub fn draft_yaml(pattern: &Pattern) -> String {
         ),
     };
     let intent = objective(&pattern.tool);
+    let title = match &pattern.after {
+        Some(after) => format!(
+            "{} puis {}",
+            tool_label(after),
+            lower_first(&tool_label(&pattern.tool))
+        ),
+        None => tool_label(&pattern.tool),
+    };
     let mut yaml = String::new();
     yaml.push_str("# Suggéré par l'observation des appels faits hors parcours :\n");
     yaml.push_str(&format!("# {}", sentence(pattern)));
     yaml.push_str(&format!(" (station « {} »).\n", pattern.station));
     yaml.push_str(&format!("name: {}\n", draft_name(pattern)));
+    yaml.push_str(&format!("title: {}\n", quoted(&title)));
     yaml.push_str(&format!("goal: {}\n", quoted(&goal)));
     yaml.push_str("activation:\n");
     yaml.push_str(&format!("  intent: {}\n", quoted(&intent)));
