@@ -42,6 +42,13 @@ pub fn next(turn: &Turn) -> Next {
                 "Je ne peux pas encore le faire : {error} Dites « ouvre le parcours … » pour le suivre."
             ));
         }
+        if error.contains("parcours") && !playbooks::TOOLS.contains(&tool) {
+            // An open playbook's order: said as it is, nothing retried.
+            return Next::Say(format!(
+                "Je ne peux pas encore le faire : {error} Le parcours affiché en haut de la \
+                 conversation dit la prochaine étape."
+            ));
+        }
         if tool == CATALOGUE_WRITE {
             // A refused card or invalid picks: proposing it again unasked
             // would be a loop the team has to reject twice.

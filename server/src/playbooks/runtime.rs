@@ -227,7 +227,12 @@ impl Guide {
                 ),
                 Err(reason) => (
                     Gate::Refuse {
-                        reason: format!("Le parcours « {title} » vient de s'ouvrir. {reason}"),
+                        reason: match reason.split_once(FOR_THE_ASSISTANT) {
+                            Some((shown, hint)) => format!(
+                                "{shown} (Le parcours vient de s'ouvrir.){FOR_THE_ASSISTANT}{hint}"
+                            ),
+                            None => format!("{reason} (Le parcours vient de s'ouvrir.)"),
+                        },
                     },
                     format!("ouvert : {title} ; {} refusé : {reason}", tool_label(tool)),
                 ),

@@ -238,14 +238,13 @@ fn EntryView(index: usize, timeline: RwSignal<Timeline>, follower: Follower) -> 
 /// The open playbook and where it stands (« étape 2 sur 4 »).
 #[component]
 fn PlaybookBanner(progress: crate::chat::PlaybookProgress) -> impl IntoView {
-    let step = (progress.done + 1).min(progress.steps);
     view! {
         <div role="status" data-testid="playbook-banner"
             class="mt-3 rounded-lg border border-indigo-200 bg-indigo-50 px-3 py-2 text-sm text-indigo-900">
             <p class="font-medium">"Parcours : " {progress.title}</p>
             <p class="text-indigo-800" data-testid="playbook-progress">
-                {format!("Étape {step} sur {}", progress.steps)}
-                {progress.next.map(|n| format!(" : {n}"))}
+                {format!("Étapes faites : {} sur {}", progress.done, progress.steps)}
+                {progress.next.map(|n| format!(" · prochaine : {n}"))}
             </p>
             <p class="text-xs text-indigo-700">{progress.goal}</p>
         </div>
