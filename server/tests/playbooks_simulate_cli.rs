@@ -70,9 +70,9 @@ fn an_explicit_input_prints_the_decision() {
             "suggested": ["qualifier-demande", "reprise-catalogue"],
             "candidates": [
                 {"name": "qualifier-demande", "score": 0.88, "band": "ENFORCE", "eligible": true,
-                 "reason": "au-dessus du seuil imposé mais à moins de la marge de 0.05 : suggéré"},
+                 "reason": "au-dessus du seuil imposé mais à moins de la marge de 0,05 : suggéré"},
                 {"name": "reprise-catalogue", "score": 0.85, "band": "ENFORCE", "eligible": true,
-                 "reason": "au-dessus du seuil imposé mais à moins de la marge de 0.05 : suggéré"},
+                 "reason": "au-dessus du seuil imposé mais à moins de la marge de 0,05 : suggéré"},
                 {"name": "groupe-plus-de-200", "score": 0.8, "band": "SUGGEST", "eligible": true,
                  "reason": "non suggéré : plusieurs candidats au-dessus du seuil imposé, à moins de la marge"},
                 {"name": "reserve-direction", "score": 0.97, "band": "ENFORCE", "eligible": false,

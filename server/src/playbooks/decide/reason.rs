@@ -153,6 +153,7 @@ fn chosen_reason(
 }
 
 /// A threshold as the admin typed it (0.05, not 0.05000000000000000277).
+/// As the team writes decimals: « 0,05 ».
 fn decimal(x: f64) -> String {
-    format!("{}", millionths(x) as f64 / 1_000_000.0)
+    format!("{}", millionths(x) as f64 / 1_000_000.0).replace('.', ",")
 }

@@ -430,7 +430,7 @@ fn reasons_say_what_happened() {
     let d = decide(&near, &[c("a", 0.80), c("b", 0.75)]);
     assert_eq!(
         reason_of(&d, "b"),
-        "au-dessus du seuil imposé mais à moins de la marge de 0.05 : suggéré"
+        "au-dessus du seuil imposé mais à moins de la marge de 0,05 : suggéré"
     );
 
     let d = decide(&capped(O), &[c("a", 0.9)]);
