@@ -2,6 +2,7 @@
 //! standard input, one on standard output, French errors on standard error
 //! and a non-zero exit. The explicit form needs no database: the tests point
 //! `DATABASE_URL` at a port where nothing listens.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::PathBuf;

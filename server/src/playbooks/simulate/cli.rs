@@ -35,9 +35,8 @@ pub async fn simulate(config: &Config, text: &str) -> Result<Value, SimulateErro
 /// needs the database and the scorer (the model when one is configured,
 /// the calibrated embeddings otherwise). It only reads.
 async fn configuration(config: &Config, input: &Value) -> Result<Value, SimulateError> {
-    let unavailable = |what: &str, e: &dyn std::fmt::Display| {
-        SimulateError::Unavailable(format!("{what} : {e}"))
-    };
+    let unavailable =
+        |what: &str, e: &dyn std::fmt::Display| SimulateError::Unavailable(format!("{what} : {e}"));
     let db = crate::db::connect(&config.database)
         .await
         .map_err(|e| unavailable("base de données injoignable", &e))?;
