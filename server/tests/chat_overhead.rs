@@ -46,23 +46,7 @@ async fn running_turn(db: &PgPool) -> (i64, i64, i64) {
 /// Sends a message through the app and waits for its turn to end (the
 /// page's stream shows `turn_finished`).
 async fn turn(app: &TestApp, session: &str, text: &str) -> i64 {
-    let sent = app
-        .post_form("/api/chat/send", &[("text", text)], Some(session))
-        .await;
-    assert_eq!(sent.status, reqwest::StatusCode::OK, "{}", sent.body);
-    let conversation = sent.json()["conversation_id"].as_i64().unwrap();
-    let body = reqwest::Client::new()
-        .get(app.url(&format!("/api/chat/conversations/{conversation}/events")))
-        .header("cookie", app.cookie(session))
-        .timeout(Duration::from_secs(60))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert!(body.contains("turn_finished"), "{body}");
-    conversation
+    app.send_and_wait(session, &[("text", text)]).await.0
 }
 
 /// Every commit of a chat table, with the `synchronous_commit` its

@@ -40,23 +40,7 @@ async fn turn(app: &TestApp, session: &str, conversation: Option<i64>, text: &st
     if let Some(c) = id.as_deref() {
         fields.push(("conversation_id", c));
     }
-    let sent = app
-        .post_form("/api/chat/send", &fields, Some(session))
-        .await;
-    assert_eq!(sent.status, reqwest::StatusCode::OK, "{}", sent.body);
-    let conversation = sent.json()["conversation_id"].as_i64().unwrap();
-    let body = reqwest::Client::new()
-        .get(app.url(&format!("/api/chat/conversations/{conversation}/events")))
-        .header("cookie", app.cookie(session))
-        .timeout(Duration::from_secs(60))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert!(body.contains("turn_finished"), "{body}");
-    conversation
+    app.send_and_wait(session, &fields).await.0
 }
 
 #[sqlx::test(migrations = "../migrations")]

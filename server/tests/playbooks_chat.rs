@@ -71,26 +71,9 @@ fn scripted(calls: Vec<(&'static str, Value)>) -> server::bench::fake_model::Scr
 /// Sends `text` about `request` and waits for the turn's end; the events.
 async fn turn(app: &TestApp, session: &str, request: i64, text: &str) -> (i64, Vec<Value>) {
     let rid = request.to_string();
-    let sent = app
-        .post_form(
-            "/api/chat/send",
-            &[("text", text), ("request_id", &rid)],
-            Some(session),
-        )
+    let (conversation, body) = app
+        .send_and_wait(session, &[("text", text), ("request_id", &rid)])
         .await;
-    assert_eq!(sent.status, reqwest::StatusCode::OK, "{}", sent.body);
-    let conversation = sent.json()["conversation_id"].as_i64().unwrap();
-    let body = reqwest::Client::new()
-        .get(app.url(&format!("/api/chat/conversations/{conversation}/events")))
-        .header("cookie", app.cookie(session))
-        .timeout(Duration::from_secs(120))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert!(body.contains("turn_finished"), "{body}");
     let events = body
         .lines()
         .filter_map(|l| l.strip_prefix("data:"))

@@ -258,6 +258,32 @@ impl TestApp {
         reply.session_cookie().expect("a session cookie")
     }
 
+    /// Sends a chat message (`fields`: `text`, and `conversation_id` or
+    /// `request_id` when given) and waits for its turn to end; the
+    /// conversation and the event stream as the page read it.
+    #[allow(dead_code)] // not every test file sends messages
+    pub async fn send_and_wait(&self, session: &str, fields: &[(&str, &str)]) -> (i64, String) {
+        let sent = self
+            .post_form("/api/chat/send", fields, Some(session))
+            .await;
+        assert_eq!(sent.status, StatusCode::OK, "{}", sent.body);
+        let conversation = sent.json()["conversation_id"]
+            .as_i64()
+            .expect("conversation_id");
+        let body = reqwest::Client::new()
+            .get(self.url(&format!("/api/chat/conversations/{conversation}/events")))
+            .header("cookie", self.cookie(session))
+            .timeout(std::time::Duration::from_secs(120))
+            .send()
+            .await
+            .expect("events")
+            .text()
+            .await
+            .expect("events body");
+        assert!(body.contains("turn_finished"), "{body}");
+        (conversation, body)
+    }
+
     pub async fn count(&self, sql: &str) -> i64 {
         sqlx::query_scalar(sql)
             .fetch_one(&self.db)
