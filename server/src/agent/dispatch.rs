@@ -88,8 +88,18 @@ impl Agent {
             {
                 read.push(name.clone());
             }
+            // A playbook that opened shows before what its rules did to
+            // the call; a step done or an end shows after the call.
+            let progress = turn.progress.take();
+            let (before, after) = match progress {
+                Some(p) if p.status == "open" => (Some(p), None),
+                other => (None, other),
+            };
+            if let Some(progress) = before {
+                sink.push(ChatEvent::Playbook(progress)).await?;
+            }
             sink.push(event).await?;
-            if let Some(progress) = turn.progress.take() {
+            if let Some(progress) = after {
                 sink.push(ChatEvent::Playbook(progress)).await?;
             }
             results.push(block);

@@ -88,38 +88,48 @@ fn band(band: &str) -> &'static str {
     }
 }
 
-/// What `seek_guidance` found, in the team's words.
+/// What `seek_guidance` found, in the team's words: the playbooks the
+/// scores put forward, else those the person may open.
 fn advice(found: &Value) -> String {
-    let playbooks: Vec<String> = found["playbooks"]
-        .as_array()
-        .map(|list| {
-            list.iter()
-                .take(3)
-                .map(|p| {
-                    format!(
-                        "« {} » ({}, score {})",
-                        p["title"].as_str().unwrap_or("?"),
-                        band(p["band"].as_str().unwrap_or("")),
-                        format!("{:.2}", p["score"].as_f64().unwrap_or(0.0)).replace('.', ",")
-                    )
-                })
-                .collect()
+    let list: &[Value] = found["playbooks"].as_array().map_or(&[], Vec::as_slice);
+    let title = |p: &Value| format!("« {} »", p["title"].as_str().unwrap_or("?"));
+    let fitting: Vec<String> = list
+        .iter()
+        .filter(|p| matches!(p["band"].as_str(), Some("ENFORCE" | "SUGGEST")))
+        .take(3)
+        .map(|p| {
+            format!(
+                "{} ({}, score {})",
+                title(p),
+                band(p["band"].as_str().unwrap_or("")),
+                format!("{:.2}", p["score"].as_f64().unwrap_or(0.0)).replace('.', ",")
+            )
         })
-        .unwrap_or_default();
+        .collect();
     let opened = found["open_playbook"]["title"]
         .as_str()
         .filter(|_| found["opened"].is_string());
-    match (opened, playbooks.is_empty()) {
-        (Some(title), _) => format!(
-            "Le parcours « {title} » s'impose et vient de s'ouvrir : ses étapes s'affichent en haut \
+    if let Some(t) = opened {
+        return format!(
+            "Le parcours « {t} » s'impose et vient de s'ouvrir : ses étapes s'affichent en haut \
              de la conversation."
-        ),
-        (None, true) => "Aucun parcours ne s'applique ici.".into(),
-        (None, false) => format!(
-            "Parcours possibles : {}. Dites « ouvre le parcours … » pour en suivre un.",
-            playbooks.join(" ; ")
-        ),
+        );
     }
+    if !fitting.is_empty() {
+        return format!(
+            "Parcours qui conviennent : {}. Dites « ouvre le parcours … » pour en suivre un.",
+            fitting.join(" ; ")
+        );
+    }
+    let open: Vec<String> = list.iter().map(title).collect();
+    if open.is_empty() {
+        return "Aucun parcours ne s'applique ici.".into();
+    }
+    format!(
+        "Aucun parcours ne ressort de ce que vous décrivez. Parcours que vous pouvez ouvrir ici : \
+         {}. Dites « ouvre le parcours … » pour en suivre un, ou décrivez ce que vous voulez faire.",
+        open.join(", ")
+    )
 }
 
 fn opened(started: &Value) -> String {
