@@ -205,6 +205,14 @@ async fn an_open_playbook_rules_the_turn_and_every_ruling_is_logged(db: PgPool) 
     .await
     .unwrap();
     assert_eq!(runs.len(), 2, "{runs:?}");
+    let opened_by: Vec<String> = sqlx::query_scalar(
+        "SELECT opened_by FROM playbook_runs WHERE conversation_id = $1 ORDER BY id",
+    )
+    .bind(conversation)
+    .fetch_all(&db)
+    .await
+    .unwrap();
+    assert_eq!(opened_by, ["explicit", "explicit"]);
     assert_eq!(runs[0].0, "qualification-demande");
     assert_eq!(runs[0].1, "replaced");
     assert!(runs[0].2.is_some());

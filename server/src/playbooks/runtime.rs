@@ -132,13 +132,6 @@ impl Guide {
         }
     }
 
-    /// The conversation's open run as the chat shows it.
-    pub async fn progress(&self, conversation_id: i64) -> sqlx::Result<Option<PlaybookProgress>> {
-        Ok(runs::open_run(&self.db, conversation_id)
-            .await?
-            .map(|run| progress_of(&run, "open")))
-    }
-
     /// Before a read or write call runs: the open run's rules, or the first
     /// write's decision when none is open.
     pub async fn before_call(
@@ -304,10 +297,11 @@ impl Guide {
                 }
                 acc
             });
-        let opened_by = if by_trigger {
-            runs::OpenedBy::Trigger
-        } else {
-            door
+        // `start_playbook` is a trigger of its own, recorded as explicit.
+        let opened_by = match door {
+            runs::OpenedBy::Explicit => door,
+            _ if by_trigger => runs::OpenedBy::Trigger,
+            _ => door,
         };
         runs::open(
             &self.db,

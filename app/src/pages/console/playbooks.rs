@@ -6,6 +6,7 @@ use crate::pages::{failure, FormError, PageHeader};
 use crate::playbook_console::{
     label_of, list_playbooks, playbook_url, PlaybookRow, SavePlaybook, SetPlaybookStatus, STATUSES,
 };
+use crate::raw_text::textarea_value;
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
@@ -58,7 +59,7 @@ fn PlaybookList(save: ServerAction<SavePlaybook>) -> impl IntoView {
                     "Définition (YAML)"
                     <textarea name="yaml" rows="10" required spellcheck="false" data-testid="playbook-new-yaml"
                         class="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1 font-mono text-xs">
-                        {crate::raw_text::textarea_value(TEMPLATE)}
+                        {textarea_value(TEMPLATE)}
                     </textarea>
                 </label>
                 <FormError error=failure(save) testid="playbook-new-error" />
