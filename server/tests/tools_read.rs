@@ -1272,11 +1272,11 @@ fn property_names(schema: &Value, out: &mut Vec<String>) {
 fn the_tool_list_the_model_sees() {
     for mode in [Mode::Chat, Mode::Training] {
         let specs = Toolbox::specs(mode);
-        assert_eq!(specs.len(), 21);
+        assert_eq!(specs.len(), 24);
         let mut names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), 21, "names are unique");
+        assert_eq!(names.len(), 24, "names are unique");
         let reads = specs
             .iter()
             .filter(|s| Toolbox::access(&s.name) == Some(Access::Read))
@@ -1285,7 +1285,11 @@ fn the_tool_list_the_model_sees() {
             .iter()
             .filter(|s| Toolbox::access(&s.name) == Some(Access::Write))
             .count();
-        assert_eq!((reads, writes), (14, 7));
+        let guidance = specs
+            .iter()
+            .filter(|s| Toolbox::access(&s.name) == Some(Access::Guidance))
+            .count();
+        assert_eq!((reads, writes, guidance), (14, 7, 3));
         for spec in specs.iter() {
             let schema = &spec.input_schema;
             assert_eq!(schema["type"], "object", "{}", spec.name);
