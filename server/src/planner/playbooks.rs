@@ -8,7 +8,7 @@ use super::words;
 use serde_json::{json, Value};
 
 /// The tools of this workflow (the planner's guard admits only these).
-pub const TOOLS: [&str; 3] = ["seek_guidance", "start_playbook", "abandon_playbook"];
+pub const TOOLS: [&str; 3] = crate::tools::GUIDANCE;
 
 pub fn next(turn: &Turn, ask: Ask) -> Next {
     match ask {

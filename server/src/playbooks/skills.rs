@@ -17,7 +17,7 @@ pub struct Skill {
 }
 
 /// The tools every station exposes for guidance, beside its other tools.
-pub const GUIDANCE_TOOLS: [&str; 3] = ["seek_guidance", "start_playbook", "abandon_playbook"];
+pub const GUIDANCE_TOOLS: [&str; 3] = crate::tools::GUIDANCE;
 
 const fn skill(name: &'static str, objective: &'static str) -> Skill {
     Skill { name, objective }
