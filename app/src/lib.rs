@@ -11,6 +11,7 @@ pub mod chat;
 pub mod errors;
 pub mod event_types;
 pub mod external_text;
+pub mod fr;
 pub mod geo;
 pub mod layout;
 pub mod links;

@@ -29,17 +29,9 @@ pub const STATUSES: &[&str] = &[
     "cancelled",
 ];
 
-/// The French label of a status key.
+/// The French label of a status key (see [`crate::fr::request_status`]).
 pub fn status_label(status: &str) -> &str {
-    match status {
-        "new" => "Nouvelle",
-        "qualifying" => "En qualification",
-        "catalogue_sent" => "Catalogue envoyé",
-        "won" => "Gagnée",
-        "lost" => "Perdue",
-        "cancelled" => "Annulée",
-        other => other,
-    }
+    crate::fr::request_status(status)
 }
 
 /// The list's filters exactly as the URL query carries them.
