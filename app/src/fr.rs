@@ -18,3 +18,6 @@ mod paris;
 pub use labels::*;
 pub use numbers::*;
 pub use paris::*;
+
+#[cfg(test)]
+mod wording_keys;
