@@ -31,6 +31,17 @@ pub fn to_paris(t: DateTime<Utc>) -> NaiveDateTime {
     (t + Duration::hours(paris_offset_hours(t))).naive_utc()
 }
 
+/// The instant a Paris wall-clock time names (a form's date and time).
+/// In the autumn's repeated hour the first (summer) instant is taken; in
+/// the spring's skipped hour, the time as if winter still held.
+pub fn paris_to_utc(local: NaiveDateTime) -> DateTime<Utc> {
+    [2, 1]
+        .into_iter()
+        .map(|hours| (local - Duration::hours(hours)).and_utc())
+        .find(|t| to_paris(*t) == local)
+        .unwrap_or_else(|| (local - Duration::hours(1)).and_utc())
+}
+
 /// « 06/12/2026 14:05 », Paris time.
 pub fn paris_datetime(t: DateTime<Utc>) -> String {
     to_paris(t).format("%d/%m/%Y %H:%M").to_string()
@@ -156,6 +167,36 @@ mod tests {
         assert_eq!(paris_offset_hours(utc("2027-03-28T01:00:00Z")), 2);
         assert_eq!(paris_offset_hours(utc("2027-10-31T00:59:59Z")), 2);
         assert_eq!(paris_offset_hours(utc("2027-10-31T01:00:00Z")), 1);
+    }
+
+    #[test]
+    fn paris_wall_clock_times_name_their_instant() {
+        let local = |s: &str| NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M").unwrap();
+        assert_eq!(
+            paris_to_utc(local("2026-12-03 09:00")),
+            utc("2026-12-03T08:00:00Z")
+        );
+        assert_eq!(
+            paris_to_utc(local("2026-07-03 09:00")),
+            utc("2026-07-03T07:00:00Z")
+        );
+        // 25 October 2026: 02:30 happens twice; the first is summer time.
+        assert_eq!(
+            paris_to_utc(local("2026-10-25 02:30")),
+            utc("2026-10-25T00:30:00Z")
+        );
+        // 29 March 2026: 02:30 never happens.
+        assert_eq!(
+            paris_to_utc(local("2026-03-29 02:30")),
+            utc("2026-03-29T01:30:00Z")
+        );
+        for t in [
+            "2026-03-29T00:59:00Z",
+            "2026-03-29T01:00:00Z",
+            "2026-10-25T02:00:00Z",
+        ] {
+            assert_eq!(paris_to_utc(to_paris(utc(t))), utc(t), "{t}");
+        }
     }
 
     #[test]
