@@ -29,6 +29,7 @@ pub mod search_preferences;
 pub mod services;
 pub mod training;
 pub mod venue_search;
+pub mod work_queue;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};

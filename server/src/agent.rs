@@ -21,6 +21,7 @@ pub mod prompt;
 pub mod service;
 pub mod sink;
 pub mod stages;
+pub mod title;
 pub mod turn;
 
 pub use live::Live;

@@ -66,6 +66,7 @@ pub mod user_data_embeddings;
 pub mod users;
 pub mod venue_facts;
 pub mod venue_search;
+pub mod work_queue;
 pub mod write_targets;
 
 use crate::config::{redact_url, DatabaseSettings};

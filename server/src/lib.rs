@@ -36,6 +36,7 @@ pub mod telemetry;
 pub mod tools;
 pub mod training;
 pub mod venue_embeddings;
+pub mod work_queue;
 
 /// Places of Paris and around (shared with the demo data, in `app`).
 pub use app::geo;

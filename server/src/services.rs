@@ -25,6 +25,7 @@ use app::requests::RequestsDesk;
 use app::search_preferences::SearchPreferencesDesk;
 use app::training::Training;
 use app::venue_search::VenueSearch;
+use app::work_queue::WorkQueueDesk;
 use leptos::prelude::provide_context;
 use sqlx::PgPool;
 use std::sync::Arc;
@@ -74,6 +75,8 @@ services! {
     memory_desk: dyn MemoryDesk,
     /// The admin playbook console: playbooks, stations, decisions, motifs, simulator.
     playbook_console: dyn PlaybookConsole,
+    /// The home page's « À faire ».
+    work_queue: dyn WorkQueueDesk,
 }
 
 /// What the services are built from.
@@ -148,6 +151,10 @@ impl Services {
         });
         Services {
             playbook_console,
+            work_queue: Arc::new(crate::work_queue::WorkQueueService {
+                db: db.clone(),
+                budget: llm_budget,
+            }),
             link_views,
             audit_log: Arc::new(AuditReader { db: db.clone() }),
             catalogue_builder: Arc::new(CatalogueBuilderService {

@@ -3,6 +3,7 @@
 //! approval cards. Every method checks that the conversation belongs to the
 //! caller; someone else's reads as absent.
 use super::stages::Stage;
+use super::title;
 use super::turn::Agent;
 use crate::approvals;
 use crate::auth::tokens::SigningKey;
@@ -136,14 +137,6 @@ fn checked_text(text: &str) -> Result<String, AppError> {
     Ok(text.to_string())
 }
 
-fn title_of(text: &str) -> String {
-    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    match flat.char_indices().nth(60) {
-        Some((cut, _)) => format!("{}…", &flat[..cut]),
-        None => flat,
-    }
-}
-
 #[async_trait::async_trait]
 impl Assistant for AssistantService {
     async fn conversations(&self, user_id: i64) -> Result<Vec<ConversationSummary>, AppError> {
@@ -216,18 +209,21 @@ impl Assistant for AssistantService {
         let conversation_id = match conversation_id {
             Some(id) => id,
             None => {
-                if let Some(request_id) = request_id {
-                    let exists = crate::db::ai_context::request(db, request_id)
-                        .await
-                        .map_err(AppError::unavailable)?
-                        .is_some();
-                    if !exists {
-                        return Err(AppError::Invalid(format!(
-                            "La demande n°{request_id} n'existe pas."
-                        )));
+                let title = match request_id {
+                    Some(request_id) => {
+                        let request = crate::db::ai_context::request(db, request_id)
+                            .await
+                            .map_err(AppError::unavailable)?
+                            .ok_or_else(|| {
+                                AppError::Invalid(format!(
+                                    "La demande n°{request_id} n'existe pas."
+                                ))
+                            })?;
+                        title::of_request(&request)
                     }
-                }
-                ai_conversations::create(db, user_id, request_id, &title_of(&text))
+                    None => title::of_message(&text),
+                };
+                ai_conversations::create(db, user_id, request_id, &title)
                     .await
                     .map_err(AppError::unavailable)?
                     .id
@@ -348,14 +344,5 @@ mod tests {
         };
         assert!(why.contains("trop long"), "{why}");
         assert_eq!(checked_text("  bonjour ").ok().as_deref(), Some("bonjour"));
-    }
-
-    #[test]
-    fn titles_are_one_short_line() {
-        assert_eq!(
-            title_of("Qualifie\ncette   demande"),
-            "Qualifie cette demande"
-        );
-        assert_eq!(title_of(&"é".repeat(100)).chars().count(), 61);
     }
 }
