@@ -9,7 +9,7 @@ use crate::errors::AppError;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// The longest one-line reason of a pick, in characters (the assistant's
+/// The longest reason of a pick, in characters (the assistant's
 /// `add_members_to_catalog` uses the same cap).
 pub const MAX_REASON_CHARS: usize = 300;
 
@@ -113,6 +113,13 @@ pub struct PickView {
     pub room_options: Vec<RoomChoice>,
     /// `ai` (search, assistant) or `team`.
     pub added_by: String,
+    /// From the request's zone (its centre, else its postal codes'), in km;
+    /// `None` when either place is unknown.
+    #[serde(default)]
+    pub distance_km: Option<f64>,
+    /// The venue's pool, when it is not the request's.
+    #[serde(default)]
+    pub other_pool: Option<String>,
 }
 
 /// How many of the search's picks the team kept, moved or replaced.
@@ -227,12 +234,24 @@ pub enum Edit {
     },
 }
 
-/// A venue the add box offers.
+/// A venue the add box offers (from every pool: the team chooses).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MemberOption {
     pub code: String,
     pub name: String,
     pub city: String,
+    /// Its pool's name, so a venue of another pool is told apart.
+    #[serde(default)]
+    pub pool: String,
+}
+
+/// What « Ajouter au catalogue » from a search did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AddedFromSearch {
+    /// False: the venue was already in the catalogue (nothing written).
+    pub added: bool,
+    /// « Ajouté aux compatibles de D-2026-00012. »
+    pub message: String,
 }
 
 /// A past request the workspace can train on.
@@ -298,7 +317,16 @@ pub trait CatalogueBuilder: Send + Sync {
     /// A sent catalogue copied into a new draft.
     async fn new_version(&self, user_id: i64, catalogue_id: i64)
         -> Result<CatalogueView, AppError>;
-    /// Active venues of the catalogue's pool by code or name.
+    /// « Ajouter au catalogue de D-… » on a search result: the venue goes
+    /// into the request's standard draft (prepared when there is none), in
+    /// the first tier with room; already there, nothing changes.
+    async fn add_from_search(
+        &self,
+        user_id: i64,
+        request_id: i64,
+        member_id: i64,
+    ) -> Result<AddedFromSearch, AppError>;
+    /// Active venues of every pool by code or name.
     async fn lookup(&self, catalogue_id: i64, query: String)
         -> Result<Vec<MemberOption>, AppError>;
     /// The acceptance of the request's latest standard catalogue.
@@ -437,6 +465,17 @@ pub async fn edit_catalogue_reason(
 pub async fn new_catalogue_version(catalogue_id: i64) -> Result<CatalogueView, AppError> {
     let user = crate::auth::access::require_team()?;
     builder()?.new_version(user.id, catalogue_id).await
+}
+
+/// « Ajouter au catalogue de D-… » from the Lieux page (POST only: it may
+/// prepare the draft).
+#[server(endpoint = "catalogues/add-from-search")]
+pub async fn add_from_search(request_id: i64, member_id: i64) -> Result<AddedFromSearch, AppError> {
+    let user = crate::auth::access::require_team()?;
+    crate::auth::access::require_post()?;
+    builder()?
+        .add_from_search(user.id, request_id, member_id)
+        .await
 }
 
 #[server(endpoint = "catalogues/lookup")]

@@ -42,8 +42,8 @@ use crate::layout::AppLayout;
 use crate::pages::{
     CatalogueBuilderPage, ChatPage, ConsolePage, DecisionsPage, HomePage, MemoryPage, MotifsPage,
     NotFoundPage, OrganizerCataloguePage, PlaybooksPage, RequestDetailPage, RequestsPage,
-    SignInPage, SimulatorPage, StationsPage, TrainingPage, VenueAvailabilityPage, VenuesPage,
-    WorkspacePage,
+    SignInPage, SimulatorPage, StationsPage, TrainingPage, VenueAvailabilityPage, VenueSheetPage,
+    VenuesPage, WorkspacePage,
 };
 
 /// The whole HTML document, rendered by the server for every page.
@@ -93,6 +93,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("demandes/:id/catalogue") view=CatalogueBuilderPage ssr=SsrMode::Async />
                     <Route path=path!("atelier") view=WorkspacePage ssr=SsrMode::Async />
                     <Route path=path!("lieux") view=VenuesPage ssr=SsrMode::Async />
+                    <Route path=path!("lieux/:id") view=VenueSheetPage ssr=SsrMode::Async />
                     <Route path=path!("memoire") view=MemoryPage ssr=SsrMode::Async />
                     <Route path=path!("entrainement") view=TrainingPage ssr=SsrMode::Async />
                     <Route path=path!("console") view=ConsolePage ssr=SsrMode::Async />

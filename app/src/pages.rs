@@ -37,5 +37,5 @@ pub use requests::{RequestDetailPage, RequestsPage};
 pub use search_preferences::{AppliedDefaults, MyPreferencesPanel, RequestPreferencesPanel};
 pub use sign_in::SignInPage;
 pub use venue_availability::VenueAvailabilityPage;
-pub use venues::VenuesPage;
+pub use venues::{VenueSheetPage, VenuesPage};
 pub use workspace::WorkspacePage;

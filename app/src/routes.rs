@@ -24,6 +24,7 @@ pub const PAGES: &[(&str, Access)] = &[
     ("/demandes/:id/catalogue", Access::Signed(Role::Team)),
     ("/atelier", Access::Signed(Role::Team)),
     ("/lieux", Access::Signed(Role::Team)),
+    ("/lieux/:id", Access::Signed(Role::Team)),
     ("/memoire", Access::Signed(Role::Team)),
     ("/entrainement", Access::Signed(Role::Team)),
     ("/console", Access::Signed(Role::Admin)),

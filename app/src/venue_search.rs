@@ -4,6 +4,9 @@ use crate::errors::AppError;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
+pub mod sheet;
+pub use sheet::{load_venue_sheet, VenueSheet};
+
 /// The longest search text accepted: a few words typed, or a whole
 /// e-mail pasted with its signature and the start of its thread (the
 /// reader keeps the body).
@@ -38,6 +41,9 @@ pub struct SearchForm {
     /// Preference keys not to apply to this search (`zone`, `favoris`,
     /// `specialites`): « retirer » on the Lieux page.
     pub skip_defaults: Vec<String>,
+    /// How a person names the centre above (« Boulogne-Billancourt », a
+    /// saved zone's label): shown in « Compris » instead of coordinates.
+    pub near_label: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -81,6 +87,35 @@ pub struct SearchResults {
     /// The defaults this search cleared (`sans=`) that would have applied:
     /// the page offers each back (« rétablir »).
     pub removed_defaults: Vec<crate::search_preferences::AppliedDefault>,
+    /// The criteria as applied, for the form to show (and the user to
+    /// correct): the text's reading where the form left a field empty.
+    pub applied: AppliedCriteria,
+    /// The request this search serves (`demande=`), when the caller may add
+    /// to its catalogue: each result offers « Ajouter au catalogue ».
+    pub for_request: Option<RequestTarget>,
+}
+
+/// The search's criteria as applied, field by field (see
+/// [`SearchResults::applied`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AppliedCriteria {
+    pub participants: Option<u32>,
+    /// Configuration keys.
+    pub configurations: Vec<String>,
+    pub postal_codes: Vec<String>,
+    /// The area in words when it is no list of postal codes (« 2 km autour
+    /// de Bastille », « Hauts-de-Seine »).
+    pub zone: Option<String>,
+}
+
+/// A request a search serves: its reference and the venues its draft
+/// catalogue already holds.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RequestTarget {
+    pub request_id: i64,
+    pub reference: String,
+    pub in_catalogue: Vec<i64>,
 }
 
 impl SearchResults {
@@ -135,6 +170,8 @@ pub struct VenuePick {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RejectedPick {
+    #[serde(default)]
+    pub member_id: i64,
     pub code: String,
     pub name: String,
     pub reason: String,
@@ -150,6 +187,9 @@ pub struct MatchedRoom {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SimilarRequest {
+    /// Its page (`/demandes/<id>`), when found.
+    #[serde(default)]
+    pub request_id: Option<i64>,
     pub reference: String,
     pub summary: String,
     pub catalogue_id: i64,
@@ -177,6 +217,8 @@ pub struct SearchStats {
 pub trait VenueSearch: Send + Sync {
     async fn pools(&self) -> Result<Vec<PoolOption>, AppError>;
     async fn search(&self, user_id: i64, form: SearchForm) -> Result<SearchResults, AppError>;
+    /// One venue's sheet; `AppError::NotFound` for an unknown id.
+    async fn sheet(&self, member_id: i64) -> Result<sheet::VenueSheet, AppError>;
 }
 
 /// The pools the team can search in.

@@ -9,9 +9,12 @@
 //! answers with the catalogue as it now is. Every write (edit, fill, new
 //! version) leaves its row in the audit log on that same transaction
 //! ([`crate::audit::catalogue`]).
+pub mod distance;
 pub mod edit;
 pub mod fill;
+mod from_search;
 pub mod internal_signals;
+pub mod lookup;
 pub mod pick_reason;
 pub mod rules;
 pub mod view;
@@ -182,6 +185,15 @@ impl CatalogueBuilder for CatalogueBuilderService {
         Ok(view)
     }
 
+    async fn add_from_search(
+        &self,
+        user_id: i64,
+        request_id: i64,
+        member_id: i64,
+    ) -> Result<app::catalogue_builder::AddedFromSearch, AppError> {
+        from_search::add(self, user_id, request_id, member_id).await
+    }
+
     async fn lookup(
         &self,
         catalogue_id: i64,
@@ -204,17 +216,9 @@ impl CatalogueBuilder for CatalogueBuilderService {
             .await
             .map_err(app_error)?
             .ok_or(AppError::NotFound)?;
-        let rows = catalogues::lookup_members(&self.db, request.pool_id, query, 8)
+        lookup::suggestions(&self.db, request.pool_id, query, 8)
             .await
-            .map_err(app_error)?;
-        Ok(rows
-            .into_iter()
-            .map(|m| MemberOption {
-                code: m.code,
-                name: m.name,
-                city: m.city.unwrap_or_default(),
-            })
-            .collect())
+            .map_err(app_error)
     }
 
     async fn acceptance(&self, request_id: i64) -> Result<Option<Acceptance>, AppError> {

@@ -14,7 +14,9 @@ mod reasons;
 pub mod request;
 pub mod scope;
 pub mod scoring;
+pub mod sheet;
 pub mod stage3;
+mod target;
 
 use crate::db::llm_calls::{self, CallContext};
 use crate::db::search_runs::{self, NewRun};
@@ -63,7 +65,8 @@ impl SearchService {
         let zone = defaults.apply_zone(&mut form, &reading.criteria);
         let req = request::build_from(&form, reading.criteria, notes)
             .map_err(|e| AppError::Invalid(e.0))?;
-        let outcome = match pipeline::run(&self.db, self.embedder.as_deref(), &llm, &req).await {
+        let mut outcome = match pipeline::run(&self.db, self.embedder.as_deref(), &llm, &req).await
+        {
             Ok(mut outcome) => {
                 let applied = defaults
                     .reorder(&self.db, &mut outcome.results)
@@ -94,6 +97,9 @@ impl SearchService {
             }
             Err(pipeline::Failure::Database(e)) => return Err(crate::db::app_error(e)),
         };
+        if let Err(e) = target::complete(&self.db, form.request_id, &mut outcome.results).await {
+            return Err(crate::db::app_error(e));
+        }
         let r = &outcome.results;
         let stats = &r.stats;
         let as_ms = |v: f64| v.round() as i32;
@@ -168,5 +174,9 @@ impl VenueSearch for SearchService {
 
     async fn search(&self, user_id: i64, form: SearchForm) -> Result<SearchResults, AppError> {
         SearchService::search(self, Some(user_id), &form).await
+    }
+
+    async fn sheet(&self, member_id: i64) -> Result<app::venue_search::VenueSheet, AppError> {
+        sheet::load(&self.db, member_id).await
     }
 }

@@ -29,6 +29,7 @@ use crate::catalogue_builder::{
     find_catalogue, BuilderStart, CatalogueView, OpenCatalogue, Tier, SLOTS_PER_TIER,
 };
 use crate::errors::AppError;
+use crate::fr;
 use crate::pages::CatalogueOutreach;
 use acceptance::AcceptanceLine;
 use add_box::AddBox;
@@ -157,11 +158,17 @@ fn status_line(v: &CatalogueView) -> String {
         "archived" => "Archivé — lecture seule".to_string(),
         _ => "Brouillon".to_string(),
     };
-    format!(
-        "{state} · {n} lieu{} sur {} au plus",
-        if n > 1 { "x" } else { "" },
-        v.max_picks
-    )
+    // One count per place: the total here (its ceiling only in training,
+    // where no tier has a norm), « n sur 4 » beside each tier.
+    if v.is_training() {
+        format!(
+            "{state} · {} sur {} au plus",
+            fr::plural(n, "lieu", "lieux"),
+            v.max_picks
+        )
+    } else {
+        format!("{state} · {}", fr::plural(n, "lieu", "lieux"))
+    }
 }
 
 /// « Enregistré », « Enregistrement… », or why the last operation was refused.
@@ -209,9 +216,28 @@ fn Toolbar(builder: Builder, busy: Memo<bool>) -> impl IntoView {
                     {move || if busy.get() { "Recherche…" } else { "Remplir depuis la recherche" }}
                 </button>
                 <AddBox builder catalogue_id=v.catalogue_id />
+                <UndoButton builder busy />
             </div>
         }
         .into_any()
+    }
+}
+
+/// « Annuler la dernière modification », while there is one to undo.
+#[component]
+fn UndoButton(builder: Builder, busy: Memo<bool>) -> impl IntoView {
+    let undo = builder.undo;
+    move || {
+        undo.get().map(|ops| {
+            view! {
+                <button type="button" data-testid="undo"
+                    class="rounded-md border border-slate-300 px-4 py-2 font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-50"
+                    disabled=move || busy.get()
+                    on:click=move |_| { builder.act.dispatch(Op::Undo(ops.clone())); }>
+                    "↶ Annuler la dernière modification"
+                </button>
+            }
+        })
     }
 }
 
@@ -232,7 +258,7 @@ fn TierView(
     let count = if context.training {
         format!("{n}")
     } else {
-        format!("{n}/{SLOTS_PER_TIER}")
+        format!("{n} sur {SLOTS_PER_TIER}")
     };
     view! {
         <section data-testid=format!("tier-{}", tier.key())>

@@ -47,6 +47,12 @@ pub fn LearnButton(
     let action = ServerAction::<Learn>::new();
     // Open again after a post without JavaScript that came back with an error.
     let open = move || action.value().with(|v| matches!(v, Some(Err(_))));
+    // No verdict is chosen for the user (the strongest one used to be):
+    // the browser asks for one, and for the reason a verdict needs, before
+    // anything is sent; the server checks both again.
+    let verdict = RwSignal::new(String::new());
+    let reason_needed = move || verdict.with(|v| needs_reason(v));
+    let problem = RwSignal::new(None::<&'static str>);
     view! {
         <details class="group text-sm" data-testid="learn" open=open>
             <summary class="inline-block cursor-pointer rounded-md border border-slate-300 px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-50" data-testid="learn-button">
@@ -59,19 +65,27 @@ pub fn LearnButton(
                 <p class="font-medium text-slate-800">"Qu'apprendre de « " {member_name} " » pour ce type de demande ?"</p>
                 <fieldset class="space-y-1">
                     <legend class="sr-only">"Verdict"</legend>
-                    {VENUE_VERDICTS.iter().enumerate().map(|(i, (value, label))| view! {
+                    {VENUE_VERDICTS.iter().map(|(value, label)| view! {
                         <label class="flex items-center gap-2">
-                            <input type="radio" name="verdict" value=*value checked=i == 0 required />
+                            <input type="radio" name="verdict" value=*value required data-testid=format!("learn-verdict-{value}")
+                                on:change=move |_| { verdict.set(value.to_string()); problem.set(None); }
+                                on:invalid=move |_| problem.set(Some(NO_VERDICT)) />
                             {*label}
                         </label>
                     }).collect_view()}
                 </fieldset>
                 <label class="block">
-                    "Raison (obligatoire si écarté ou rétrogradé)"
+                    {move || if reason_needed() { "Raison (obligatoire pour ce verdict)" } else { "Raison (obligatoire si le lieu est écarté ou rétrogradé)" }}
                     <textarea name="reason" rows="2" maxlength="1000" data-testid="learn-reason"
                         placeholder="Pas d'extérieur, alors que l'événement en demande"
+                        required=reason_needed
+                        on:input=move |_| problem.set(None)
+                        on:invalid=move |_| problem.set(Some(NO_REASON))
                         class="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1"></textarea>
                 </label>
+                {move || problem.get().map(|p| view! {
+                    <p role="alert" class="rounded-md bg-red-50 px-3 py-2 text-red-700" data-testid="learn-invalid">{p}</p>
+                })}
                 <div class="grid gap-3 sm:grid-cols-2">
                     <CategorySelect />
                     <EventTypeInput value=event_type.unwrap_or_default() />
@@ -84,6 +98,17 @@ pub fn LearnButton(
             </ActionForm>
         </details>
     }
+}
+
+const NO_VERDICT: &str =
+    "Choisissez un verdict : bon choix, compatible plutôt que recommandé, ou à ne plus proposer.";
+const NO_REASON: &str =
+    "Dites pourquoi : la raison est obligatoire quand le lieu est écarté ou rétrogradé.";
+
+/// The verdicts the server refuses without a reason (the browser says so
+/// first, beside the form: no round trip to learn it).
+fn needs_reason(verdict: &str) -> bool {
+    matches!(verdict, "rejected" | "demoted")
 }
 
 /// A guideline without a venue: a trigger and words to prefer or avoid

@@ -7,14 +7,20 @@
 //! (issue 25: defaulting to the first pool of the list found 1 venue where
 //! other pools had 6). The results say which pools were searched and how
 //! they are ordered.
-use crate::room_configurations::{phrase_of, Configuration};
-use crate::venue_search::{
-    list_pools, search_venues, SearchForm, SearchResults, SearchStats, VenuePick, MAX_TEXT_CHARS,
-};
-use leptos::prelude::*;
-use leptos_router::hooks::{use_location, use_query_map};
+mod add_button;
+mod pick_card;
+mod results;
+mod sheet;
 
-use super::{AppliedDefaults, HeldSearch, MyPreferencesPanel, PageHeader};
+pub use sheet::VenueSheetPage;
+
+use crate::room_configurations::Configuration;
+use crate::venue_search::{list_pools, search_venues, AppliedCriteria, SearchForm, MAX_TEXT_CHARS};
+use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
+use results::ResultsView;
+
+use super::{HeldSearch, MyPreferencesPanel, PageHeader};
 use crate::raw_text::textarea_value;
 
 /// Enter in the search text submits the form, as in a one-line field;
@@ -88,7 +94,14 @@ pub fn VenuesPage() -> impl IntoView {
     );
     view! {
         <PageHeader title="Lieux" subtitle="Cherchez parmi les lieux de tous les pools, ou d'un seul, par zone, configuration et jauge, puis par ambiance." />
-        <SearchFormView form=form pools=pools />
+        // The form shows what the search understood (the text's reading
+        // where a field was left empty), for the user to correct and re-run.
+        <Transition fallback=move || view! { <SearchFormView form=form pools=pools applied=None /> }>
+            {move || {
+                let applied = results.get().flatten().and_then(Result::ok).filter(|r| !r.held).map(|r| r.applied);
+                view! { <SearchFormView form=form pools=pools applied=applied /> }
+            }}
+        </Transition>
         <MyPreferencesPanel />
         <Suspense fallback=|| view! { <p class="mt-6 text-sm text-slate-500">"Recherche…"</p> }>
             {move || results.get().flatten().map(|r| match r {
@@ -106,9 +119,30 @@ pub fn VenuesPage() -> impl IntoView {
 fn SearchFormView(
     form: Memo<SearchForm>,
     pools: Resource<Result<Vec<crate::venue_search::PoolOption>, crate::errors::AppError>>,
+    applied: Option<AppliedCriteria>,
 ) -> impl IntoView {
     let f = form.get_untracked();
-    let chosen = f.configurations.clone();
+    let applied = applied.unwrap_or_default();
+    // A field the user left empty shows what the text was read as.
+    let participants = f
+        .participants
+        .map(|p| p.to_string())
+        .or_else(|| applied.participants.map(|p| p.to_string()))
+        .unwrap_or_default();
+    let postal_codes = if f.postal_codes.is_empty() {
+        applied.postal_codes.join(", ")
+    } else {
+        f.postal_codes.join(", ")
+    };
+    let chosen = if f.configurations.is_empty() {
+        applied.configurations.clone()
+    } else {
+        f.configurations.clone()
+    };
+    let read_from_text = (f.participants.is_none() && applied.participants.is_some())
+        || (f.postal_codes.is_empty() && !applied.postal_codes.is_empty())
+        || (f.configurations.is_empty() && !applied.configurations.is_empty());
+    let zone = applied.zone.clone();
     let selected_pool = f.pool.clone();
     view! {
         <form method="get" action="/lieux" class="space-y-4 rounded-xl border border-slate-200 bg-white p-5 text-sm" data-testid="venue-search-form">
@@ -144,12 +178,12 @@ fn SearchFormView(
             <div class="grid gap-4 md:grid-cols-[12rem_12rem_1fr]">
                 <label class="block font-medium text-slate-700">
                     "Participants"
-                    <input type="number" name="participants" min="1" max="5000" value=f.participants.map(|p| p.to_string()).unwrap_or_default()
+                    <input type="number" name="participants" min="1" max="5000" value=participants data-testid="form-participants"
                         class="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2" />
                 </label>
                 <label class="block font-medium text-slate-700">
                     "Codes postaux"
-                    <input type="text" name="cp" value=f.postal_codes.join(", ") placeholder="75008, 75017"
+                    <input type="text" name="cp" value=postal_codes placeholder="75008, 75017" data-testid="form-postal-codes"
                         class="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2" />
                 </label>
                 <fieldset>
@@ -160,7 +194,7 @@ fn SearchFormView(
                             let checked = chosen.iter().any(|k| k == key);
                             view! {
                                 <label class="flex items-center gap-1">
-                                    <input type="checkbox" name="config" value=key checked=checked />
+                                    <input type="checkbox" name="config" value=key checked=checked data-testid=format!("form-config-{key}") />
                                     {c.label()}
                                 </label>
                             }
@@ -168,140 +202,17 @@ fn SearchFormView(
                     </div>
                 </fieldset>
             </div>
+            {zone.map(|z| view! {
+                <p class="text-slate-600" data-testid="form-zone">"Zone comprise : " {z}
+                    <span class="text-slate-500">" — pour la changer, donnez des codes postaux ou précisez-la dans le texte."</span></p>
+            })}
+            {read_from_text.then(|| view! {
+                <p class="text-xs text-slate-500" data-testid="form-read-from-text">"Champs remplis d'après votre texte : corrigez-les puis relancez la recherche."</p>
+            })}
             // A new search keeps the request it serves and the defaults cleared.
             {f.request_id.map(|id| view! { <input type="hidden" name="demande" value=id.to_string() /> })}
             {f.skip_defaults.iter().map(|k| view! { <input type="hidden" name="sans" value=k.clone() /> }).collect_view()}
             <button type="submit" class="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700">"Rechercher"</button>
         </form>
-    }
-}
-
-#[component]
-fn ResultsView(results: SearchResults) -> impl IntoView {
-    let stats = results.stats.clone();
-    let location = use_location();
-    view! {
-        <div class="mt-6 space-y-4" data-testid="venue-results">
-            <AppliedDefaults
-                defaults=results.applied_defaults.clone()
-                removed=results.removed_defaults.clone()
-                path=location.pathname.get_untracked()
-                search=location.search.get_untracked()
-            />
-            <p class="text-sm text-slate-600" data-testid="search-pools">{results.pools.sentence()}</p>
-            {(!results.recommended.is_empty() || !results.compatible.is_empty()).then(|| view! {
-                <p class="text-sm text-slate-600" data-testid="search-order">{results.order.clone()}</p>
-            })}
-            {(!results.understood.is_empty()).then(|| view! {
-                <p class="text-sm text-slate-600">"Compris : " {results.understood.join(" · ")}
-                    {(!results.semantic_query.is_empty()).then(|| view! { <span>" · ambiance « " {results.semantic_query.clone()} " »"</span> })}
-                </p>
-            })}
-            {results.notices.iter().map(|n| view! {
-                <p role="status" class="rounded-md bg-amber-50 px-4 py-2 text-sm text-amber-900">{n.clone()}</p>
-            }).collect_view()}
-            {results.similar_request.map(|s| view! {
-                <p class="rounded-md bg-indigo-50 px-4 py-2 text-sm text-indigo-900">
-                    "Demande similaire : " {s.reference} " — son catalogue peut être repris."
-                </p>
-            })}
-            <PickSection title="Fortement recommandés" picks=results.recommended />
-            <PickSection title="Compatibles" picks=results.compatible />
-            {(results.rejected > 0).then(|| view! {
-                <p class="text-xs text-slate-500">{results.rejected} " autres candidats écartés : pas assez convaincants."</p>
-            })}
-            {(!results.rejected_reasons.is_empty()).then(|| view! {
-                <div data-testid="rejected-reasons" class="text-xs text-slate-600">
-                    <p class="font-medium">"Écartés (par l'IA ou l'entraînement de l'équipe) :"</p>
-                    <ul class="list-disc pl-5">
-                        {results.rejected_reasons.into_iter().map(|r| view! {
-                            <li>{r.code} " " {r.name} " — " {r.reason}</li>
-                        }).collect_view()}
-                    </ul>
-                </div>
-            })}
-            <StatsView stats=stats />
-        </div>
-    }
-}
-
-#[component]
-fn PickSection(title: &'static str, picks: Vec<VenuePick>) -> impl IntoView {
-    (!picks.is_empty()).then(|| {
-        view! {
-            <section>
-                <h2 class="mb-2 text-lg font-medium">{title}</h2>
-                <ul class="grid gap-3 lg:grid-cols-2">
-                    {picks.into_iter().map(|p| view! { <PickCard pick=p /> }).collect_view()}
-                </ul>
-            </section>
-        }
-    })
-}
-
-#[component]
-fn PickCard(pick: VenuePick) -> impl IntoView {
-    let room = pick.matched_room.map(|r| {
-        format!(
-            "{} · {} places {}",
-            r.name,
-            r.capacity,
-            phrase_of(&r.configuration)
-        )
-    });
-    let distance = pick
-        .distance_km
-        .map(|d| format!("{d:.1} km").replace('.', ","));
-    view! {
-        <li class="rounded-xl border border-slate-200 bg-white p-4" data-testid="venue-pick">
-            <div class="flex items-baseline justify-between gap-3">
-                <p class="font-medium text-slate-900">{pick.name}</p>
-                <span class="text-xs text-slate-500">{pick.code}</span>
-            </div>
-            <p class="text-sm text-slate-500" data-testid="pick-place">{pick.postal_code} " " {pick.city} {distance.map(|d| view! { <span>" · " {d}</span> })}</p>
-            {room.map(|r| view! { <p class="mt-1 text-sm text-slate-700" data-testid="matched-room">{r}</p> })}
-            <p class="mt-2 text-sm text-slate-700">{pick.reason}</p>
-            <p class="mt-2 text-xs text-slate-400">"score " {format!("{:.2}", pick.score)}
-                {pick.similarity.map(|s| view! { <span>" · similarité " {format!("{s:.3}")}</span> })}
-            </p>
-        </li>
-    }
-}
-
-/// Which stage-3 path answered, in the team's words.
-fn ranking_label(source: &str) -> &str {
-    match source {
-        "llm" => "IA",
-        "deterministic" => "score déterministe",
-        "direct" => "lieux demandés",
-        other => other,
-    }
-}
-
-/// Where the similarity came from, in the team's words.
-fn similarity_label(source: &str) -> &str {
-    match source {
-        "vector" => "sémantique",
-        "fts" => "mots-clés (service d'embedding indisponible)",
-        "none" => "aucune (pas de description)",
-        other => other,
-    }
-}
-
-#[component]
-fn StatsView(stats: SearchStats) -> impl IntoView {
-    let ms = |v: f64| format!("{v:.1} ms");
-    // Stage 2 runs inside stage 1's statement: its time is in the SQL figure.
-    let vector = match stats.vector_candidates {
-        Some(n) => format!("vecteurs dans la même requête ({n} retenus)"),
-        None => "vecteurs : étape sautée".to_string(),
-    };
-    view! {
-        <p class="text-xs text-slate-400" data-testid="search-stats">
-            "SQL " {ms(stats.sql_ms)} " (" {stats.sql_candidates} " candidats) · "
-            {stats.embed_ms.map(|t| format!("embedding {} · ", ms(t)))}
-            {vector} " · classement " {ms(stats.rank_ms)} " (" {ranking_label(&stats.ranking_source).to_string()} ") · total " {ms(stats.total_ms)}
-            " · similarité : " {similarity_label(&stats.similarity_source).to_string()}
-        </p>
     }
 }

@@ -225,11 +225,19 @@ async fn add(
             "Code ou nom de lieu trop long (200 caractères au plus).",
         ));
     }
-    let found = catalogues::resolve_member(&mut *conn, request.pool_id, query)
+    // A code anywhere, a name in the request's pool first, then in any
+    // pool: the team may propose a venue of another pool (issue 29: the
+    // search covers every pool, so does the builder).
+    let mut found = catalogues::resolve_member(&mut *conn, request.pool_id, query)
         .await
         .map_err(app_error)?;
+    if found.is_empty() {
+        found = super::lookup::by_exact_name(&mut *conn, query)
+            .await
+            .map_err(app_error)?;
+    }
     let member = match found.as_slice() {
-        [] => return Err(invalid(format!("Aucun lieu « {query} » dans ce pool."))),
+        [] => return Err(invalid(format!("Aucun lieu « {query} »."))),
         [one] => one,
         _ => {
             return Err(invalid(format!(
@@ -237,12 +245,6 @@ async fn add(
             )))
         }
     };
-    if member.pool_id != request.pool_id {
-        return Err(invalid(format!(
-            "Le lieu {} n'appartient pas au pool de la demande {}.",
-            member.code, request.reference
-        )));
-    }
     if member.status != "active" {
         return Err(invalid(format!(
             "Le lieu {} ({}) n'est pas actif : il ne peut pas être proposé.",

@@ -51,6 +51,8 @@ pub fn search_form(r: &RequestInfo) -> SearchForm {
         // The request's search preferences (and the caller's) apply as defaults.
         request_id: Some(r.id),
         skip_defaults: Vec::new(),
+        // The request's own words for its zone, not its coordinates.
+        near_label: r.area.clone(),
     }
 }
 

@@ -148,23 +148,22 @@ pub fn fitting<'a>(request: &RequestBrief, rows: &[&'a RoomCapacity]) -> Option<
     })
 }
 
-/// A pick's reason from the builder: trimmed, one line, at most
-/// [`MAX_REASON_CHARS`]; empty is allowed (the team may clear it).
+/// A pick's reason from the builder: trimmed, at most
+/// [`MAX_REASON_CHARS`]; empty is allowed (the team may clear it). The
+/// builder types it in a multi-line box, but the organizer reads one
+/// paragraph: line breaks become spaces.
 pub fn reason(value: &str) -> Result<String, String> {
-    let value = value.trim();
     if value.contains('\0') {
         return Err("La raison contient un caractère nul.".into());
     }
-    if value.contains(['\n', '\r']) {
-        return Err("La raison tient sur une ligne.".into());
-    }
+    let value = value.split_whitespace().collect::<Vec<_>>().join(" ");
     let n = value.chars().count();
     if n > MAX_REASON_CHARS {
         return Err(format!(
             "La raison dépasse {MAX_REASON_CHARS} caractères ({n}) : une phrase suffit."
         ));
     }
-    Ok(value.to_string())
+    Ok(value)
 }
 
 /// A reason from elsewhere (the search) cut to the cap on a character
@@ -212,7 +211,7 @@ mod tests {
     fn reasons_are_one_capped_line() {
         assert_eq!(reason("  Belle terrasse.  ").unwrap(), "Belle terrasse.");
         assert!(reason(&"x".repeat(10_000)).is_err());
-        assert!(reason("deux\nlignes").is_err());
+        assert_eq!(reason("deux\r\n  lignes").unwrap(), "deux lignes");
         assert_eq!(reason("").unwrap(), "");
         let long = clip_reason(&"é".repeat(400));
         assert_eq!(long.chars().count(), MAX_REASON_CHARS);

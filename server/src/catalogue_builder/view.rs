@@ -17,6 +17,10 @@ use app::errors::AppError;
 use app::room_configurations::label_of;
 use sqlx::PgConnection;
 
+/// What an empty draft says instead of a warning per tier.
+pub const EMPTY_HINT: &str =
+    "Catalogue vide : remplissez-le depuis la recherche, ou ajoutez les lieux un par un.";
+
 /// The fields of a request the room check needs.
 pub fn brief(r: &RequestInfo) -> RequestBrief {
     RequestBrief {
@@ -122,6 +126,8 @@ fn pick_view(
         room_unfit,
         room_options,
         added_by: p.added_by,
+        distance_km: None,
+        other_pool: None,
     }
 }
 
@@ -147,13 +153,28 @@ pub async fn load(conn: &mut PgConnection, catalogue_id: i64) -> Result<Catalogu
         .map_err(app_error)?;
     let request_brief = brief(&request);
     let kind = Kind::from_key(&catalogue.kind);
+    let places = super::distance::of_members(&mut *conn, &request, &member_ids)
+        .await
+        .map_err(app_error)?;
     let (recommended, compatible): (Vec<PickView>, Vec<PickView>) = picks
         .into_iter()
-        .map(|p| pick_view(p, &request_brief, &rooms, &signals))
+        .map(|p| {
+            let mut view = pick_view(p, &request_brief, &rooms, &signals);
+            if let Some(place) = places.iter().find(|x| x.member_id == view.member_id) {
+                view.distance_km = place.distance_km;
+                view.other_pool = place.other_pool.clone();
+            }
+            view
+        })
         .partition(|p| p.tier == Tier::Recommended);
-    let warnings = match rules::check(kind, recommended.len(), compatible.len()) {
-        Ok(warnings) => warnings.into_iter().map(|w| w.text).collect(),
-        Err(over_limit) => vec![over_limit],
+    // An empty draft gets one hint, not a warning per tier.
+    let warnings = if recommended.is_empty() && compatible.is_empty() {
+        vec![EMPTY_HINT.to_string()]
+    } else {
+        match rules::check(kind, recommended.len(), compatible.len()) {
+            Ok(warnings) => warnings.into_iter().map(|w| w.text).collect(),
+            Err(over_limit) => vec![over_limit],
+        }
     };
     let acceptance = match (
         catalogue.search_picks,

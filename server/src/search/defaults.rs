@@ -153,6 +153,7 @@ impl Defaults {
             Some(c) => {
                 (form.near_lat, form.near_lng, form.radius_km) =
                     (Some(c.lat), Some(c.lng), Some(c.radius_km));
+                form.near_label = Some(zone.label.clone());
             }
             None => form.postal_codes = zone.postal_codes.clone(),
         }

@@ -72,6 +72,7 @@ pub async fn run(
         understood: req.understood.clone(),
         semantic_query: req.semantic_query.clone(),
         pools: scope.shown,
+        applied: req.applied(),
         ..SearchResults::default()
     };
 
@@ -244,22 +245,36 @@ pub async fn run(
         }
         None => Base::of_ranking(stage3.source),
     };
-    results.rejected = tiers.rejected;
-    results.rejected_reasons = tiers
-        .rejected_reasons
+    // Every finalist left out of the tiers, each with its reason: the
+    // model's or the training's when they gave one, else its weakest fact.
+    let picked: Vec<i64> = results
+        .recommended
         .iter()
-        .filter_map(|s| {
-            let c = scored
-                .iter()
-                .find(|f| f.candidate.id == s.member_id)?
-                .candidate;
-            Some(RejectedPick {
+        .chain(&results.compatible)
+        .map(|p| p.member_id)
+        .collect();
+    let wants = scoring::Wants::of(req);
+    let explicit = |id: i64| {
+        tiers
+            .rejected_reasons
+            .iter()
+            .find(|s| s.member_id == id)
+            .map(|s| s.reason.clone())
+    };
+    results.rejected_reasons = scored
+        .iter()
+        .filter(|f| !picked.contains(&f.candidate.id))
+        .map(|f| {
+            let c = f.candidate;
+            RejectedPick {
+                member_id: c.id,
                 code: c.code.clone(),
                 name: c.name.clone(),
-                reason: s.reason.clone(),
-            })
+                reason: explicit(c.id).unwrap_or_else(|| super::reasons::left_out(f, wants)),
+            }
         })
         .collect();
+    results.rejected = results.rejected_reasons.len();
     if results.recommended.is_empty() && results.compatible.is_empty() {
         results.notices.push(if nearby.is_empty() {
             "Aucun lieu ne respecte tous les critères : élargissez la zone, la jauge ou les configurations.".into()
@@ -271,6 +286,7 @@ pub async fn run(
         results.similar_request = q::similar_request(db, pool_id, p as i32, &configurations)
             .await?
             .map(|r| SimilarRequest {
+                request_id: None,
                 reference: r.reference,
                 summary: r.description,
                 catalogue_id: r.catalogue_id,

@@ -4,11 +4,46 @@ use super::preferences::{budget_fit, Wants};
 use app::room_configurations::phrase_of;
 
 fn km(d: f64) -> String {
-    if d < 1.0 {
-        format!("{} m", (d * 1000.0 / 50.0).round() * 50.0)
-    } else {
-        format!("{:.1} km", d).replace('.', ",")
+    app::fr::distance_km(d)
+}
+
+/// Why a finalist that neither the model nor the training turned down
+/// explicitly was left out of both tiers: its weakest fact, in French.
+pub fn left_out(f: &Finalist<'_>, wants: Wants) -> String {
+    let c = f.candidate;
+    let load = wants
+        .people
+        .map(|p| f64::from(p) / f64::from(c.capacity.max(1)));
+    let why = match load {
+        Some(l) if l > 0.95 => format!(
+            "jauge tendue ({} places {} pour {} personnes)",
+            c.capacity,
+            phrase_of(&c.configuration),
+            wants.people.unwrap_or_default()
+        ),
+        Some(l) if l < 0.35 => format!(
+            "salle trop grande pour le groupe ({} places {})",
+            c.capacity,
+            phrase_of(&c.configuration)
+        ),
+        _ if budget_fit(wants.budget_per_person, &f.signals).is_some_and(|b| b < 0.5) => {
+            "au-dessus du budget".to_string()
+        }
+        _ if c.distance_m.is_some_and(|m| m > 5000.0) => format!(
+            "plus loin que les lieux retenus (à {})",
+            km(c.distance_m.unwrap_or_default() / 1000.0)
+        ),
+        _ if f.similarity.is_some() => {
+            "moins proche de votre description que les lieux retenus".to_string()
+        }
+        _ => "moins convaincant que les lieux retenus".to_string(),
+    };
+    let mut text = why;
+    if let Some(first) = text.get(..1) {
+        text = first.to_uppercase() + &text[1..];
     }
+    text.push('.');
+    text
 }
 
 /// "Salle « Verrière » : 120 places en cocktail pour 100 personnes, à 800 m,

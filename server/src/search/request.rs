@@ -84,6 +84,36 @@ impl SearchRequest {
             .map_or(1, |p| i32::try_from(p).unwrap_or(i32::MAX))
     }
 
+    /// The criteria as applied, for the form to show.
+    pub fn applied(&self) -> app::venue_search::AppliedCriteria {
+        let mut zone: Vec<String> = self
+            .departments
+            .iter()
+            .filter_map(|d| crate::geo::department(d))
+            .map(|d| d.name.to_string())
+            .collect();
+        if let Some(near) = &self.near {
+            zone.push(match near.radius_km {
+                Some(km) => format!(
+                    "{} autour {}",
+                    app::fr::distance_km(km),
+                    criteria::of(&near.label)
+                ),
+                None => format!("près {}", criteria::of(&near.label)),
+            });
+        }
+        app::venue_search::AppliedCriteria {
+            participants: self.participants,
+            configurations: self
+                .configurations
+                .iter()
+                .map(|c| c.key().to_string())
+                .collect(),
+            postal_codes: self.postal_codes.clone(),
+            zone: (!zone.is_empty()).then(|| zone.join(", ")),
+        }
+    }
+
     /// Centre and radius in metres, for the hard filter.
     pub fn radius_metres(&self) -> Option<(f64, f64, f64)> {
         self.near
@@ -222,7 +252,12 @@ pub fn build_from(
                 overridden.push("centre et rayon".into());
             }
             Some(Near {
-                label: format!("{lat:.4}, {lng:.4}"),
+                // A person reads a place, never coordinates.
+                label: form
+                    .near_label
+                    .clone()
+                    .filter(|l| !l.trim().is_empty())
+                    .unwrap_or_else(|| nearest_place(lat, lng)),
                 lat,
                 lng,
                 radius_km: Some(radius.unwrap_or(DEFAULT_RADIUS_KM)),
@@ -288,6 +323,7 @@ pub fn build_from(
         ));
     }
     understood.extend(reader_notes);
+    let understood = said_once(understood);
 
     let request = SearchRequest {
         pool_slug,
@@ -333,6 +369,58 @@ pub fn build_from(
         ));
     }
     Ok(request)
+}
+
+/// The arrondissement or commune nearest to a centre given as coordinates.
+fn nearest_place(lat: f64, lng: f64) -> String {
+    let arrondissements = crate::geo::ARRONDISSEMENTS
+        .iter()
+        .map(|a| (a.name, (a.lat, a.lng)));
+    let communes = crate::geo::COMMUNES
+        .iter()
+        .map(|c| (c.name, (c.lat, c.lng)));
+    arrondissements
+        .chain(communes)
+        .map(|(name, at)| (name, crate::geo::distance_km((lat, lng), at)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map_or_else(
+            || "le point choisi".to_string(),
+            |(name, _)| name.to_string(),
+        )
+}
+
+/// « Compris » says each criterion once: a note another note already
+/// contains goes (« Paris 5e, 6e » beside « rive gauche : Paris 5e, 6e »),
+/// and a travel time that became a radius (« 60 min en voiture ≈ 50 km »)
+/// joins the radius it gave (« 50 km autour de Paris (60 min en voiture) »).
+pub fn said_once(notes: Vec<String>) -> Vec<String> {
+    let mut notes = notes;
+    let mut i = 0;
+    while i < notes.len() {
+        let travel = notes[i]
+            .split_once(" ≈ ")
+            .filter(|(time, _)| time.contains(" min "))
+            .map(|(time, km)| (time.to_string(), format!("{km} autour")));
+        if let Some((time, radius)) = travel {
+            if let Some(j) = notes.iter().position(|n| n.starts_with(&radius)) {
+                notes[j] = format!("{} ({time})", notes[j]);
+                notes.remove(i);
+                continue;
+            }
+        }
+        i += 1;
+    }
+    let mut out: Vec<String> = Vec::new();
+    for (i, note) in notes.iter().enumerate() {
+        let contained = notes
+            .iter()
+            .enumerate()
+            .any(|(j, other)| j != i && other != note && other.contains(note.as_str()));
+        if !contained && !out.contains(note) {
+            out.push(note.clone());
+        }
+    }
+    out
 }
 
 /// A Paris postal code that is no arrondissement ("75999", "75021").
@@ -476,6 +564,41 @@ mod tests {
         let req = build_from(&form(|_| {}), parsed, Vec::new()).unwrap();
         assert_eq!(req.min_capacity(), 80);
         assert_eq!(req.fit_target(), Some(120));
+    }
+
+    #[test]
+    fn compris_says_each_criterion_once() {
+        let notes = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            said_once(notes(&[
+                "Paris 5e, 15e",
+                "rive gauche : Paris 5e, 15e",
+                "50 km autour de Paris",
+                "60 min en voiture ≈ 50 km",
+                "80 personnes",
+                "80 personnes",
+            ])),
+            notes(&[
+                "rive gauche : Paris 5e, 15e",
+                "50 km autour de Paris (60 min en voiture)",
+                "80 personnes",
+            ])
+        );
+    }
+
+    #[test]
+    fn a_centre_given_as_coordinates_is_named() {
+        let req = build(&form(|f| {
+            (f.near_lat, f.near_lng, f.radius_km) = (Some(48.8650), Some(2.1400), Some(3.0));
+        }))
+        .unwrap();
+        let label = &req.near.as_ref().unwrap().label;
+        assert!(!label.chars().any(|c| c.is_ascii_digit()), "{label}");
+        assert!(
+            !req.understood.iter().any(|n| n.contains("48")),
+            "{:?}",
+            req.understood
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! d'acceptation »): on the builder, and as a small component the request
 //! page can mount (`<AcceptanceRate request_id />`).
 use crate::catalogue_builder::{catalogue_acceptance, Acceptance};
+use crate::fr;
 use leptos::prelude::*;
 
 /// One line: kept / moved / replaced and the rate.
@@ -15,13 +16,22 @@ pub fn AcceptanceLine(acceptance: Acceptance) -> impl IntoView {
     } = acceptance;
     let rate = acceptance
         .rate_percent()
-        .map_or_else(String::new, |r| format!(" — {r} % acceptés"));
+        .map_or_else(String::new, |r| format!(" — {r}\u{a0}% acceptées"));
+    let counted = format!(
+        "{} — {} {}, {} {}, {} {}",
+        fr::int(search_picks),
+        fr::int(kept),
+        fr::agree(kept, "gardée", "gardées"),
+        fr::int(moved),
+        fr::agree(moved, "déplacée", "déplacées"),
+        fr::int(replaced),
+        fr::agree(replaced, "remplacée", "remplacées"),
+    );
     view! {
         <p class="text-xs text-slate-600" data-testid="acceptance-rate"
             data-kept=kept.to_string() data-moved=moved.to_string() data-replaced=replaced.to_string()
             title="Parmi les lieux proposés par la recherche : gardés au même rang, déplacés dans l'autre rang, retirés.">
-            "Suggestions de la recherche : " {search_picks} " — " {kept} " gardées, " {moved} " déplacées, "
-            {replaced} " remplacées" {rate}
+            "Suggestions de la recherche : " {counted} {rate}
         </p>
     }
 }

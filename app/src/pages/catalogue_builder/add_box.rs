@@ -1,5 +1,5 @@
-//! « Ajouter un lieu »: by code or name, with suggestions from the
-//! catalogue's pool as one types.
+//! « Ajouter un lieu »: by code or name, with suggestions from every pool
+//! as one types (the request's pool first; another pool is named).
 use super::ops::{Builder, Op};
 use crate::catalogue_builder::{lookup_catalogue_members, MemberOption, Tier};
 use leptos::prelude::*;
@@ -33,7 +33,7 @@ pub fn AddBox(builder: Builder, catalogue_id: i64) -> impl IntoView {
             <label class="block font-medium text-slate-700">
                 "Ajouter un lieu"
                 <input type="search" data-testid="add-venue-input" placeholder="Code ou nom du lieu"
-                    class="mt-1 block w-64 rounded-md border border-slate-300 px-3 py-2"
+                    class="mt-1 block w-64 max-w-full rounded-md border border-slate-300 px-3 py-2"
                     prop:value=move || text.get()
                     on:input=move |ev| {
                         let value = event_target_value(&ev);
@@ -65,14 +65,14 @@ pub fn AddBox(builder: Builder, catalogue_id: i64) -> impl IntoView {
                 class="rounded-md border border-indigo-600 px-4 py-2 font-medium text-indigo-700 hover:bg-indigo-50"
                 on:click=move |_| add(text.get_untracked())>"Ajouter"</button>
             <Show when=move || !suggestions.with(Vec::is_empty)>
-                <ul class="absolute left-0 top-full z-10 mt-1 w-80 rounded-md border border-slate-200 bg-white shadow" data-testid="add-venue-suggestions">
+                <ul class="absolute left-0 top-full z-10 mt-1 w-80 max-w-full rounded-md border border-slate-200 bg-white shadow" data-testid="add-venue-suggestions">
                     {move || suggestions.get().into_iter().map(|m| {
                         let code = m.code.clone();
                         view! {
                             <li>
                                 <button type="button" class="block w-full px-3 py-2 text-left hover:bg-slate-50"
                                     on:click=move |_| add(code.clone())>
-                                    <span class="font-medium">{m.name}</span> " " <span class="text-xs text-slate-500">{m.code} " · " {m.city}</span>
+                                    <span class="font-medium">{m.name}</span> " " <span class="text-xs text-slate-500">{m.code} " · " {m.city} " · " {m.pool}</span>
                                 </button>
                             </li>
                         }

@@ -1,10 +1,12 @@
-//! One venue of the catalogue: its pinned room (only rooms holding the
-//! group are offered), its one-line reason (what the organizer reads), the
-//! team's internal note (what only the team sees), and the buttons that
-//! move it.
+//! One venue of the catalogue: how far it is from the request's zone, its
+//! pinned room (only rooms holding the group are offered), its reason
+//! (what the organizer reads; a few lines), the team's internal note (what
+//! only the team sees), and the buttons that move it.
 use super::ops::{Builder, Op};
 use crate::catalogue_builder::{PickView, RoomChoice, MAX_REASON_CHARS};
+use crate::fr;
 use crate::pages::LearnButton;
+use crate::raw_text::textarea_value;
 use crate::room_configurations::phrase_of;
 use leptos::prelude::*;
 
@@ -21,11 +23,32 @@ pub struct CardContext {
 
 fn room_label(r: &RoomChoice) -> String {
     format!(
-        "{} · {} places {}",
+        "{} · {} {}",
         r.name,
-        r.capacity,
+        fr::plural(r.capacity, "place", "places"),
         phrase_of(&r.configuration)
     )
+}
+
+/// Enter saves the reason (as leaving the box does); Shift+Enter is a
+/// new line, which the saved reason turns into a space.
+fn save_on_enter(ev: leptos::ev::KeyboardEvent) {
+    #[cfg(feature = "hydrate")]
+    {
+        use wasm_bindgen::JsCast;
+        if ev.key() != "Enter" || ev.shift_key() || ev.is_composing() {
+            return;
+        }
+        if let Some(el) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            ev.prevent_default();
+            let _ = el.blur();
+        }
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = ev;
 }
 
 #[component]
@@ -58,7 +81,10 @@ pub fn PickCard(
                     {(pick.added_by == "ai").then(|| view! { <span class="ml-1 rounded bg-indigo-50 px-1 text-indigo-700">"recherche"</span> })}
                 </span>
             </div>
-            <p class="text-sm text-slate-500">{pick.postal_code.clone()} " " {pick.city.clone()}</p>
+            <p class="text-sm text-slate-500" data-testid="pick-place">{pick.postal_code.clone()} " " {pick.city.clone()}
+                {pick.distance_km.map(|d| view! { <span data-testid="pick-distance">" · à " {fr::distance_km(d)} " de la zone demandée"</span> })}
+            </p>
+            {pick.other_pool.clone().map(|p| view! { <p class="text-xs text-slate-500">"Autre pool : " {p}</p> })}
             {if read_only {
                 view! {
                     <p class="mt-2 text-sm text-slate-700" data-testid="pinned-room">{room_text}</p>
@@ -86,13 +112,13 @@ pub fn PickCard(
                         <p class="mt-1 text-xs text-amber-800">"Aucune salle de ce lieu ne reçoit le groupe dans la configuration demandée."</p>
                     })}
                     <label class="mt-2 block text-xs font-medium text-slate-600">
-                        "Pourquoi ce lieu (une ligne)"
-                        <input type="text" data-testid="reason-input" maxlength=MAX_REASON_CHARS
-                            class="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1 text-sm"
-                            value=reason.clone()
+                        "Pourquoi ce lieu (ce que lit l'organisateur)"
+                        <textarea data-testid="reason-input" maxlength=MAX_REASON_CHARS rows="3"
+                            class="mt-1 block w-full resize-y rounded-md border border-slate-300 px-2 py-1 text-sm"
+                            on:keydown=save_on_enter
                             on:change=move |ev| {
                                 act.dispatch(Op::Reason { member_id, reason: event_target_value(&ev) });
-                            } />
+                            }>{textarea_value(reason.clone())}</textarea>
                     </label>
                     <div class="mt-3 flex flex-wrap gap-2 text-xs">
                         <button type="button" data-testid="move-up" title="Monter"

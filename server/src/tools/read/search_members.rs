@@ -144,6 +144,8 @@ async fn form(ctx: &ToolContext, args: &SearchMembers) -> Result<SearchForm, Too
         // user's) apply as defaults, as on the Lieux page.
         request_id: ctx.request_id,
         skip_defaults: Vec::new(),
+        // Named from the coordinates by the search (`search::request`).
+        near_label: None,
     })
 }
 
