@@ -43,7 +43,7 @@ pub struct MemoryView {
 #[serde(rename_all = "snake_case")]
 pub enum DueGroup {
     Overdue,
-    /// Due from now to the end of this week (Sunday, UTC).
+    /// Due from now to the end of this week (Sunday, in Paris).
     ThisWeek,
     Later,
     NoDate,
@@ -77,7 +77,7 @@ pub struct ReminderView {
     pub id: i64,
     pub title: String,
     pub description: String,
-    /// « 03/12/2026 09:00 » (UTC), when it has a due date.
+    /// « 03/12/2026 09:00 » (Paris time), when it has a due date.
     pub due_on: Option<String>,
     pub group: DueGroup,
     /// « Chaque semaine »… `None` for a one-off.
@@ -190,7 +190,7 @@ pub struct ReminderInput {
     pub description: String,
     /// `YYYY-MM-DD` (the date input) or RFC 3339; empty: no due date.
     pub due_on: String,
-    /// `HH:MM` (UTC); empty: 08:00.
+    /// `HH:MM`, Paris time; empty: 09:00.
     pub due_time: String,
     /// One of [`RECURRENCES`]' values.
     pub recurrence: String,

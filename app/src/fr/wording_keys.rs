@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::labels::{Table, TABLES};
-use crate::playbook_console::views as console;
+use crate::playbook_console as console;
 use crate::room_configurations::Configuration;
 
 /// Keys that are also words of the team's French or of venues' own texts

@@ -42,14 +42,14 @@ pub fn WorkspacePage() -> impl IntoView {
 fn ScenarioRow(scenario: ScenarioOption) -> impl IntoView {
     let mut facts = Vec::new();
     if let Some(t) = &scenario.event_type {
-        facts.push(t.clone());
+        facts.push(crate::fr::event_type(t));
     }
     if let Some(n) = scenario.participants {
-        facts.push(format!("{n} pers."));
+        facts.push(format!("{} pers.", crate::fr::int(n)));
     }
     let picks = scenario
         .training_picks
-        .map(|n| format!("{n} lieu{} en entraînement", if n > 1 { "x" } else { "" }));
+        .map(|n| format!("{} en entraînement", crate::fr::plural(n, "lieu", "lieux")));
     view! {
         <li class="flex items-start justify-between gap-4 p-4 text-sm" data-testid="workspace-scenario">
             <div class="min-w-0">

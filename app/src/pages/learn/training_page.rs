@@ -96,21 +96,20 @@ fn SessionItem(
         }
         text
     });
-    let meta = format!(
-        "{} · {} · {}",
-        s.author.clone().unwrap_or_else(|| "auteur inconnu".into()),
-        s.created_on,
-        if s.embedded {
-            "indexée par le sens"
-        } else {
-            "en attente d'indexation (trouvée par ses mots)"
-        }
-    );
+    // Who taught it and when; a lesson not yet searchable by its meaning
+    // says so (it is found by its words meanwhile). An imported lesson has
+    // no author: it shows none rather than « inconnu ».
+    let mut meta: Vec<String> = s.author.clone().into_iter().collect();
+    meta.push(format!("le {}", s.created_on));
+    if !s.embedded {
+        meta.push("pas encore prise en compte dans les recherches par le sens".into());
+    }
+    let meta = meta.join(" · ");
     view! {
         <li class="rounded-xl border border-slate-200 bg-white p-4 text-sm" data-testid="training-session">
             <div class="flex flex-wrap items-center gap-2">
                 <span class=badge data-testid="training-verdict">{s.verdict_label.clone()}</span>
-                {s.event_type.clone().map(|t| view! { <span class="rounded bg-slate-100 px-2 py-0.5 text-xs" data-testid="training-event">{t}</span> })}
+                {s.event_type.as_deref().map(crate::fr::event_type).map(|t| view! { <span class="rounded bg-slate-100 px-2 py-0.5 text-xs" data-testid="training-event">{t}</span> })}
                 <span class="text-xs text-slate-500">{s.category_label.clone()}</span>
                 {s.venue.clone().map(|v| view! { <span class="font-medium">{v}</span> })}
                 {s.request_reference.clone().map(|r| view! { <span class="text-xs text-slate-500">"(" {r} ")"</span> })}

@@ -2,6 +2,7 @@
 //! one bar per source, drawn in SVG (no chart library, no script; widths
 //! are SVG attributes because the page's CSP refuses inline styles). The
 //! sources are said in a person's words ([`source_label`]).
+use crate::fr;
 use crate::memory::{source_label, SourceSplitView};
 use leptos::prelude::*;
 
@@ -20,7 +21,7 @@ pub fn SourceChart(split: SourceSplitView) -> impl IntoView {
                 {match total {
                     0 => "Aucune recherche pour l'instant.".to_string(),
                     1 => "Sur 1 recherche :".to_string(),
-                    n => format!("Sur {n} recherches :"),
+                    n => format!("Sur {} recherches :", fr::int(n)),
                 }}
             </p>
             <dl class="space-y-2">
@@ -30,7 +31,7 @@ pub fn SourceChart(split: SourceSplitView) -> impl IntoView {
                         <div data-testid=format!("memory-chart-{source}")>
                             <dt class="flex justify-between">
                                 <span class="text-slate-700">{source_label(source)}</span>
-                                <span class="text-xs text-slate-600" data-testid="memory-chart-count">{format!("{count} ({share} %)")}</span>
+                                <span class="text-xs text-slate-600" data-testid="memory-chart-count">{format!("{} ({share}\u{a0}%)", fr::int(count))}</span>
                             </dt>
                             <dd class="mt-1" aria-hidden="true">
                                 <svg class="block h-2 w-full" viewBox="0 0 100 2" preserveAspectRatio="none">

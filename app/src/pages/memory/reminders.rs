@@ -77,7 +77,7 @@ pub fn Reminders(reminders: Vec<ReminderView>, more: i64, actions: Actions) -> i
                                 class="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1" />
                         </label>
                         <label class="block">
-                            "Heure (UTC)"
+                            "Heure (facultative, 9 h par défaut)"
                             <input type="time" name="due_time" data-testid="reminder-time"
                                 class="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1" />
                         </label>

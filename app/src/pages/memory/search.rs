@@ -124,12 +124,11 @@ pub fn Answer(answer: SearchView) -> impl IntoView {
         )
     } else {
         let n = answer.hits.len();
-        let found = if n == 1 {
-            "1 résultat".to_string()
-        } else {
-            format!("{n} résultats")
-        };
-        let found = format!("{found} pour « {} »", answer.query);
+        let found = format!(
+            "{} pour « {} »",
+            crate::fr::plural(n, "résultat", "résultats"),
+            answer.query
+        );
         Some(
             view! { <p class="mb-3 text-slate-600" data-testid="memory-found">{found}</p> }
                 .into_any(),

@@ -7,6 +7,7 @@ use super::similar::SimilarRequests;
 use super::status_badge::StatusBadge;
 use super::PageError;
 use crate::errors::AppError;
+use crate::fr;
 use crate::pages::{failure, AcceptanceRate, GuidelineForm, RequestPreferencesPanel};
 use crate::requests::{load_request, EditRequest, RequestDetail};
 use crate::training::AddGuideline;
@@ -142,8 +143,8 @@ fn Need(detail: RequestDetail) -> impl IntoView {
         }
     });
     let budget = match (detail.budget_eur, detail.budget_note.clone()) {
-        (Some(eur), Some(note)) => Some(format!("{eur} € ({note})")),
-        (Some(eur), None) => Some(format!("{eur} €")),
+        (Some(eur), Some(note)) => Some(format!("{} ({note})", fr::euros(f64::from(eur)))),
+        (Some(eur), None) => Some(fr::euros(f64::from(eur))),
         (None, note) => note,
     };
     let list = |v: &[String]| (!v.is_empty()).then(|| v.join(", "));
@@ -154,8 +155,8 @@ fn Need(detail: RequestDetail) -> impl IntoView {
             <dl class="mt-4 space-y-1">
                 <Fact label="Organisateur" value=Some(organizer) />
                 <Fact label="Contact" value=Some(contact) />
-                <Fact label="Type d'événement" value=detail.event_type.clone() />
-                <Fact label="Participants" value=detail.participants.map(|n| n.to_string()) />
+                <Fact label="Type d'événement" value=detail.event_type.as_deref().map(fr::event_type) />
+                <Fact label="Participants" value=detail.participants.map(fr::int) />
                 <Fact label="Configurations" value=list(&detail.configurations) />
                 <Fact label="Dates" value=dates />
                 <Fact label="Précisions sur les dates" value=detail.date_notes.clone() />
@@ -164,20 +165,9 @@ fn Need(detail: RequestDetail) -> impl IntoView {
                 <Fact label="Codes postaux" value=list(&detail.postal_codes) />
                 <Fact label="Rayon" value=detail.radius.clone() />
                 <Fact label="Compléments" value=detail.complementary_info.clone() />
-                <Fact label="Source" value=Some(source_label(&detail.source).to_string()) />
+                <Fact label="Source" value=Some(fr::request_source(&detail.source).to_string()) />
             </dl>
         </section>
     }
     .into_any()
-}
-
-fn source_label(source: &str) -> &str {
-    match source {
-        "form" => "formulaire",
-        "email" => "e-mail",
-        "phone" => "téléphone",
-        "manual" => "saisie manuelle",
-        "import" => "import",
-        other => other,
-    }
 }

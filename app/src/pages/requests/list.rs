@@ -2,6 +2,7 @@
 use super::filter_form::FilterForm;
 use super::status_badge::status_badge;
 use super::PageError;
+use crate::fr;
 use crate::pages::PageHeader;
 use crate::requests::{list_request_pools, list_requests, RequestRow, RequestsList, RequestsQuery};
 use leptos::prelude::*;
@@ -93,7 +94,7 @@ fn row(row: RequestRow) -> impl IntoView {
     let picks = if row.picks == 0 {
         dash()
     } else {
-        format!("{} lieux", row.picks)
+        fr::plural(row.picks, "lieu", "lieux")
     };
     view! {
         <tr data-testid="request-row" data-id=row.id>
@@ -102,8 +103,8 @@ fn row(row: RequestRow) -> impl IntoView {
                     class="font-medium text-indigo-700 hover:underline">{row.reference}</a>
             </td>
             <td>{row.organizer.unwrap_or_else(dash)}</td>
-            <td>{row.event_type.unwrap_or_else(dash)}</td>
-            <td>{row.participants.map_or_else(dash, |n| n.to_string())}</td>
+            <td>{row.event_type.map_or_else(dash, |t| fr::event_type(&t))}</td>
+            <td>{row.participants.map_or_else(dash, fr::int)}</td>
             <td class="whitespace-nowrap">{row.event_dates.unwrap_or_else(dash)}</td>
             <td>{row.pool}</td>
             <td>{status_badge(row.status)}</td>

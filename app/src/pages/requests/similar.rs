@@ -16,14 +16,14 @@ fn names(picks: &[SimilarPick], tier: &str) -> Option<String> {
 #[component]
 pub fn SimilarRequests(similar: Vec<SimilarRequest>, source: String) -> impl IntoView {
     let how = match source.as_str() {
-        "vector" => "par le sens",
-        "fts" => "par mots-clés",
+        "vector" => "Rapprochées par leur description",
+        "fts" => "Rapprochées par leurs mots",
         _ => "",
     };
     view! {
         <section class="rounded-xl border border-slate-200 bg-white p-5 text-sm" data-testid="similar-requests" data-source=source.clone()>
             <h2 class="mb-1 text-lg font-medium">"Demandes similaires"</h2>
-            {(!how.is_empty()).then(|| view! { <p class="mb-3 text-xs text-slate-500">"Trouvées " {how} ", dans le même pool."</p> })}
+            {(!how.is_empty()).then(|| view! { <p class="mb-3 text-xs text-slate-500">{how} ", dans le même pool."</p> })}
             {if similar.is_empty() {
                 view! { <p class="text-slate-500">"Aucune demande passée assez proche."</p> }.into_any()
             } else {
