@@ -757,28 +757,8 @@ async fn bad_input_is_refused_clearly_and_loses_nothing(db: PgPool) {
         let m = invalid(builder.edit(team, id, version, edit.clone()).await);
         assert!(m.contains(expected), "{edit:?}: {m}");
     }
-    // A venue of another pool, and an inactive one.
-    let foreign: String = sqlx::query_scalar(
-        "SELECT code FROM members WHERE pool_id <> $1 AND status = 'active' LIMIT 1",
-    )
-    .bind(pool_id)
-    .fetch_one(&db)
-    .await
-    .unwrap();
-    let m = invalid(
-        builder
-            .edit(
-                team,
-                id,
-                version,
-                Edit::Add {
-                    member: foreign,
-                    tier: Tier::Compatible,
-                },
-            )
-            .await,
-    );
-    assert!(m.contains("pool"), "{m}");
+    // An inactive venue. (A venue of another pool may be added: issue 29,
+    // search_actions.rs.)
     sqlx::query("UPDATE members SET status = 'inactive' WHERE code = $1")
         .bind(&codes[1])
         .execute(&db)

@@ -64,6 +64,7 @@ pub fn ResultsView(results: SearchResults) -> impl IntoView {
             {move || is_admin().then(|| view! { <Details stats=stats.clone() picks=all_picks.clone() /> })}
         </div>
     }
+    .into_any()
 }
 
 #[component]

@@ -73,6 +73,18 @@ fn SheetView(sheet: VenueSheet) -> impl IntoView {
                 <p role="status" class="mb-4 rounded-md bg-amber-50 px-4 py-2 text-sm text-amber-900">"Ce lieu n'est pas actif : il ne peut pas être proposé."</p>
             })}
             <div class="grid gap-6 lg:grid-cols-[2fr_1fr]">
+                <SheetMain sheet=sheet.clone() />
+                <SheetAside sheet=sheet.clone() website=website />
+            </div>
+        </div>
+    }
+    .into_any()
+}
+
+/// The description and the rooms.
+#[component]
+fn SheetMain(sheet: VenueSheet) -> impl IntoView {
+    view! {
                 <div class="min-w-0 space-y-6">
                     {(!sheet.description.trim().is_empty()).then(|| view! {
                         <section class="rounded-xl border border-slate-200 bg-white p-4 text-sm text-slate-700">
@@ -104,6 +116,14 @@ fn SheetView(sheet: VenueSheet) -> impl IntoView {
                         }}
                     </section>
                 </div>
+    }
+    .into_any()
+}
+
+/// Amenities, prices, website, and the catalogues that hold the venue.
+#[component]
+fn SheetAside(sheet: VenueSheet, website: Option<String>) -> impl IntoView {
+    view! {
                 <aside class="min-w-0 space-y-6 text-sm">
                     <section>
                         <h2 class="mb-2 text-lg font-medium">"Atouts"</h2>
@@ -142,9 +162,8 @@ fn SheetView(sheet: VenueSheet) -> impl IntoView {
                         }}
                     </section>
                 </aside>
-            </div>
-        </div>
     }
+    .into_any()
 }
 
 fn capitalised(s: &str) -> String {
