@@ -112,6 +112,7 @@ async fn results_never_violate_a_hard_criterion(db: PgPool) {
             event_type: None,
             request_id: None,
             skip_defaults: Vec::new(),
+            near_label: None,
         };
         let results = search
             .search(None, &form)
