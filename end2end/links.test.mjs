@@ -16,7 +16,7 @@ import {
   mainNav,
   userMenu,
   useBrowser,
-  waitForHydration,
+  assertNoBundle,
   withPage,
 } from './support.mjs';
 
@@ -64,7 +64,8 @@ test('a catalogue link shows the selection, and nothing of the team app', { time
     assert.deepEqual([...new Set(referrer)], ['same-origin'], '<meta name="referrer" content="same-origin">');
 
     await assertNoTeamFrame(page);
-    await waitForHydration(page, problems);
+    // Link pages load no wasm (ADR 0036): their forms post as they are.
+    await assertNoBundle(page);
     assert.deepEqual(problems, []);
   });
 });
@@ -89,7 +90,8 @@ test('a venue answers its availability link once, through the form', { timeout: 
     await assertNoTeamFrame(page);
     const send = page.getByRole('button', { name: 'Envoyer ma réponse', exact: true });
     assert.equal(await send.count(), 1, 'the answer form (is the check still pending? each run needs a fresh link)');
-    await waitForHydration(page, problems);
+    // Link pages load no wasm (ADR 0036): their forms post as they are.
+    await assertNoBundle(page);
 
     await page.getByRole('radio', { name: 'Oui', exact: true }).check();
     await page.getByRole('textbox', { name: /Commentaire/ }).fill(comment);

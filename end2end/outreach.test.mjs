@@ -18,7 +18,7 @@ import {
   saveOrganizerComment as comment,
   signIn,
   useBrowser,
-  waitForHydration,
+  assertNoBundle,
   withPage,
 } from './support.mjs';
 
@@ -33,7 +33,8 @@ test('the organizer marks a favourite and comments, JavaScript on', { timeout: T
     const res = await page.goto(CATALOGUE_URL);
     assert.equal(res?.status(), 200);
     await heading(page, 'Votre sélection de lieux').waitFor();
-    await waitForHydration(page, problems);
+    // Link pages load no wasm (ADR 0036): their forms post as they are.
+    await assertNoBundle(page);
     const name = await markAFavourite(page);
     assert.equal(new URL(page.url()).pathname, new URL(CATALOGUE_URL).pathname, 'updated in place');
     const text = `Nous aimons beaucoup ${name} (test ${Date.now()}).`;
@@ -81,7 +82,8 @@ test('a venue answers with conditions, and the team reads it', { timeout: TEST_T
       const res = await page.goto(`${BASE_URL}${sent.path}`);
       assert.equal(res?.status(), 200);
       await heading(page, 'Disponibilité demandée').waitFor();
-      await waitForHydration(page, problems);
+      // Link pages load no wasm (ADR 0036): their forms post as they are.
+      await assertNoBundle(page);
       await page.getByRole('radio', { name: 'Oui, sous conditions', exact: true }).check();
       await page.getByRole('button', { name: 'Envoyer ma réponse', exact: true }).click();
       // Conditions are required with that answer.

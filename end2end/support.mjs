@@ -113,6 +113,20 @@ export async function waitForHydration(page, problems = []) {
   }
 }
 
+/**
+ * Asserts that the page loaded no wasm bundle and has no hydration script:
+ * the organizer's and the venue's link pages work by plain form posts
+ * (docs/adr/0036-a-light-cached-front-end.md).
+ */
+export async function assertNoBundle(page) {
+  const found = await page.evaluate(() => ({
+    scripts: document.querySelectorAll('script[type="module"], link[rel="modulepreload"], link[rel="preload"][as="fetch"]').length,
+    fetched: performance.getEntriesByType('resource').map((r) => r.name).filter((n) => /\.wasm$|\/pkg\/.*\.js$/.test(n)),
+  }));
+  assert.equal(found.scripts, 0, `${location(page).pathname}: no hydration script nor bundle preload`);
+  assert.deepEqual(found.fetched, [], `${location(page).pathname}: no bundle fetched`);
+}
+
 /** Whether the browser context holds a session cookie. */
 export async function hasSession(page) {
   const cookies = await page.context().cookies(BASE_URL);

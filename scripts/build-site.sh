@@ -2,8 +2,11 @@
 # Builds the whole site without cargo-leptos (docs/adr/0002-site-build-without-cargo-leptos.md):
 #   1. the hydrate() bundle: frontend -> wasm32 -> wasm-bindgen -> target/site/pkg/maxy.js + maxy_bg.wasm
 #   2. the stylesheet: Tailwind 4 CLI -> target/site/pkg/maxy.css
-#   3. static assets: public/ -> target/site/
-#   4. the server binary: target/<profile>/maxy
+#   3. fingerprinted names and brotli/gzip copies of the three:
+#      target/site/pkg/maxy.<hash>.js, maxy.<hash>_bg.wasm, maxy.<hash>.css (+ .br, .gz)
+#      and target/site/pkg/bundle.txt naming them (scripts/fingerprint-bundle.mjs)
+#   4. static assets: public/ -> target/site/
+#   5. the server binary: target/<profile>/maxy
 # Usage: scripts/build-site.sh [--release]
 # Needs: the wasm32-unknown-unknown target, wasm-bindgen 0.2.130 and `npm ci`
 # (scripts/install-deps.sh installs all three).
@@ -41,8 +44,12 @@ say "building the stylesheet"
 minify=(); $release && minify=(--minify)
 tailwindcss -i style/main.css -o "$pkg/maxy.css" "${minify[@]}" 2>/dev/null
 
+say "fingerprinting and compressing the bundle"
+fast=(--fast); $release && fast=()
+node scripts/fingerprint-bundle.mjs "$pkg" "${fast[@]}"
+
 cp -r public/. "$site/"
 
 say "building the server"
 cargo build -p server --bin maxy "${server_flag[@]}"
-say "site ready in target/site ($(du -h "$pkg/maxy_bg.wasm" | cut -f1) of wasm)"
+say "site ready in target/site ($(du -h "$pkg/$(cat "$pkg/bundle.txt")_bg.wasm" | cut -f1) of wasm)"

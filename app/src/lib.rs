@@ -8,6 +8,7 @@ pub mod admin;
 pub mod auth;
 pub mod catalogue_builder;
 pub mod chat;
+pub mod document_head;
 pub mod errors;
 pub mod event_types;
 pub mod external_text;
@@ -32,7 +33,7 @@ pub mod venue_search;
 pub mod work_queue;
 
 use leptos::prelude::*;
-use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
+use leptos_meta::{provide_meta_context, MetaTags, Title};
 use leptos_router::{
     components::{ParentRoute, Route, Router, Routes},
     path, SsrMode,
@@ -54,7 +55,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
             <head>
                 <meta charset="utf-8" />
                 <meta name="viewport" content="width=device-width, initial-scale=1" />
-                <HydrationScripts options />
+                <document_head::DocumentAssets options />
                 <MetaTags />
             </head>
             <body class="bg-slate-50 text-slate-900 antialiased">
@@ -64,13 +65,12 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     }
 }
 
-/// The application root: meta tags, stylesheet and routes.
+/// The application root: meta tags and routes (the stylesheet is in the shell).
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
     mark_hydrated();
     view! {
-        <Stylesheet id="maxy-css" href="/pkg/maxy.css" />
         <Title formatter=|page: String| {
             raw_text::title_text(if page.is_empty() { "Maxy".to_string() } else { format!("{page} · Maxy") })
         } />

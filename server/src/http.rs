@@ -22,6 +22,7 @@ pub mod organizer_page;
 pub mod paths;
 mod request_id;
 pub mod route_table;
+pub mod static_assets;
 
 use crate::state::AppState;
 use app::{shell, App};
@@ -53,6 +54,7 @@ pub fn router(state: AppState) -> Router {
     let leptos_options = state.leptos_options.clone();
     let services = state.services.clone();
     let router = Router::new()
+        .merge(static_assets::routes(&leptos_options))
         .merge(server_routes().into_router())
         .leptos_routes_with_context(
             &state,

@@ -214,11 +214,14 @@ async fn sweep_expired_sessions(db: sqlx::PgPool) {
     }
 }
 
-/// The Leptos site settings (output name, site root, pkg dir) from `Leptos.toml`.
+/// The Leptos site settings (output name, site root, pkg dir) from `Leptos.toml`,
+/// with the fingerprinted bundle name of the built site when it has one.
 pub fn site_options(config: &Config) -> anyhow::Result<LeptosOptions> {
     let path = config.leptos_config.to_string_lossy();
     let conf = leptos::config::get_configuration(Some(&path)).map_err(|e| {
         anyhow::anyhow!("cannot read the site settings in {path} (MAXY_LEPTOS_CONFIG): {e}")
     })?;
-    Ok(conf.leptos_options)
+    Ok(crate::http::static_assets::with_bundle_name(
+        conf.leptos_options,
+    ))
 }

@@ -66,6 +66,20 @@ pub fn app_state_with(
     embedding_addr: SocketAddr,
     settings: &[(&str, &str)],
 ) -> AppState {
+    let leptos_options = leptos::prelude::LeptosOptions::builder()
+        .output_name("maxy")
+        .build();
+    app_state_with_site(db, embedding_addr, settings, leptos_options)
+}
+
+/// The same, serving the site described by `leptos_options` (a built site
+/// in a temporary directory).
+pub fn app_state_with_site(
+    db: PgPool,
+    embedding_addr: SocketAddr,
+    settings: &[(&str, &str)],
+    leptos_options: leptos::prelude::LeptosOptions,
+) -> AppState {
     let url = format!("http://{embedding_addr}/v1");
     let mut pairs = vec![
         ("MAXY_EMBEDDING_URL", url.as_str()),
@@ -73,9 +87,6 @@ pub fn app_state_with(
     ];
     pairs.extend_from_slice(settings);
     let config = Config::from_source(&Env::from_pairs(pairs)).expect("config");
-    let leptos_options = leptos::prelude::LeptosOptions::builder()
-        .output_name("maxy")
-        .build();
     let key = SigningKey::new(SECRET_KEY.as_bytes().to_vec());
     let embedders =
         server::embeddings::Embedders::from_settings(&config.embeddings).expect("embedders");
