@@ -134,11 +134,7 @@ fn worded(row: &work_queue::WorkRow) -> Option<WorkItem> {
     let (kind, text, href, when, urgent) = match row.kind.as_str() {
         "approval" => (
             WorkKind::Approval,
-            if subject.is_empty() {
-                "Une proposition de Maxy attend votre décision".to_string()
-            } else {
-                subject
-            },
+            approval_text(&subject, row.detail.as_deref()),
             format!("/chat/{}", row.target.unwrap_or_default()),
             ago,
             false,
@@ -229,6 +225,21 @@ fn worded(row: &work_queue::WorkRow) -> Option<WorkItem> {
         href,
         urgent,
     })
+}
+
+/// « Retenir dans votre mémoire — conversation « Le Pavillon ferme en
+/// août » »: what the card proposes, and where (a card's title alone is
+/// often the same for many).
+fn approval_text(title: &str, conversation: Option<&str>) -> String {
+    let title = if title.is_empty() {
+        "Une proposition de Maxy attend votre décision"
+    } else {
+        title
+    };
+    match conversation.map(for_people) {
+        Some(c) if !c.trim().is_empty() => format!("{title} — conversation « {} »", c.trim()),
+        _ => title.to_string(),
+    }
 }
 
 /// The first words of a comment, cut between words.

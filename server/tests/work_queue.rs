@@ -74,8 +74,8 @@ async fn plant(db: &PgPool) {
                 (2, 101, 'recommended', 0, 'team', false);
          INSERT INTO catalogue_feedback (catalogue_id, comment) VALUES
              (1, 'Le Belvédère nous plaît, <b>pouvez-vous</b> confirmer la terrasse ?');
-         INSERT INTO catalogue_feedback (catalogue_id, comment) VALUES (2, 'Ancien commentaire');
-         UPDATE catalogue_feedback SET updated_at = now() - interval '30 days' WHERE catalogue_id = 2;
+         INSERT INTO catalogue_feedback (catalogue_id, comment, updated_at)
+         VALUES (2, 'Ancien commentaire', now() - interval '30 days');
          -- Reminders: Camille's overdue and due tonight, tomorrow's, a done
          -- one; Julien's overdue one.
          INSERT INTO tasks (user_id, title, due_at, status, completed_at, request_id) VALUES
@@ -86,11 +86,11 @@ async fn plant(db: &PgPool) {
              (2, 'Rappel de Julien', now() - interval '1 hour', 'open', NULL, NULL);
          -- Venues' answers: La Verrière answered for 42 (Camille's request);
          -- one still pending.
-         INSERT INTO availability_checks (request_id, member_id, token_hash, status, conditions,
+         INSERT INTO availability_checks (request_id, member_id, status, conditions,
                                           sent_at, answered_at, expires_at)
-         VALUES (42, 102, sha256('t1'), 'available', 'Terrasse seulement si beau temps',
+         VALUES (42, 102, 'available', 'Terrasse seulement si beau temps',
                  now() - interval '1 day', now() - interval '3 hours', now() + interval '5 days'),
-                (42, 101, sha256('t2'), 'pending', NULL,
+                (42, 101, 'pending', NULL,
                  now() - interval '1 day', NULL, now() + interval '5 days');",
     )
     .await;
@@ -117,7 +117,10 @@ async fn each_item_reaches_the_member_it_concerns(db: PgPool) {
 
     let cards = queue.of(WorkKind::Approval);
     assert_eq!(cards.len(), 1, "{cards:?}");
-    assert_eq!(cards[0].text, "Modifier la demande D-2026-00041");
+    assert_eq!(
+        cards[0].text,
+        "Modifier la demande D-2026-00041 — conversation « Séminaire 80 pers. · Lyon »"
+    );
     assert_eq!(cards[0].href, "/chat/7");
     assert_eq!(cards[0].reference.as_deref(), Some("D-2026-00041"));
 
@@ -190,7 +193,7 @@ async fn each_item_reaches_the_member_it_concerns(db: PgPool) {
     let julien = service(&db, 200.0).queue(JULIEN, false).await.unwrap();
     assert_eq!(
         texts(&julien, WorkKind::Approval),
-        ["Retenir dans votre mémoire"]
+        ["Retenir dans votre mémoire — conversation « Autre »"]
     );
     assert_eq!(texts(&julien, WorkKind::Reminder), ["Rappel de Julien"]);
     assert_eq!(

@@ -20,7 +20,8 @@ pub struct WorkRow {
     /// What the item is about: a card's title, a comment, venue names, a
     /// reminder's title, a venue's name, the request's event type.
     pub subject: String,
-    /// More: the organizer's name, a venue's answer, the request's area.
+    /// More: the conversation's title, the organizer's name, a venue's
+    /// answer, the request's area.
     pub detail: Option<String>,
     /// A number: the conversation of a card, the catalogue commented on,
     /// the reminder or check, the request's participants.
@@ -43,7 +44,7 @@ pub async fn for_user(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Vec
                     now() - make_interval(days => {RECENT_DAYS}) AS since
          ), items AS (
              (SELECT 'approval' AS kind, a.created_at AS at, c.request_id, r.reference,
-                     coalesce(card.event->>'title', '') AS subject, NULL::text AS detail,
+                     coalesce(card.event->>'title', '') AS subject, c.title AS detail,
                      c.id AS target
                 FROM ai_pending_approvals a
                 JOIN ai_conversations c ON c.id = a.conversation_id
