@@ -1,5 +1,6 @@
-//! The team's app frame: brand, main navigation, the signed-in user, and the
-//! page content (`<Outlet/>`).
+//! The team's app frame: the skip link, brand, main navigation (a drawer on
+//! phones), the signed-in user, and the page content (`<Outlet/>`, in
+//! `<main id="contenu">`).
 use crate::auth::{current_user, SessionUser};
 use leptos::prelude::*;
 use leptos_router::components::{Outlet, A};
@@ -70,7 +71,10 @@ pub fn is_admin() -> bool {
         .is_some_and(|u| u.is_admin())
 }
 
-/// Sidebar navigation on wide screens, a top bar on narrow ones.
+/// Sidebar navigation on wide screens; below 768 px a « Menu » button opens
+/// it as a drawer. The button is a checkbox in a label, so the drawer opens
+/// without JavaScript too (and by keyboard: Space on the focused box).
+/// « Aller au contenu » comes first, for keyboard and screen-reader users.
 #[component]
 pub fn AppLayout() -> impl IntoView {
     // Blocking: the navigation is part of the first HTML, so it is there
@@ -82,26 +86,40 @@ pub fn AppLayout() -> impl IntoView {
     let user: CurrentUser = Resource::new_blocking(|| (), move |_| load_user(known.clone()));
     provide_context(user);
     view! {
-        <div class="min-h-screen md:flex">
-            <header class="flex flex-col border-b border-slate-200 bg-white md:w-60 md:shrink-0 md:border-b-0 md:border-r">
-                <A href="/" attr:class="flex items-center gap-2 px-5 py-4">
-                    <span class="grid h-8 w-8 place-items-center rounded-lg bg-indigo-600 text-sm font-bold text-white">"M"</span>
-                    <span class="text-lg font-semibold tracking-tight">"Maxy"</span>
-                </A>
-                <Suspense fallback=|| ()>
-                    {move || {
-                        user.get()
-                            .map(|result| {
-                                let user = result.ok().flatten();
-                                view! {
-                                    <MainNav is_admin=user.as_ref().is_some_and(SessionUser::is_admin) />
-                                    {user.map(|u| view! { <UserMenu user=u /> })}
-                                }
-                            })
-                    }}
-                </Suspense>
+        <a href="#contenu" data-testid="skip-link"
+            class="sr-only focus:not-sr-only focus:fixed focus:left-3 focus:top-3 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:text-sm focus:font-medium focus:text-indigo-700 focus:shadow-lg focus:ring-2 focus:ring-indigo-500">
+            "Aller au contenu"
+        </a>
+        <div class="group/frame min-h-screen md:flex">
+            <header class="relative flex flex-col border-b border-slate-200 bg-white md:w-60 md:shrink-0 md:border-b-0 md:border-r">
+                <div class="flex items-center justify-between gap-3 pr-3">
+                    <A href="/" attr:class="flex items-center gap-2 px-5 py-4">
+                        <span class="grid h-8 w-8 place-items-center rounded-lg bg-indigo-600 text-sm font-bold text-white">"M"</span>
+                        <span class="text-lg font-semibold tracking-tight">"Maxy"</span>
+                    </A>
+                    <label data-testid="menu-button"
+                        class="flex cursor-pointer items-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500 md:hidden">
+                        <input type="checkbox" id="menu-toggle" class="sr-only" aria-controls="menu-drawer" />
+                        <span aria-hidden="true">"☰"</span>
+                        "Menu"
+                    </label>
+                </div>
+                <div id="menu-drawer" class="hidden flex-1 flex-col group-has-[#menu-toggle:checked]/frame:flex md:flex">
+                    <Suspense fallback=|| ()>
+                        {move || {
+                            user.get()
+                                .map(|result| {
+                                    let user = result.ok().flatten();
+                                    view! {
+                                        <MainNav is_admin=user.as_ref().is_some_and(SessionUser::is_admin) />
+                                        {user.map(|u| view! { <UserMenu user=u /> })}
+                                    }
+                                })
+                        }}
+                    </Suspense>
+                </div>
             </header>
-            <main class="flex-1 px-6 py-8 md:px-10">
+            <main id="contenu" tabindex="-1" class="min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-6 md:px-10 md:py-8">
                 <Outlet />
             </main>
         </div>
@@ -130,7 +148,7 @@ async fn load_user(
 #[component]
 fn MainNav(is_admin: bool) -> impl IntoView {
     view! {
-        <nav aria-label="Navigation principale" class="flex gap-1 overflow-x-auto px-3 pb-3 md:flex-col md:pb-0">
+        <nav aria-label="Navigation principale" class="flex flex-col gap-1 px-3 pb-3 md:pb-0">
             {NAV
                 .iter()
                 .filter(|item| is_admin || !item.admin_only)
@@ -159,7 +177,7 @@ fn UserMenu(user: SessionUser) -> impl IntoView {
         "Équipe"
     };
     view! {
-        <div class="mt-auto hidden border-t border-slate-200 px-5 py-4 text-sm md:block" data-testid="user-menu">
+        <div class="mt-auto border-t border-slate-200 px-5 py-4 text-sm" data-testid="user-menu">
             <p class="font-medium text-slate-900">{user.display_name}</p>
             <p class="text-xs text-slate-500">{role}</p>
             <form method="post" action="/deconnexion" class="mt-3">

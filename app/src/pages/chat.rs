@@ -55,9 +55,9 @@ pub fn ChatPage() -> impl IntoView {
     );
     view! {
         <PageHeader title="Chat" subtitle="Discutez avec Maxy ; les modifications proposées attendent votre approbation." />
-        <div class="grid gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]">
+        <div class="group/chat md:flex md:items-start md:gap-6">
             <Sidebar conversations current />
-            <section class="min-w-0">
+            <section class="min-w-0 md:flex-1" aria-label="Conversation">
                 <Suspense fallback=|| view! { <p class="text-sm text-slate-500">"Chargement de la conversation…"</p> }>
                     {move || match conversation_id.get() {
                         None => Some(view! { <NewConversation request_id=request_id.get() refresh /> }.into_any()),

@@ -48,6 +48,20 @@ pub fn Composer(
 ) -> impl IntoView {
     let text = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
+    let input = NodeRef::<leptos::html::Textarea>::new();
+    // The box keeps the focus: on load (the `autofocus` attribute, and this
+    // for a page reached by a link, where browsers ignore it) and after each
+    // message sent, so the next one is typed without reaching for the mouse.
+    let focus_input = move || {
+        if let Some(input) = input.get_untracked() {
+            let _ = input.focus();
+        }
+    };
+    Effect::new(move |_| {
+        if input.get().is_some() {
+            focus_input();
+        }
+    });
     let send = Action::new(move |message: &String| {
         let message = message.clone();
         async move {
@@ -55,6 +69,7 @@ pub fn Composer(
                 Ok(sent) => {
                     text.set(String::new());
                     on_sent.run(sent);
+                    focus_input();
                 }
                 Err(e) => error.set(Some(e.to_string())),
             }
@@ -99,10 +114,13 @@ pub fn Composer(
             {conversation_id.map(|id| view! { <input type="hidden" name="conversation_id" value=id.to_string() /> })}
             {request_id.map(|id| view! { <input type="hidden" name="request_id" value=id.to_string() /> })}
             <label for="chat-input" class="sr-only">"Message"</label>
-            <textarea id="chat-input" name="text" rows="3" data-testid="chat-input"
-                class="block w-full resize-y rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500 disabled:bg-slate-50"
+            // Never disabled (a disabled box loses the focus): while a turn
+            // runs the next message can be written, and only sending waits.
+            <textarea id="chat-input" name="text" rows="3" data-testid="chat-input" autofocus
+                node_ref=input
+                class="block w-full resize-y rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500 read-only:bg-slate-50"
                 placeholder=placeholder
-                disabled=blocked
+                readonly=move || sending.get()
                 prop:value=move || text.get()
                 on:input=move |ev| text.set(event_target_value(&ev))
                 on:keydown=move |ev| {

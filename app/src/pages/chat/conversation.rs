@@ -86,9 +86,13 @@ pub fn ConversationView(log: ConversationLog, refresh: RwSignal<u32>) -> impl In
                     <span data-testid="offline-badge" title="Maxy répond sans modèle distant, avec son planificateur déterministe."
                         class="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-800">"mode hors-ligne"</span>
                 </Show>
-                <span data-testid="chat-cost" title="Coût des appels au modèle pour cette conversation" class="text-slate-500">
-                    {move || euros(timeline.with(|t| t.cost_eur))}
-                </span>
+                // Only what a model billed: the offline planner costs nothing,
+                // and « 0,00 € » under every answer says nothing.
+                {move || billed(timeline.with(|t| t.cost_eur)).map(|cost| view! {
+                    <span data-testid="chat-cost" title="Coût des appels au modèle pour cette conversation" class="text-slate-500">
+                        {cost}
+                    </span>
+                })}
             </div>
         </div>
         {move || timeline.with(|t| t.playbook.clone()).map(|p| view! { <PlaybookBanner progress=p /> })}
@@ -118,6 +122,12 @@ pub fn ConversationView(log: ConversationLog, refresh: RwSignal<u32>) -> impl In
         <Composer conversation_id=Some(id) request_id=None running=running on_sent placeholder=None />
         <div node_ref=end aria-hidden="true"></div>
     }
+}
+
+/// What a model billed, in euros; `None` when nothing was (the offline
+/// planner, or a turn that made no paid call).
+pub fn billed(cost_eur: f64) -> Option<String> {
+    (cost_eur.is_finite() && cost_eur >= 0.005).then(|| euros(cost_eur))
 }
 
 /// Whether the window shows (almost) the bottom of the page.
@@ -226,7 +236,7 @@ fn EntryView(index: usize, timeline: RwSignal<Timeline>, follower: Follower) -> 
             view! {
                 <p data-testid="turn-end" data-status=status class="text-right text-xs text-slate-400">
                     {said.map(|s| view! { <span class="mr-2 text-slate-600">{s}</span> })}
-                    {euros(cost_eur)}
+                    {billed(cost_eur)}
                 </p>
             }
             .into_any()

@@ -1,4 +1,5 @@
-//! The user's conversations, newest first, each with its pending approvals.
+//! The user's conversations, newest first, each with its pending approvals:
+//! a column that folds away, a drawer on phones.
 use crate::chat::ConversationSummary;
 use crate::errors::AppError;
 use leptos::prelude::*;
@@ -38,8 +39,20 @@ pub fn Sidebar(
     conversations: Resource<Result<Vec<ConversationSummary>, AppError>>,
     #[prop(into)] current: Signal<Option<i64>>,
 ) -> impl IntoView {
+    // A checkbox in a label, so it works without JavaScript and by keyboard
+    // (Space): below 768 px the list is a drawer it opens, above it a
+    // column it folds away to give the conversation the width.
     view! {
-        <aside class="space-y-3" aria-label="Conversations">
+        <div class="mb-4 md:mb-0 md:shrink-0">
+        <label data-testid="conversations-toggle"
+            class="mb-3 inline-flex cursor-pointer items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500">
+            <input type="checkbox" id="conversations-toggle" class="sr-only" aria-controls="conversations-list" />
+            <span aria-hidden="true">"☰"</span>
+            "Vos conversations"
+        </label>
+        <aside id="conversations-list" data-testid="conversations-list"
+            class="hidden space-y-3 group-has-[#conversations-toggle:checked]/chat:block md:block md:w-64 md:group-has-[#conversations-toggle:checked]/chat:hidden"
+            aria-label="Conversations">
             <A href="/chat" attr:data-testid="new-conversation"
                 attr:class="block rounded-md bg-indigo-600 px-3 py-2 text-center text-sm font-medium text-white hover:bg-indigo-700">
                 "Nouvelle conversation"
@@ -60,6 +73,7 @@ pub fn Sidebar(
                 })}
             </Suspense>
         </aside>
+        </div>
     }
 }
 

@@ -210,3 +210,11 @@ fn an_unwrapped_page_is_unchanged_by_the_cleaning() {
     let html = rendered(plain);
     assert!(html.contains("a &lt; b &amp; c"), "{html}");
 }
+
+#[test]
+fn a_cost_shows_only_when_a_model_billed_something() {
+    assert_eq!(billed(0.0), None, "the offline planner costs nothing");
+    assert_eq!(billed(0.001), None, "less than a cent rounds to nothing");
+    assert_eq!(billed(f64::NAN), None);
+    assert_eq!(billed(0.42).as_deref(), Some("0,42 €"));
+}
