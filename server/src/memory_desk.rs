@@ -73,7 +73,7 @@ pub fn memory_view(m: Memory) -> MemoryView {
         content: m.content,
         origin_label: origin_label(m.origin).into(),
         embedded: m.embedded,
-        created_on: m.created_at.format("%d/%m/%Y").to_string(),
+        created_on: app::fr::paris_date(m.created_at),
     }
 }
 
@@ -99,9 +99,9 @@ pub fn reminder_view(t: Task, now: DateTime<Utc>) -> ReminderView {
     }
 }
 
-/// « 03/12/2026 08:00 (UTC) »: the page's times are UTC, as its form's.
+/// « 03/12/2026 09:00 », Paris time, as the form takes it.
 fn due_text(at: DateTime<Utc>) -> String {
-    format!("{} (UTC)", when::format(at))
+    when::format(at)
 }
 
 pub fn confidence_view(c: Confidence) -> HitConfidence {
@@ -300,14 +300,15 @@ mod tests {
     #[test]
     fn reminders_fall_in_their_group() {
         let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc);
-        // Tuesday 1 December 2026; the week ends on Monday 7 at 00:00 UTC.
+        // Tuesday 1 December 2026; the week ends on Monday 7 at 00:00 in
+        // Paris (Sunday 6 at 23:00 UTC).
         let now = at("2026-12-01T10:00:00Z");
         let group = |due: &str| due_group(Some(at(due)), now);
         assert_eq!(due_group(None, now), DueGroup::NoDate);
         assert_eq!(group("2026-12-01T09:59:00Z"), DueGroup::Overdue);
         assert_eq!(group("2026-12-01T10:00:00Z"), DueGroup::ThisWeek);
-        assert_eq!(group("2026-12-06T23:59:00Z"), DueGroup::ThisWeek);
-        assert_eq!(group("2026-12-07T00:00:00Z"), DueGroup::Later);
+        assert_eq!(group("2026-12-06T22:59:00Z"), DueGroup::ThisWeek);
+        assert_eq!(group("2026-12-06T23:00:00Z"), DueGroup::Later);
         assert_eq!(group("2026-12-11T10:00:00Z"), DueGroup::Later);
     }
 

@@ -109,7 +109,7 @@ pub fn view_of(
         prefer: d.as_ref().map(|d| d.prefer.clone()).unwrap_or_default(),
         avoid: d.map(|d| d.avoid).unwrap_or_default(),
         author: row.author.clone(),
-        created_on: row.created_at.format("%d/%m/%Y").to_string(),
+        created_on: app::fr::paris_date(row.created_at),
         embedded: row.embedded,
         can_delete: caller.is_admin() || row.user_id == Some(caller.id),
     }

@@ -1,21 +1,22 @@
 //! Dates of reminders as people and the model write them: a due date
 //! (`YYYY-MM-DD`, optionally a time, or RFC 3339), a recurrence word
 //! (none / daily / weekly / monthly → an iCalendar rule), the two snoozes
-//! of the page, and « this week ». Times are UTC: the product has no time
-//! zone database, and a bare date means 08:00 UTC (9 or 10 h in Paris),
-//! early enough to be seen on the day.
-use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveTime, TimeZone, Utc};
+//! of the page, and « this week ». Dates and times are Paris', as the team
+//! lives them (stored in UTC): a bare date means 09:00 in Paris, early
+//! enough to be seen on the day.
+use app::fr::{paris_to_utc, to_paris};
+use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveTime, Utc};
 
-/// The time of day a bare date stands for.
-const DEFAULT_HOUR: u32 = 8;
+/// The time of day (Paris) a bare date stands for.
+const DEFAULT_HOUR: u32 = 9;
 
 /// Why a date or recurrence was refused (French, for the page and the model).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct Invalid(pub String);
 
-/// A due date from a date (`YYYY-MM-DD` or RFC 3339) and an optional time
-/// (`HH:MM`); `None` when both are blank.
+/// A due date from a date (`YYYY-MM-DD` or RFC 3339) and an optional Paris
+/// time (`HH:MM`); `None` when both are blank.
 pub fn parse_due(date: &str, time: &str) -> Result<Option<DateTime<Utc>>, Invalid> {
     let (date, time) = (date.trim(), time.trim());
     if date.is_empty() {
@@ -41,7 +42,7 @@ pub fn parse_due(date: &str, time: &str) -> Result<Option<DateTime<Utc>>, Invali
             .or_else(|_| NaiveTime::parse_from_str(time, "%H:%M:%S"))
             .map_err(|_| Invalid("heure invalide : attendu HH:MM".into()))?
     };
-    within_bounds(Utc.from_utc_datetime(&day.and_time(time))).map(Some)
+    within_bounds(paris_to_utc(day.and_time(time))).map(Some)
 }
 
 /// Refuses dates no reminder means (a typo in the year).
@@ -100,8 +101,8 @@ pub fn label_of(rule: &str) -> String {
 
 /// Where « Reporter » moves a reminder due at `due` (seen at `now`):
 /// `tomorrow` = one day after the later of the two (an overdue reminder
-/// does not stay overdue); `monday` = the next Monday after today, at the
-/// reminder's time of day.
+/// does not stay overdue); `monday` = the next Monday after today in
+/// Paris, at the reminder's Paris time of day.
 pub fn snooze_until(
     now: DateTime<Utc>,
     due: Option<DateTime<Utc>>,
@@ -113,12 +114,9 @@ pub fn snooze_until(
         "monday" => {
             let time = due.map_or_else(
                 || NaiveTime::from_hms_opt(DEFAULT_HOUR, 0, 0).unwrap_or_default(),
-                |d| d.time(),
+                |d| to_paris(d).time(),
             );
-            let today = now.date_naive();
-            let ahead = 7 - i64::from(today.weekday().num_days_from_monday());
-            let monday = today + Duration::days(ahead);
-            Ok(Utc.from_utc_datetime(&monday.and_time(time)))
+            Ok(paris_to_utc(next_monday(now).and_time(time)))
         }
         other => Err(Invalid(format!(
             "report inconnu « {} » : tomorrow ou monday",
@@ -127,18 +125,22 @@ pub fn snooze_until(
     }
 }
 
-/// The end of the ISO week of `now` (next Monday 00:00 UTC): « due this
-/// week ».
-pub fn end_of_week(now: DateTime<Utc>) -> DateTime<Utc> {
-    let today = now.date_naive();
+/// The Monday after today, in Paris (a week ahead on a Monday).
+fn next_monday(now: DateTime<Utc>) -> NaiveDate {
+    let today = to_paris(now).date();
     let ahead = 7 - i64::from(today.weekday().num_days_from_monday());
-    let monday = today + Duration::days(ahead);
-    Utc.from_utc_datetime(&monday.and_time(NaiveTime::MIN))
+    today + Duration::days(ahead)
 }
 
-/// « 03/12/2026 09:00 ».
+/// The end of the week of `now` in Paris (next Monday 00:00): « due this
+/// week ».
+pub fn end_of_week(now: DateTime<Utc>) -> DateTime<Utc> {
+    paris_to_utc(next_monday(now).and_time(NaiveTime::MIN))
+}
+
+/// « 03/12/2026 09:00 », Paris time.
 pub fn format(at: DateTime<Utc>) -> String {
-    at.format("%d/%m/%Y %H:%M").to_string()
+    app::fr::paris_datetime(at)
 }
 
 #[cfg(test)]
@@ -160,7 +162,13 @@ mod tests {
         );
         assert_eq!(
             parse_due("2026-12-03", "14:30"),
-            Ok(Some(at("2026-12-03T14:30:00Z")))
+            Ok(Some(at("2026-12-03T13:30:00Z"))),
+            "14:30 in Paris"
+        );
+        assert_eq!(
+            parse_due("2026-07-03", ""),
+            Ok(Some(at("2026-07-03T07:00:00Z"))),
+            "09:00 in Paris, summer"
         );
         assert_eq!(
             parse_due("2026-12-03T10:00:00+01:00", ""),
@@ -213,10 +221,12 @@ mod tests {
             Ok(at("2026-12-14T08:00:00Z"))
         );
         assert!(snooze_until(now, None, "never").is_err());
-        assert_eq!(end_of_week(now), at("2026-12-07T00:00:00Z"));
+        assert_eq!(end_of_week(now), at("2026-12-06T23:00:00Z"));
+        // Sunday 23:59 UTC is already Monday in Paris: next week's end.
         assert_eq!(
             end_of_week(at("2026-12-06T23:59:00Z")),
-            at("2026-12-07T00:00:00Z")
+            at("2026-12-13T23:00:00Z")
         );
+        assert_eq!(format(at("2026-12-03T08:00:00Z")), "03/12/2026 09:00");
     }
 }

@@ -1,6 +1,7 @@
 //! Database rows to what the pages show: French dates and labels.
 use crate::db::request_emails::EmailRow;
 use crate::db::requests::{DetailRow, ListRow, Similar};
+use app::fr;
 use app::requests::{RequestDetail, RequestEmail, RequestRow, SimilarPick, SimilarRequest};
 use app::room_configurations::Configuration;
 use chrono::NaiveDate;
@@ -17,7 +18,7 @@ pub fn cut(value: &str, max: usize) -> String {
 }
 
 fn day(d: NaiveDate) -> String {
-    d.format("%d/%m/%Y").to_string()
+    fr::date(d)
 }
 
 /// `12/03/2026`, or `du 12/03/2026 au 14/03/2026`.
@@ -53,22 +54,37 @@ pub fn list_row(r: ListRow) -> RequestRow {
         status: r.status,
         assigned_to: r.assigned_to,
         picks: r.picks,
-        created_on: r.created_at.format("%d/%m/%Y").to_string(),
+        created_on: fr::paris_date(r.created_at),
     }
 }
 
-fn decimal(value: f64, digits: usize) -> String {
-    format!("{value:.digits$}").replace('.', ",")
+/// Beyond this distance from the nearest named place, the zone's centre is
+/// « près de » it rather than at it.
+const AT_PLACE_KM: f64 = 1.5;
+
+/// The search zone of a centre and radius, in the team's words: « 5 km
+/// autour de Paris 14e », « 2 km autour d'un point près de Boulogne-
+/// Billancourt ». Coordinates mean nothing to a person; the nearest
+/// arrondissement or commune of the gazetteer does.
+pub fn zone(lat: f64, lng: f64, radius_km: f64) -> String {
+    let places = app::geo::ARRONDISSEMENTS
+        .iter()
+        .map(|a| (a.name, a.lat, a.lng))
+        .chain(app::geo::COMMUNES.iter().map(|c| (c.name, c.lat, c.lng)));
+    let nearest = places
+        .map(|(name, plat, plng)| (name, app::geo::distance_km((lat, lng), (plat, plng))))
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    let radius = fr::distance_km(radius_km);
+    match nearest {
+        Some((name, d)) if d <= AT_PLACE_KM => format!("{radius} autour de {name}"),
+        Some((name, _)) => format!("{radius} autour d'un point près de {name}"),
+        None => format!("{radius} autour du point choisi"),
+    }
 }
 
 pub fn detail(r: DetailRow, emails: Vec<EmailRow>, similar: Similar) -> RequestDetail {
     let radius = match (r.center_lat, r.center_lng, r.radius_km) {
-        (Some(lat), Some(lng), Some(km)) => Some(format!(
-            "{} km autour de {} ; {}",
-            decimal(km, 1),
-            decimal(lat, 4),
-            decimal(lng, 4)
-        )),
+        (Some(lat), Some(lng), Some(km)) => Some(zone(lat, lng, km)),
         _ => None,
     };
     let configurations = r
@@ -126,7 +142,7 @@ pub fn detail(r: DetailRow, emails: Vec<EmailRow>, similar: Similar) -> RequestD
         team_memo: r.team_memo,
         search_hints: r.search_hints,
         assigned_to: r.assigned_to,
-        created_on: r.created_at.format("%d/%m/%Y").to_string(),
+        created_on: fr::paris_date(r.created_at),
         emails: emails
             .into_iter()
             .map(|e| RequestEmail {
@@ -134,7 +150,7 @@ pub fn detail(r: DetailRow, emails: Vec<EmailRow>, similar: Similar) -> RequestD
                 from_address: e.from_address,
                 subject: e.subject,
                 body: e.body,
-                at: e.received_at.format("%d/%m/%Y %H:%M").to_string(),
+                at: fr::paris_datetime(e.received_at),
             })
             .collect(),
         similar,
@@ -159,6 +175,22 @@ mod tests {
             Some("du 12/03/2026 au 14/03/2026")
         );
         assert_eq!(event_dates(None, None), None);
+    }
+
+    #[test]
+    fn a_zone_names_its_place_never_its_coordinates() {
+        let plain = |s: String| s.replace('\u{a0}', " ");
+        let (lat, lng) = (48.8331, 2.3264); // Paris 14e
+        assert_eq!(plain(zone(lat, lng, 8.0)), "8 km autour de Paris 14e");
+        // The issue's « 48,8650 ; 2,1400 »: a commune west of Paris.
+        assert_eq!(
+            plain(zone(48.8650, 2.1400, 1.5)),
+            "1,5 km autour de Bougival"
+        );
+        // Far from every place of the gazetteer: near the nearest one.
+        let far = plain(zone(47.0, -3.0, 12.0));
+        assert!(far.starts_with("12 km autour d'un point près de "), "{far}");
+        assert!(!far.chars().any(|c| c.is_ascii_digit() && far.contains(';')));
     }
 
     #[test]
