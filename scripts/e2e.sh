@@ -117,6 +117,25 @@ export MAXY_E2E_FULL_DRAFT_REQUEST_ID="$full_id"
 MAXY_E2E_CATALOGUE_URL="$(issue_link catalogue "$catalogue_id")"
 MAXY_E2E_AVAILABILITY_URL="$(issue_link availability "$check_id")"
 export MAXY_E2E_CATALOGUE_URL MAXY_E2E_AVAILABILITY_URL
+# The home queue test (end2end/home_queue.test.mjs): a sent catalogue of a
+# request assigned to the demo team member, so that the organizer's comment
+# and favourite reach her « À faire ».
+home_request="$(sql "INSERT INTO requests (reference, pool_id, source, organizer_name, description,
+        event_type, participants, status, assigned_user_id)
+    SELECT 'T-A-FAIRE', r.pool_id, 'manual', 'Nadia Rousseau', r.description, r.event_type,
+        r.participants, 'catalogue_sent', u.id
+      FROM catalogues c JOIN requests r ON r.id = c.request_id, users u
+     WHERE c.id = $catalogue_id AND u.email = 'camille.martin@reciprok.fr'
+    RETURNING id")"
+home_catalogue="$(sql "WITH c AS (INSERT INTO catalogues (request_id, kind, status, sent_at)
+        VALUES ($home_request, 'standard', 'sent', now()) RETURNING id),
+     p AS (INSERT INTO catalogue_picks (catalogue_id, member_id, tier, position, explanation, added_by)
+        SELECT c.id, p.member_id, p.tier, p.position, p.explanation, 'team'
+          FROM c, catalogue_picks p WHERE p.catalogue_id = $catalogue_id)
+    SELECT id FROM c")"
+[[ -n $home_catalogue ]] || die "could not make the home queue test's catalogue"
+MAXY_E2E_HOME_CATALOGUE_URL="$(issue_link catalogue "$home_catalogue")"
+export MAXY_E2E_HOME_CATALOGUE_URL
 say "links issued: catalogue $catalogue_id, availability check $check_id"
 
 server=""
