@@ -690,12 +690,13 @@ async fn bad_input_is_refused_clearly_and_loses_nothing(db: PgPool) {
             },
             "dépasse 300 caractères",
         ),
+        // (A reason on several lines is one paragraph now: search_actions.rs.)
         (
             Edit::Reason {
                 member_id: member,
-                reason: "deux\nlignes".into(),
+                reason: "nul\0".into(),
             },
-            "une ligne",
+            "caractère nul",
         ),
         (
             Edit::Reorder {

@@ -86,7 +86,7 @@ async fn a_valid_answer_is_the_models_reading() {
         );
     }
 
-    assert_eq!(reading.reader_notes(), ["lu par le modèle"]);
+    assert_eq!(reading.reader_notes(), ["lu par l'IA"]);
 
     let seen = fake.seen();
     assert_eq!(seen.len(), 1);
@@ -254,7 +254,7 @@ async fn without_a_model_the_rules_read_at_once() {
 
     assert_eq!(reading.reader, Reader::Rules);
     assert_eq!(reading.fallback, None, "no model is not a failure");
-    assert_eq!(reading.reader_notes(), ["lu par les règles"]);
+    assert_eq!(reading.reader_notes(), ["lecture automatique, sans IA"]);
     assert_eq!(reading.criteria, criteria::extract(REQUEST));
     assert!(fake.seen().is_empty());
 }

@@ -39,7 +39,7 @@ async fn a_valid_answer_becomes_the_catalogue_and_its_cost_is_recorded(db: PgPoo
     };
     let r = service.search(None, &form()).await.unwrap();
     assert!(
-        r.understood.iter().any(|n| n == "lu par le modèle"),
+        r.understood.iter().any(|n| n == "lu par l'IA"),
         "{:?}",
         r.understood
     );

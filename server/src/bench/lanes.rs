@@ -181,7 +181,7 @@ async fn timed_search(
         .results
         .notices
         .iter()
-        .any(|n| n.starts_with("Service d'embedding indisponible"));
+        .any(|n| n == crate::search::pipeline::NO_VECTORS_NOTICE);
     Ok(Timing {
         total_ms: ms(t),
         embed_ms: outcome.results.stats.embed_ms.unwrap_or(0.0),

@@ -60,7 +60,7 @@ pub fn summary(r: &RequestInfo) -> RequestSummary {
         area.push(r.postal_codes.join(", "));
     }
     if let Some(km) = r.radius_km {
-        area.push(format!("rayon {km} km"));
+        area.push(format!("rayon {}", app::fr::distance_km(km)));
     }
     RequestSummary {
         reference: r.reference.clone(),

@@ -32,7 +32,9 @@ impl Base {
         match self {
             Base::Asked => "dans l'ordre des codes demandés".into(),
             Base::Distance(place) => format!("du plus proche au plus loin {}", of(place)),
-            Base::Score => "par score décroissant (ambiance, jauge, distance, historique)".into(),
+            Base::Score => {
+                "du plus adapté au moins adapté (ambiance, jauge, distance, historique)".into()
+            }
             Base::Model => "dans l'ordre choisi par l'IA, du plus adapté au moins adapté".into(),
         }
     }
@@ -80,7 +82,7 @@ mod tests {
         );
         assert_eq!(
             sentence(&Base::of_ranking("deterministic"), false, false),
-            "Ordre : dans chaque groupe, par score décroissant (ambiance, jauge, distance, historique)."
+            "Ordre : dans chaque groupe, du plus adapté au moins adapté (ambiance, jauge, distance, historique)."
         );
     }
 }

@@ -26,6 +26,10 @@ pub const SKIP_VECTOR_BELOW: usize = 50;
 pub const FINALISTS: usize = 50;
 pub const MAX_CANDIDATES: usize = 500;
 
+/// Said when the query could not be read for its meaning (no engineering
+/// word on screen: issue 29).
+pub const NO_VECTORS_NOTICE: &str = "Recherche par le sens indisponible pour le moment : lieux classés par mots-clés et par distance.";
+
 pub enum Failure {
     UnknownPool(String),
     Database(sqlx::Error),
@@ -164,9 +168,7 @@ pub async fn run(
                 embedding_model = Some(e.model().to_string());
             }
             None => {
-                results.notices.push(
-                    "Service d'embedding indisponible : classement par mots-clés et par distance, sans recherche sémantique.".into(),
-                );
+                results.notices.push(NO_VECTORS_NOTICE.into());
                 let ids: Vec<i64> = nearby.iter().map(|c| c.id).collect();
                 sims = q::text_rank(db, query_text, &ids).await?;
                 similarity = Similarity::FullText;

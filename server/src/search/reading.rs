@@ -51,8 +51,9 @@ impl Reader {
     /// How « Compris » names the reader.
     pub fn label(self) -> &'static str {
         match self {
-            Reader::Rules => "lu par les règles",
-            Reader::Model => "lu par le modèle",
+            // The team's words: no « règles », no « modèle » (issue 29).
+            Reader::Rules => "lecture automatique, sans IA",
+            Reader::Model => "lu par l'IA",
         }
     }
 }

@@ -12,7 +12,8 @@ use crate::llm::LlmProvider;
 use sqlx::PgPool;
 
 /// Shown when the model was asked but its ranking could not be used.
-pub const LLM_FAILED_NOTICE: &str = "Classement IA indisponible : classement déterministe.";
+pub const LLM_FAILED_NOTICE: &str =
+    "Classement par l'IA indisponible : lieux classés sans IA (ambiance, jauge, distance, historique).";
 
 pub struct Stage3 {
     pub tiers: Tiers,

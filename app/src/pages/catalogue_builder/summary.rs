@@ -6,10 +6,10 @@ use leptos::prelude::*;
 pub fn RequestSummaryView(summary: RequestSummary) -> impl IntoView {
     let mut facts: Vec<String> = Vec::new();
     if let Some(t) = &summary.event_type {
-        facts.push(t.clone());
+        facts.push(crate::fr::event_type(t));
     }
     if let Some(n) = summary.participants {
-        facts.push(format!("{n} personnes"));
+        facts.push(crate::fr::plural(n, "personne", "personnes"));
     }
     if !summary.configurations.is_empty() {
         facts.push(summary.configurations.join(" ou "));
