@@ -1,4 +1,14 @@
-//! Admin-only data: the audit log, read by kind of actor.
+//! Admin-only data: the audit log, read by kind of actor and paged through
+//! with filters ([`journal`]); the assistant's state ([`status`]); accounts
+//! and roles ([`accounts`]).
+mod accounts;
+mod journal;
+mod status;
+
+pub use accounts::*;
+pub use journal::*;
+pub use status::*;
+
 use crate::errors::AppError;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -83,6 +93,8 @@ impl AuditKind {
 pub trait AuditLog: Send + Sync {
     /// The latest `limit` events of `kind`, newest first.
     async fn latest(&self, kind: AuditKind, limit: u32) -> Result<Vec<AuditEvent>, AppError>;
+    /// One page of the journal, newest first, as `filters` say.
+    async fn page(&self, filters: JournalFilters) -> Result<JournalPage, AppError>;
 }
 
 /// The latest audit events of one view of the journal (admins only).

@@ -97,6 +97,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("memoire") view=MemoryPage ssr=SsrMode::Async />
                     <Route path=path!("entrainement") view=TrainingPage ssr=SsrMode::Async />
                     <Route path=path!("console") view=ConsolePage ssr=SsrMode::Async />
+                    <Route path=path!("console/comptes") view=crate::pages::AccountsPage ssr=SsrMode::Async />
                     <Route path=path!("console/playbooks") view=PlaybooksPage ssr=SsrMode::Async />
                     <Route path=path!("console/stations") view=StationsPage ssr=SsrMode::Async />
                     <Route path=path!("console/decisions") view=DecisionsPage ssr=SsrMode::Async />

@@ -24,6 +24,7 @@ pub use chat::ChatPage;
 pub use console::{
     ConsolePage, DecisionsPage, MotifsPage, PlaybooksPage, SimulatorPage, StationsPage,
 };
+pub use console::AccountsPage;
 pub use form_error::{failure, FormError};
 pub use held_search::HeldSearch;
 pub use home::HomePage;

@@ -28,6 +28,7 @@ pub const PAGES: &[(&str, Access)] = &[
     ("/memoire", Access::Signed(Role::Team)),
     ("/entrainement", Access::Signed(Role::Team)),
     ("/console", Access::Signed(Role::Admin)),
+    ("/console/comptes", Access::Signed(Role::Admin)),
     ("/console/playbooks", Access::Signed(Role::Admin)),
     ("/console/stations", Access::Signed(Role::Admin)),
     ("/console/decisions", Access::Signed(Role::Admin)),

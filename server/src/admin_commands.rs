@@ -35,26 +35,20 @@ pub async fn user(config: &Config, command: UserCommand) -> anyhow::Result<()> {
                 bail!("--name must not be empty");
             }
             let (secret, generated) = read_or_generate(password_stdin)?;
-            let hash = password::hash_async(secret.clone()).await?;
-            let mut tx = db.begin().await?;
-            let (id, created) =
-                crate::db::users::upsert(&mut *tx, &email, name.trim(), role, &profiles, &hash)
-                    .await?;
-            // A new password (and perhaps a new role) for an existing user:
-            // whoever held one of their sessions signed in under the old ones.
-            let ended = if created {
-                0
-            } else {
-                crate::db::sessions::delete_all_for_user(&mut *tx, id).await?
-            };
-            tx.commit().await?;
-            let event = if created {
-                Event::new(Actor::System, "user.created")
-            } else {
-                Event::new(Actor::System, "user.updated")
-                    .details(serde_json::json!({ "sessions_ended": ended }))
-            };
-            audit::record(&db, event.on("user", id)).await;
+            // The same service as the console's: it writes, ends the sessions
+            // of an updated account (they signed in under the old password
+            // and perhaps the old role) and audits, in one transaction.
+            let saved = crate::accounts::save(
+                &db,
+                Actor::System,
+                (email.clone(), name.trim().to_string()),
+                role,
+                &profiles,
+                secret.clone(),
+                true,
+            )
+            .await?;
+            let (created, ended) = (saved.created, saved.sessions_ended);
             if created {
                 println!("created {email} ({})", role.as_str());
             } else {
@@ -73,16 +67,11 @@ pub async fn user(config: &Config, command: UserCommand) -> anyhow::Result<()> {
         } => {
             let email = email::normalize(&email);
             let (secret, generated) = read_or_generate(password_stdin)?;
-            let hash = password::hash_async(secret.clone()).await?;
-            let Some(id) = crate::db::users::set_password(&db, &email, &hash).await? else {
+            let Some(id) = crate::accounts::id_of(&db, &email).await? else {
                 bail!("no user has the e-mail {email}");
             };
-            let ended = crate::db::sessions::delete_all_for_user(&db, id).await?;
-            audit::record(
-                &db,
-                Event::new(Actor::System, "user.password_reset").on("user", id),
-            )
-            .await;
+            let ended =
+                crate::accounts::reset_password(&db, Actor::System, id, secret.clone()).await?;
             println!("password reset for {email}; {ended} session(s) ended");
             if generated {
                 println!("password: {secret}");
@@ -108,7 +97,7 @@ fn read_or_generate(from_stdin: bool) -> anyhow::Result<(String, bool)> {
         }
         return Ok((secret, false));
     }
-    Ok((crate::auth::tokens::random_token()?[..20].to_string(), true))
+    Ok((crate::accounts::generated_password()?, true))
 }
 
 pub async fn link(config: &Config, command: LinkCommand) -> anyhow::Result<()> {

@@ -15,7 +15,9 @@
 //! [`MAX_DETAIL_CHARS`] and every list to [`MAX_DETAIL_ITEMS`], so the log
 //! cannot be flooded.
 pub mod catalogue;
+pub mod journal;
 pub mod labels;
+mod objects;
 mod reader;
 pub mod throttle;
 

@@ -1,7 +1,9 @@
 //! Maxy's server: configuration, database, HTTP, services and the command line.
+pub mod accounts;
 pub mod admin_commands;
 pub mod agent;
 pub mod approvals;
+pub mod assistant_status;
 pub mod audit;
 pub mod auth;
 pub mod backfill_support;

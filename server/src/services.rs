@@ -13,7 +13,7 @@ use crate::link_views::LinkViewsService;
 use crate::llm::LlmProvider;
 use crate::requests_desk::RequestsDeskService;
 use crate::search::SearchService;
-use app::admin::AuditLog;
+use app::admin::{Accounts, AssistantStatusReader, AuditLog};
 use app::catalogue_builder::CatalogueBuilder;
 use app::chat::Assistant;
 use app::links::LinkViews;
@@ -55,6 +55,10 @@ services! {
     link_views: dyn LinkViews,
     /// The audit log, for the admin console.
     audit_log: dyn AuditLog,
+    /// Accounts and roles, for the admin console.
+    accounts: dyn Accounts,
+    /// The assistant's provider, model, offline state, spend and embedders, for the console.
+    assistant_status: dyn AssistantStatusReader,
     /// The three-stage venue search.
     venue_search: dyn VenueSearch,
     /// The assistant's chat.
@@ -96,6 +100,10 @@ pub struct Dependencies {
     pub llm_budget: crate::llm::budget::BudgetSettings,
     /// The team's memories and reminders (the memory pipeline's embedder).
     pub memory: Arc<crate::memory::MemoryStore>,
+    /// The language-model settings, as the console's « Assistant » card shows them.
+    pub llm_settings: crate::config::LlmSettings,
+    /// The embedding servers' probe (cached), for the same card.
+    pub embedding_health: crate::embeddings::EmbeddingHealth,
 }
 
 /// What scores playbooks for a described action: the configured model, or
@@ -122,6 +130,8 @@ impl Services {
             agent_settings,
             llm_budget,
             memory,
+            llm_settings,
+            embedding_health,
         } = deps;
         let search = Arc::new(SearchService {
             db: db.clone(),
@@ -157,6 +167,16 @@ impl Services {
             }),
             link_views,
             audit_log: Arc::new(AuditReader { db: db.clone() }),
+            accounts: Arc::new(crate::accounts::console::AccountsService { db: db.clone() }),
+            assistant_status: Arc::new(crate::assistant_status::AssistantStatusService {
+                db: db.clone(),
+                llm: llm_settings,
+                budget: Arc::new(crate::llm::budget::BudgetService {
+                    log: Arc::new(db.clone()),
+                    settings: llm_budget,
+                }),
+                embeddings: embedding_health,
+            }),
             catalogue_builder: Arc::new(CatalogueBuilderService {
                 db: db.clone(),
                 search: search.clone(),

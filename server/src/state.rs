@@ -81,6 +81,8 @@ impl AppState {
             },
             llm_budget: (&config.llm).into(),
             memory,
+            llm_settings: config.llm.clone(),
+            embedding_health: embedding_health.clone(),
         });
         AppState(Arc::new(Shared {
             leptos_options,

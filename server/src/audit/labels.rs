@@ -48,7 +48,11 @@ pub fn action(key: &str) -> &'static str {
         "request.updated" => "Demande modifiée",
         "search_preferences.updated" => "Préférences de recherche modifiées",
         "user.created" => "Compte créé",
+        "user.disabled" => "Compte désactivé",
+        "user.enabled" => "Compte réactivé",
         "user.password_reset" => "Mot de passe réinitialisé",
+        "user.role_changed" => "Rôle d'un compte changé",
+        "user.sessions_ended" => "Sessions d'un compte fermées",
         "user.updated" => "Compte modifié",
         _ => "Autre action",
     }

@@ -2,8 +2,9 @@
 //! one view per kind of actor, each with its own latest rows, and summary
 //! rows told in French.
 use super::labels;
+use super::{journal, objects};
 use crate::db::audit_log;
-use app::admin::{AuditEvent, AuditKind, AuditLog};
+use app::admin::{AuditEvent, AuditKind, AuditLog, JournalFilters, JournalPage, JournalRow};
 use app::errors::AppError;
 use sqlx::PgPool;
 
@@ -12,7 +13,7 @@ pub struct AuditReader {
 }
 
 /// The `actor_kind`s a view shows.
-fn actor_kinds(kind: AuditKind) -> &'static [&'static str] {
+pub(crate) fn actor_kinds(kind: AuditKind) -> &'static [&'static str] {
     match kind {
         AuditKind::All => &["user", "anonymous", "magic_link", "system"],
         AuditKind::Team => &["user"],
@@ -43,8 +44,58 @@ fn summary(action: &str, rows: i64) -> String {
     format!("{rows} {} cette minute", if rows == 1 { one } else { many })
 }
 
+/// Who acted, in words, when no account name is at hand.
+fn actor_words(actor_kind: &str) -> &'static str {
+    match actor_kind {
+        "magic_link" => "Lien d'accès (organisateur ou lieu)",
+        "system" => "Système",
+        "user" => "Compte supprimé",
+        _ => "Visiteur non connecté",
+    }
+}
+
 #[async_trait::async_trait]
 impl AuditLog for AuditReader {
+    async fn page(&self, filters: JournalFilters) -> Result<JournalPage, AppError> {
+        let checked = journal::check(&filters)?;
+        let (rows, has_next) = journal::page(&self.db, &checked).await?;
+        let keys: Vec<(String, Option<i64>)> = rows
+            .iter()
+            .filter_map(|r| r.object_type.clone().map(|t| (t, r.object_id)))
+            .collect();
+        let described = objects::describe(&self.db, &keys)
+            .await
+            .map_err(crate::db::app_error)?;
+        let members: Vec<(i64, String)> =
+            sqlx::query_as("SELECT id, display_name FROM users ORDER BY lower(display_name), id")
+                .fetch_all(&self.db)
+                .await
+                .map_err(crate::db::app_error)?;
+        Ok(JournalPage {
+            rows: rows
+                .into_iter()
+                .map(|r| JournalRow {
+                    at: crate::playbooks::console::paris::time(r.at),
+                    actor: r
+                        .actor
+                        .unwrap_or_else(|| actor_words(&r.actor_kind).to_string()),
+                    summary: r.summarised.map(|rows| summary(&r.action, rows)),
+                    action_label: labels::action(&r.action).to_string(),
+                    object: r
+                        .object_type
+                        .map(|t| objects::of(&described, &t, r.object_id)),
+                    action: r.action,
+                })
+                .collect(),
+            page: checked.page,
+            has_next,
+            members: members
+                .into_iter()
+                .map(|(id, name)| (id.to_string(), name))
+                .collect(),
+        })
+    }
+
     async fn latest(&self, kind: AuditKind, limit: u32) -> Result<Vec<AuditEvent>, AppError> {
         let limit = i64::from(limit.min(1000));
         let rows = audit_log::latest(&self.db, actor_kinds(kind), limit)
@@ -53,7 +104,7 @@ impl AuditLog for AuditReader {
         Ok(rows
             .into_iter()
             .map(|r| AuditEvent {
-                at: r.at.format("%d/%m/%Y %H:%M").to_string(),
+                at: crate::playbooks::console::paris::time(r.at),
                 actor: r.actor.unwrap_or_else(|| match r.actor_kind.as_str() {
                     "magic_link" => "lien magique".into(),
                     "system" => "système".into(),

@@ -6,7 +6,7 @@
 mod chart;
 mod decisions;
 mod motifs;
-mod paris;
+pub mod paris;
 mod simulation;
 
 use super::decide::{Band, Guidance};
