@@ -28,6 +28,22 @@ pub async fn check(
     scope: Scope<'_>,
 ) -> Result<SearchPreferences, AppError> {
     let mut prefs = validate::parse(input, scope).map_err(AppError::Invalid)?;
+    // The team writes a pool by its name (« Hôtels : rooftop »); the slug
+    // is stored. A slug still works (forms saved before).
+    let all = crate::db::venue_search::pools(db)
+        .await
+        .map_err(app_error)?;
+    for s in &mut prefs.specialities {
+        let typed = app::geo::fold(&s.pool);
+        if let Some(p) = all.iter().find(|p| {
+            p.slug == s.pool
+                || [&p.name, &p.slug]
+                    .iter()
+                    .any(|n| app::geo::fold(n) == typed)
+        }) {
+            s.pool = p.slug.clone();
+        }
+    }
     let pools: Vec<String> = prefs.specialities.iter().map(|s| s.pool.clone()).collect();
     if !pools.is_empty() {
         let known = db::known_pools(db, &pools).await.map_err(app_error)?;
@@ -85,12 +101,32 @@ impl SearchPreferencesService {
     }
 }
 
+/// `prefs` as the page shows them: each pool by its name, not its slug.
+async fn with_pool_names(
+    db: &PgPool,
+    mut prefs: SearchPreferences,
+) -> Result<SearchPreferences, AppError> {
+    if prefs.specialities.is_empty() {
+        return Ok(prefs);
+    }
+    let all = crate::db::venue_search::pools(db)
+        .await
+        .map_err(app_error)?;
+    for s in &mut prefs.specialities {
+        if let Some(p) = all.iter().find(|p| p.slug == s.pool) {
+            s.pool = p.name.clone();
+        }
+    }
+    Ok(prefs)
+}
+
 #[async_trait::async_trait]
 impl SearchPreferencesDesk for SearchPreferencesService {
     async fn mine(&self, user_id: i64) -> Result<SearchPreferences, AppError> {
-        db::of(&self.db, Owner::User(user_id))
+        let prefs = db::of(&self.db, Owner::User(user_id))
             .await
-            .map_err(app_error)
+            .map_err(app_error)?;
+        with_pool_names(&self.db, prefs).await
     }
 
     async fn save_mine(
@@ -100,7 +136,7 @@ impl SearchPreferencesDesk for SearchPreferencesService {
     ) -> Result<SearchPreferences, AppError> {
         let prefs = check(&self.db, &input, Scope::User).await?;
         self.save(user_id, Owner::User(user_id), &prefs).await?;
-        Ok(prefs)
+        with_pool_names(&self.db, prefs).await
     }
 
     async fn of_request(
@@ -115,6 +151,7 @@ impl SearchPreferencesDesk for SearchPreferencesService {
         let preferences = db::of(&self.db, Owner::Request(request_id))
             .await
             .map_err(app_error)?;
+        let preferences = with_pool_names(&self.db, preferences).await?;
         let mine = self.mine(user_id).await?;
         let search_url = search_url(&self.db, request_id).await?;
         Ok(RequestPreferences {

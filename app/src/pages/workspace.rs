@@ -18,7 +18,7 @@ pub fn WorkspacePage() -> impl IntoView {
     let scenarios = Resource::new(|| (), |_| workspace_scenarios());
     view! {
         <PageHeader title="Atelier" subtitle="Entraînez Maxy sur des demandes passées ou inventées : jusqu'à 25 lieux par catalogue d'entraînement, jamais envoyé." />
-        <div class="grid gap-8 xl:grid-cols-[minmax(0,1fr)_24rem]">
+        <div class="grid grid-cols-1 gap-8 xl:grid-cols-[minmax(0,1fr)_24rem]">
             <section>
                 <h2 class="mb-3 text-lg font-medium">"Demandes récentes"</h2>
                 <Suspense fallback=|| view! { <p class="text-sm text-slate-500">"Chargement…"</p> }>

@@ -207,11 +207,11 @@ fn specialities(text: &str, scope: Scope<'_>) -> Result<Vec<PoolSpecialities>, S
             for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
                 let Some((pool, list)) = line.split_once(':') else {
                     return Err(format!(
-                        "Spécialités : « {} » — précisez le pool, une ligne par pool (ex. « hotels : rooftop, jardin »).",
+                        "Spécialités : « {} » — précisez le pool, une ligne par pool (ex. « Hôtels : rooftop, jardin »).",
                         cut(line)
                     ));
                 };
-                let pool = pool.trim().to_lowercase();
+                let pool = pool.trim().to_string();
                 if pool.is_empty() {
                     return Err("Spécialités : un pool manque avant « : ».".into());
                 }

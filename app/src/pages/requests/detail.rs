@@ -88,7 +88,7 @@ fn RequestView(detail: RequestDetail, edit: ServerAction<EditRequest>) -> impl I
                 </div>
             </div>
         </div>
-        <div class="grid gap-6 lg:grid-cols-[3fr_2fr]">
+        <div class="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
             <div class="space-y-6">
                 <Need detail=detail.clone() />
                 <Emails emails=detail.emails.clone() />

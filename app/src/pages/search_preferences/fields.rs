@@ -50,7 +50,7 @@ pub fn PreferencesFields(values: PreferencesInput, per_pool: bool) -> impl IntoV
         <label class="block font-medium text-slate-700">
             {if per_pool { "Spécialités par pool (une ligne par pool)" } else { "Spécialités à privilégier" }}
             <textarea name="specialities" rows=if per_pool { "3" } else { "1" } data-testid="pref-specialities"
-                placeholder=if per_pool { "hotels : rooftop, jardin" } else { "rooftop, jardin" }
+                placeholder=if per_pool { "Hôtels : rooftop, jardin" } else { "rooftop, jardin" }
                 class=INPUT>{textarea_value(values.specialities.clone())}</textarea>
         </label>
     }
