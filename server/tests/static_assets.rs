@@ -108,7 +108,7 @@ fn gunzip(bytes: &[u8]) -> Vec<u8> {
     out.stdout
 }
 
-fn header<'a>(reply: &'a reqwest::Response, name: reqwest::header::HeaderName) -> &'a str {
+fn header(reply: &reqwest::Response, name: reqwest::header::HeaderName) -> &str {
     reply
         .headers()
         .get(name)
