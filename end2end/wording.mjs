@@ -127,7 +127,7 @@ function rules(families) {
     },
     {
       name: 'agreement',
-      re: /(?<![\p{N}\u202f\u00a0,.])\b[01]\s+(\p{L}+[sx])(?![\p{L}])/gu,
+      re: /(?<![\p{N}\u202f\u00a0,.])\b[01][ \u00a0]+(\p{L}+[sx])(?![\p{L}])/gu,
       keep: (m) => !INVARIABLE.has(m[1].toLowerCase()),
     },
   ];
