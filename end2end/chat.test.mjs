@@ -115,9 +115,13 @@ test('a message streams the answer and its tool activity, in offline mode', { ti
 test('« Qualifie cette demande » proposes a catalogue that one approval writes', { timeout: CHAT_TIMEOUT }, async () => {
   await withPage({}, async (page, problems) => {
     await openChat(page, problems, `/chat?request=${REQUEST_ID}`);
-    assert.match(await page.getByTestId('conversation-request').innerText(), new RegExp(`n° ${REQUEST_ID}\\b`));
+    const about = page.getByTestId('conversation-request');
+    assert.equal(await about.getByRole('link').getAttribute('href'), `/demandes/${REQUEST_ID}`);
     await send(page, QUALIFY);
-    assert.match(await page.getByTestId('conversation-request').innerText(), new RegExp(`n° ${REQUEST_ID}\\b`));
+    // Named by its reference, never by its id.
+    await page.getByTestId('conversation-title').waitFor();
+    assert.match(await about.innerText(), /la demande [A-Z]+-\d{4}-\d+/);
+    assert.equal(await about.getByRole('link').getAttribute('href'), `/demandes/${REQUEST_ID}`);
 
     const card = page.getByTestId('approval-card').first();
     await card.waitFor({ timeout: TURN_TIMEOUT });

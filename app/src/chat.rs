@@ -23,6 +23,10 @@ pub struct ConversationSummary {
     pub title: String,
     /// The request the conversation is about (DEMANDE EN COURS), if any.
     pub request_id: Option<i64>,
+    /// Its public reference (« D-2026-00043 »), when the page shows it
+    /// (the sidebar does not).
+    #[serde(default)]
+    pub request_reference: Option<String>,
     /// RFC 3339.
     pub updated_at: String,
     /// Approval cards still waiting for a decision.

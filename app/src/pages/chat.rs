@@ -99,7 +99,11 @@ fn NewConversation(request_id: Option<i64>, refresh: RwSignal<u32>) -> impl Into
         <div class="rounded-xl border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-600" data-testid="new-conversation-intro">
             {match request_id {
                 Some(r) => view! {
-                    <p data-testid="conversation-request">"Nouvelle conversation à propos de la demande n° " {r} "."</p>
+                    <p data-testid="conversation-request">
+                        "Nouvelle conversation à propos de "
+                        <a class="font-medium text-indigo-700 hover:underline" href=format!("/demandes/{r}")>"cette demande"</a>
+                        "."
+                    </p>
                     <p class="mt-1 text-slate-500">"Par exemple : « Qualifie cette demande » — Maxy lit la demande, cherche des lieux et propose un catalogue à approuver."</p>
                 }.into_any(),
                 None => view! {

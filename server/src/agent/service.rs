@@ -149,6 +149,7 @@ impl Assistant for AssistantService {
                 id: l.id,
                 title: l.title,
                 request_id: l.request_id,
+                request_reference: None,
                 updated_at: l.updated_at.to_rfc3339(),
                 pending_approvals: l.pending_approvals,
             })
@@ -181,11 +182,20 @@ impl Assistant for AssistantService {
         let pending = ai_conversations::pending_approvals(db, conversation_id)
             .await
             .map_err(AppError::unavailable)?;
+        // The page names the request by its reference, never by its id.
+        let request_reference = match conversation.request_id {
+            Some(id) => crate::db::ai_context::request(db, id)
+                .await
+                .map_err(AppError::unavailable)?
+                .map(|r| r.reference),
+            None => None,
+        };
         Ok(ConversationLog {
             conversation: ConversationSummary {
                 id: conversation.id,
                 title: conversation.title,
                 request_id: conversation.request_id,
+                request_reference,
                 updated_at: conversation.updated_at.to_rfc3339(),
                 pending_approvals: pending,
             },

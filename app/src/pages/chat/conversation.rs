@@ -77,8 +77,17 @@ pub fn ConversationView(log: ConversationLog, refresh: RwSignal<u32>) -> impl In
         <div class="flex flex-wrap items-baseline justify-between gap-3 border-b border-slate-200 pb-3">
             <div>
                 <h2 class="text-lg font-medium text-slate-900" data-testid="conversation-title">{for_people(&conversation.title)}</h2>
-                {conversation.request_id.map(|r| view! {
-                    <p class="text-xs text-slate-500" data-testid="conversation-request">"À propos de la demande n° " {r}</p>
+                {conversation.request_id.map(|r| {
+                    let named = conversation.request_reference.clone().map_or_else(
+                        || "cette demande".to_string(),
+                        |reference| format!("la demande {reference}"),
+                    );
+                    view! {
+                        <p class="text-xs text-slate-500" data-testid="conversation-request">
+                            "À propos de "
+                            <a class="font-medium text-indigo-700 hover:underline" href=format!("/demandes/{r}")>{named}</a>
+                        </p>
+                    }
                 })}
             </div>
             <div class="flex items-center gap-2 text-sm">

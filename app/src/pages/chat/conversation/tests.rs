@@ -146,6 +146,7 @@ fn rendered(events: Vec<ChatEvent>) -> String {
     let log = ConversationLog {
         conversation: ConversationSummary {
             id: 7,
+            request_reference: None,
             title: format!("À propos de {}", planted(17)),
             request_id: Some(1),
             updated_at: "2026-12-01T12:00:00Z".into(),

@@ -73,6 +73,7 @@ fn log(events: Vec<SeqEvent>, running: bool, offline: bool, cost_eur: f64) -> Co
     ConversationLog {
         conversation: ConversationSummary {
             id: 7,
+            request_reference: None,
             title: "Rooftop".into(),
             request_id: None,
             updated_at: "2026-12-01T12:00:00Z".into(),
