@@ -122,7 +122,7 @@ export MAXY_E2E_CATALOGUE_URL MAXY_E2E_AVAILABILITY_URL
 # and favourite reach her « À faire ».
 home_request="$(sql "INSERT INTO requests (reference, pool_id, source, organizer_name, description,
         event_type, participants, status, assigned_user_id)
-    SELECT 'T-A-FAIRE', r.pool_id, 'manual', 'Nadia Rousseau', r.description, r.event_type,
+    SELECT r.reference || '-AF', r.pool_id, 'manual', 'Nadia Rousseau', r.description, r.event_type,
         r.participants, 'catalogue_sent', u.id
       FROM catalogues c JOIN requests r ON r.id = c.request_id, users u
      WHERE c.id = $catalogue_id AND u.email = 'camille.martin@reciprok.fr'
