@@ -160,7 +160,11 @@ test('« classés par distance » lists each group nearest first', { timeout: TE
     assert.ok((await sections.count()) >= 1);
     for (let s = 0; s < (await sections.count()); s += 1) {
       const places = await sections.nth(s).getByTestId('pick-place').allInnerTexts();
-      const km = places.map((p) => Number((p.match(/· ([\d,]+) km/) ?? [])[1]?.replace(',', '.')));
+      // « · à 800 m », « · à 1,2 km » (a no-break space before the unit).
+      const km = places.map((p) => {
+        const [, n, unit] = p.match(/· à ([\d,]+)\s(k?m)\b/) ?? [];
+        return Number(n?.replace(',', '.')) / (unit === 'm' ? 1000 : 1);
+      });
       assert.ok(km.every((d) => Number.isFinite(d)), `${places}`);
       for (let i = 1; i < km.length; i += 1) {
         assert.ok(km[i - 1] <= km[i], `nearest first: ${km.join(' ≤ ')}`);

@@ -21,6 +21,28 @@ use sqlx::PgConnection;
 pub const EMPTY_HINT: &str =
     "Catalogue vide : remplissez-le depuis la recherche, ou ajoutez les lieux un par un.";
 
+/// The warnings to show: each tier over the norm, and the short tiers as
+/// one sentence (two on one draft said the same thing twice).
+fn one_short_warning(
+    warnings: Vec<rules::Warning>,
+    recommended: usize,
+    compatible: usize,
+) -> Vec<String> {
+    let short = warnings.iter().filter(|w| !w.over_norm).count();
+    let mut out: Vec<String> = warnings
+        .iter()
+        .filter(|w| w.over_norm || short < 2)
+        .map(|w| w.text.clone())
+        .collect();
+    if short >= 2 {
+        let norm = app::catalogue_builder::SLOTS_PER_TIER;
+        out.push(format!(
+            "Catalogue à {recommended} + {compatible} sur {norm} + {norm} : c'est permis — mieux 4 + 2 forts que 4 + 4 bancals — ne complétez qu'avec des lieux solides."
+        ));
+    }
+    out
+}
+
 /// The fields of a request the room check needs.
 pub fn brief(r: &RequestInfo) -> RequestBrief {
     RequestBrief {
@@ -172,7 +194,7 @@ pub async fn load(conn: &mut PgConnection, catalogue_id: i64) -> Result<Catalogu
         vec![EMPTY_HINT.to_string()]
     } else {
         match rules::check(kind, recommended.len(), compatible.len()) {
-            Ok(warnings) => warnings.into_iter().map(|w| w.text).collect(),
+            Ok(warnings) => one_short_warning(warnings, recommended.len(), compatible.len()),
             Err(over_limit) => vec![over_limit],
         }
     };

@@ -36,7 +36,17 @@ pub fn left_out(f: &Finalist<'_>, wants: Wants) -> String {
         _ if f.similarity.is_some() => {
             "moins proche de votre description que les lieux retenus".to_string()
         }
-        _ => "moins convaincant que les lieux retenus".to_string(),
+        _ => {
+            let mut facts = vec![format!(
+                "{} {}",
+                app::fr::plural(c.capacity, "place", "places"),
+                phrase_of(&c.configuration)
+            )];
+            if let Some(m) = c.distance_m {
+                facts.push(format!("à {}", km(m / 1000.0)));
+            }
+            format!("classé après les lieux retenus ({})", facts.join(", "))
+        }
     };
     let mut text = why;
     if let Some(first) = text.get(..1) {

@@ -115,6 +115,10 @@ pub fn PickCard(
                         "Pourquoi ce lieu (ce que lit l'organisateur)"
                         <textarea data-testid="reason-input" maxlength=MAX_REASON_CHARS rows="3"
                             class="mt-1 block w-full resize-y rounded-md border border-slate-300 px-2 py-1 text-sm"
+                            // A version reloaded in place (someone else's edit, an
+                            // undo) must show its reason: the child text is only
+                            // the default value once the box exists.
+                            prop:value=reason.clone()
                             on:keydown=save_on_enter
                             on:change=move |ev| {
                                 act.dispatch(Op::Reason { member_id, reason: event_target_value(&ev) });
