@@ -86,8 +86,6 @@ export async function withPage(contextOptions, fn) {
     page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
     page.on('console', (msg) => {
       if (msg.type() !== 'error') return;
-      // A missing favicon is not the app's fault.
-      if (/\/favicon\.ico$/.test(msg.location()?.url ?? '')) return;
       problems.push(`console error: ${msg.text()}`);
     });
     return await fn(page, problems);
