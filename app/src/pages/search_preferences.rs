@@ -139,7 +139,7 @@ fn RequestPreferencesForm(
         <ActionForm action=save attr:class="space-y-3" attr:data-testid="request-preferences-form">
             <input type="hidden" name="request_id" value=prefs.request_id.to_string() />
             <PreferencesFields values=PreferencesInput::from_preferences(&prefs.preferences, false) per_pool=false />
-            <p class="text-xs text-slate-500">"Spécialités : étiquettes du pool « " {prefs.pool.clone()} " »."</p>
+            <p class="text-xs text-slate-500">"Spécialités : étiquettes des lieux du pool de la demande."</p>
             <button type="submit" data-testid="save-request-preferences"
                 class="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700">"Enregistrer"</button>
         </ActionForm>

@@ -128,16 +128,28 @@ fn zone(input: &PreferencesInput) -> Result<Option<Zone>, String> {
 }
 
 fn centre(centre: &str, radius: &str) -> Result<Centre, String> {
-    let parts: Vec<&str> = centre
-        .split([',', ';', ' '])
-        .map(str::trim)
+    // « 48.8566, 2.3522 » as maps copy it, or the French « 48,8566 ; 2,3522 ».
+    let parts: Vec<String> = if centre.contains(';') {
+        centre
+            .split(';')
+            .map(|p| p.trim().replace(',', "."))
+            .collect()
+    } else {
+        centre
+            .split([',', ' '])
+            .map(|p| p.trim().to_string())
+            .collect()
+    };
+    let parts: Vec<&str> = parts
+        .iter()
+        .map(String::as_str)
         .filter(|p| !p.is_empty())
         .collect();
     let coords: Option<Vec<f64>> = parts.iter().map(|p| p.parse::<f64>().ok()).collect();
     let (lat, lng) = match coords.as_deref() {
         Some([lat, lng]) if lat.is_finite() && lng.is_finite() => (*lat, *lng),
         _ => return Err(
-            "Centre : « latitude, longitude » en degrés décimaux attendus (ex. 48.8566, 2.3522)."
+            "Centre : coordonnées GPS en degrés décimaux attendues, latitude puis longitude (ex. 48.8566, 2.3522)."
                 .into(),
         ),
     };

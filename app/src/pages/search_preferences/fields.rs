@@ -29,9 +29,9 @@ pub fn PreferencesFields(values: PreferencesInput, per_pool: bool) -> impl IntoV
                     placeholder="75011, 75012" data-testid="pref-postal-codes" class=INPUT />
             </label>
             <label class="block font-medium text-slate-700">
-                "ou centre (lat, lng)"
+                "ou centre (coordonnées GPS)"
                 <input type="text" name="centre" value=values.centre.clone()
-                    placeholder="48.8566, 2.3522" data-testid="pref-centre" class=INPUT />
+                    placeholder="collées depuis une carte" data-testid="pref-centre" class=INPUT />
             </label>
             <label class="block font-medium text-slate-700">
                 "et rayon (km)"
