@@ -81,7 +81,7 @@ function rules(families) {
         const n = m[0];
         if (n.length === 4 && Number(n) >= 1900 && Number(n) <= 2100) return false; // a year
         // A postal code (« 75008 », « 75008 Paris »), unless it counts something (« 12000 lieux »).
-        if (n.length === 5 && !/^\s*[a-zàâçéèêëîïôûùüÿœ€%]/.test(text.slice(m.index + 5))) return false;
+        if (n.length === 5 && !/^[ \u00a0]*[a-zàâçéèêëîïôûùüÿœ€%]/.test(text.slice(m.index + 5))) return false;
         return true;
       },
     },

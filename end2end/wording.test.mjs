@@ -156,7 +156,7 @@ test('the team\'s pages, with real requests, a search, a venue and a proposal', 
       await input.press('Enter');
       await page.waitForURL((url) => /^\/chat\/\d+$/.test(url.pathname));
       await page.getByTestId('chat-running').waitFor({ state: 'detached', timeout: 90_000 });
-      await page.getByTestId('turn-end').last().waitFor({ timeout: 60_000 });
+      await page.getByTestId('turn-end').last().waitFor({ state: 'attached', timeout: 60_000 });
       // The planner proposes a catalogue when the request is complete enough;
       // otherwise it asks a question, and that answer is read all the same.
       const card = await page.getByTestId('approval-card').count();
