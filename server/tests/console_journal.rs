@@ -295,5 +295,5 @@ async fn the_assistant_card_says_offline_and_why_and_the_spend(db: PgPool) {
         "{}",
         page.body
     );
-    assert!(page.body.contains("sur 200,00"), "{}", page.body);
+    assert!(page.body.contains("sur 200\u{a0}€"), "{}", page.body);
 }

@@ -60,37 +60,3 @@ pub async fn read_assistant_status() -> Result<AssistantStatus, AppError> {
         .status()
         .await
 }
-
-/// An amount in euros as the team writes it: « 1 234,56 € ».
-pub fn euros(amount: f64) -> String {
-    let cents = (amount * 100.0).round() as i64;
-    let (whole, cents) = (cents.abs() / 100, cents.abs() % 100);
-    let digits = whole.to_string();
-    let mut grouped = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            // A narrow no-break space, as fr-FR groups thousands.
-            grouped.push('\u{202f}');
-        }
-        grouped.push(c);
-    }
-    let sign = if cents_negative(amount) { "-" } else { "" };
-    format!("{sign}{grouped},{cents:02}\u{a0}€")
-}
-
-fn cents_negative(amount: f64) -> bool {
-    (amount * 100.0).round() < 0.0
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn euros_read_the_french_way() {
-        assert_eq!(euros(0.0), "0,00\u{a0}€");
-        assert_eq!(euros(12.345), "12,35\u{a0}€");
-        assert_eq!(euros(1234.5), "1\u{202f}234,50\u{a0}€");
-        assert_eq!(euros(200.0), "200,00\u{a0}€");
-    }
-}

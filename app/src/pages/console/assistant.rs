@@ -2,7 +2,8 @@
 //! the offline planner and why), the month's spend against its cap, and
 //! whether search by meaning is available.
 use super::LoadError;
-use crate::admin::{euros, read_assistant_status, AssistantStatus, EmbeddingState};
+use crate::admin::{read_assistant_status, AssistantStatus, EmbeddingState};
+use crate::fr::euros;
 use crate::llm_budget::{BudgetLevel, LlmBudgetStatus};
 use leptos::prelude::*;
 
@@ -58,7 +59,7 @@ fn Facts(status: AssistantStatus) -> impl IntoView {
     }
 }
 
-/// « 12,40 € sur 200,00 € (6 %) » and what the level means.
+/// « 12,40 € sur 200 € (6 %) » and what the level means.
 fn spend(budget: Option<LlmBudgetStatus>) -> impl IntoView {
     match budget {
         None => view! { <span class="text-slate-500">"Dépenses illisibles pour le moment."</span> }
