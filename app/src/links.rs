@@ -16,6 +16,17 @@ pub struct OrganizerCatalogue {
     pub picks: Vec<CataloguePick>,
     /// The organizer's own comment, if they left one.
     pub comment: Option<String>,
+    /// The team member the organizer deals with.
+    pub contact: Option<TeamContact>,
+    /// « 05/01/2027 »: the last day this page opens (and takes answers).
+    pub open_until: Option<String>,
+}
+
+/// Who sent the catalogue, as the organizer may reach them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TeamContact {
+    pub name: String,
+    pub email: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -24,7 +35,6 @@ pub struct CataloguePick {
     pub id: i64,
     /// `recommended` or `compatible`.
     pub tier: String,
-    pub code: String,
     pub name: String,
     pub address: Option<String>,
     pub city: String,
@@ -34,6 +44,15 @@ pub struct CataloguePick {
     pub room: Option<PinnedRoom>,
     /// Marked by the organizer.
     pub favorite: bool,
+    /// The organizer's comment on this venue.
+    pub comment: Option<String>,
+}
+
+impl CataloguePick {
+    /// The card's `id`: where a form posted from it brings the page back.
+    pub fn anchor(&self) -> String {
+        format!("lieu-{}", self.id)
+    }
 }
 
 /// The room the team matched to the request.
@@ -122,6 +141,38 @@ pub trait LinkViews: Send + Sync {
         token: &str,
         comment: &str,
     ) -> Result<OrganizerCatalogue, AppError>;
+    /// Saves the organizer's comment on one venue of the link's catalogue
+    /// (an empty one removes it); a pick of another catalogue is refused
+    /// like a bad link.
+    async fn save_organizer_pick_comment(
+        &self,
+        token: &str,
+        pick_id: i64,
+        comment: &str,
+    ) -> Result<OrganizerCatalogue, AppError>;
+}
+
+/// Where a form posted without JavaScript brings the organizer back: their
+/// page, at the card they acted on (`None`: the top). Only a plain form
+/// post (one that accepts HTML) is redirected; a call from the page's own
+/// script gets the data.
+#[cfg(feature = "ssr")]
+fn back_to(token: &str, anchor: Option<String>) {
+    use leptos::prelude::use_context;
+    let plain_post = use_context::<http::request::Parts>().is_some_and(|parts| {
+        parts
+            .headers
+            .get(http::header::ACCEPT)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.contains("text/html"))
+    });
+    let well_formed = token
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'));
+    if plain_post && well_formed {
+        let fragment = anchor.map(|a| format!("#{a}")).unwrap_or_default();
+        leptos_axum::redirect(&format!("/c/{token}{fragment}"));
+    }
 }
 
 #[server(endpoint = "links/catalogue")]
@@ -172,9 +223,11 @@ pub async fn set_organizer_favorite(
     #[server(default)] pick_id: i64,
     #[server(default)] favorite: bool,
 ) -> Result<OrganizerCatalogue, AppError> {
-    crate::services::service::<dyn LinkViews>()?
+    let catalogue = crate::services::service::<dyn LinkViews>()?
         .set_organizer_favorite(&token, pick_id, favorite)
-        .await
+        .await?;
+    back_to(&token, Some(format!("lieu-{pick_id}")));
+    Ok(catalogue)
 }
 
 /// The organizer's comment on their catalogue (one, editable).
@@ -183,7 +236,26 @@ pub async fn save_organizer_comment(
     token: String,
     #[server(default)] comment: String,
 ) -> Result<OrganizerCatalogue, AppError> {
-    crate::services::service::<dyn LinkViews>()?
+    let catalogue = crate::services::service::<dyn LinkViews>()?
         .save_organizer_comment(&token, &comment)
-        .await
+        .await?;
+    back_to(&token, Some(COMMENT_ANCHOR.to_string()));
+    Ok(catalogue)
+}
+
+/// The catalogue comment's section `id`.
+pub const COMMENT_ANCHOR: &str = "commentaire";
+
+/// The organizer's comment on one venue of their catalogue.
+#[server(endpoint = "links/catalogue/pick-comment")]
+pub async fn save_organizer_pick_comment(
+    token: String,
+    #[server(default)] pick_id: i64,
+    #[server(default)] comment: String,
+) -> Result<OrganizerCatalogue, AppError> {
+    let catalogue = crate::services::service::<dyn LinkViews>()?
+        .save_organizer_pick_comment(&token, pick_id, &comment)
+        .await?;
+    back_to(&token, Some(format!("lieu-{pick_id}")));
+    Ok(catalogue)
 }

@@ -1,5 +1,5 @@
 //! Outreach from the catalogue builder: sending a catalogue to its organizer
-//! (a magic link to copy), revoking that link, reading what the organizer
+//! (e-mailed when e-mail is set up, and a magic link to copy), revoking that link, reading what the organizer
 //! answered (favourites, comment), and asking venues for their availability.
 //! Team only; every server function checks its caller, then calls one
 //! [`Outreach`] method.
@@ -19,6 +19,35 @@ pub struct OutreachView {
     /// The latest availability check of each venue asked for this request
     /// (venues of the catalogue or not).
     pub checks: Vec<CheckState>,
+    /// Whether sends are e-mailed (else the links are only shown to copy).
+    pub mail_configured: bool,
+    /// The e-mails of this request, newest first.
+    pub mails: Vec<MailSendState>,
+}
+
+/// One e-mail as the team follows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MailSendState {
+    pub send_id: i64,
+    /// « Catalogue » or « Disponibilité ».
+    pub what: String,
+    pub recipient: String,
+    pub recipient_name: Option<String>,
+    pub subject: String,
+    /// « 06/12/2026 à 14:05 », Paris time.
+    pub queued_on: String,
+    pub queued_by: Option<String>,
+    /// `queued`, `sent` or `failed`.
+    pub status: String,
+    /// « En file », « Envoyé le … », « Échec »…, in French.
+    pub status_label: String,
+    pub attempts: i32,
+    /// The last failure, in French.
+    pub last_error: Option<String>,
+    /// « nouvel essai automatique à 14:07 », when the queue will try again.
+    pub next_try: Option<String>,
+    /// A person may ask for another attempt now.
+    pub can_retry: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -48,6 +77,9 @@ pub struct OutreachPick {
     /// `recommended` or `compatible`.
     pub tier: String,
     pub organizer_favorite: bool,
+    /// The organizer's comment on this venue, and when (Paris time).
+    pub organizer_comment: Option<String>,
+    pub organizer_comment_on: Option<String>,
 }
 
 /// One availability check as the team sees it.
@@ -77,6 +109,10 @@ pub struct SentCatalogue {
     /// `/c/<token>`: the page prefixes the site's address.
     pub path: String,
     pub expires_on: String,
+    /// The organizer's address the catalogue was e-mailed to.
+    pub emailed_to: Option<String>,
+    /// Why it was not e-mailed (« envoi par e-mail non configuré »…).
+    pub mail_note: Option<String>,
 }
 
 /// One venue asked: its check and the link to pass on, shown once.
@@ -92,6 +128,10 @@ pub struct SentCheck {
     /// with a fresh link.
     pub reused: bool,
     pub expires_on: String,
+    /// The venue's address the check was e-mailed to.
+    pub emailed_to: Option<String>,
+    /// Why it was not e-mailed.
+    pub mail_note: Option<String>,
 }
 
 /// Outreach (implemented by the server). The caller is already known to be
@@ -121,6 +161,8 @@ pub trait Outreach: Send + Sync {
         request_id: i64,
         member_ids: Vec<i64>,
     ) -> Result<Vec<SentCheck>, AppError>;
+    /// Asks for another attempt of an e-mail not delivered yet, now.
+    async fn retry_mail(&self, user_id: i64, send_id: i64) -> Result<(), AppError>;
 }
 
 #[server(endpoint = "outreach/view")]
@@ -162,5 +204,15 @@ pub async fn send_availability_checks(
     let user = crate::auth::access::require_team()?;
     crate::services::service::<dyn Outreach>()?
         .send_availability_checks(user.id, request_id, member_ids)
+        .await
+}
+
+/// Another attempt of an undelivered e-mail, now (the queue retries by
+/// itself; this is for a person who fixed the cause).
+#[server(endpoint = "outreach/mail/retry")]
+pub async fn retry_mail(send_id: i64) -> Result<(), AppError> {
+    let user = crate::auth::access::require_team()?;
+    crate::services::service::<dyn Outreach>()?
+        .retry_mail(user.id, send_id)
         .await
 }

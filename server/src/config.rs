@@ -7,6 +7,7 @@ mod chat;
 mod embedding;
 mod env;
 mod llm;
+mod mail;
 mod memory;
 
 pub use auth::AuthSettings;
@@ -18,6 +19,7 @@ pub use llm::{
     DEFAULT_LLM_MODEL, DEFAULT_MONTHLY_CAP_EUR, DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL,
     DEFAULT_USD_TO_EUR,
 };
+pub use mail::{MailSettings, DEFAULT_MAIL_FROM};
 pub use memory::{MemorySettings, SIMILARITY_FLOOR_VAR};
 
 use std::net::SocketAddr;
@@ -48,6 +50,9 @@ pub struct Config {
     /// The assistant's history bound and approval lifetime.
     pub chat: ChatSettings,
     pub auth: AuthSettings,
+    /// E-mail that leaves Maxy (`MAXY_SMTP_URL`, `MAXY_MAIL_FROM`; see
+    /// `config::mail`): unset, links are only shown to copy.
+    pub mail: MailSettings,
     /// Background job workers `maxy serve` runs (0: none, e.g. on web-only
     /// instances while other machines run the workers).
     pub job_workers: usize,
@@ -101,6 +106,7 @@ impl Config {
             llm: LlmSettings::from_source(env)?,
             chat: ChatSettings::from_source(env)?,
             auth: AuthSettings::from_source(env)?,
+            mail: MailSettings::from_source(env)?,
             job_workers: env.number("MAXY_JOB_WORKERS", 1, 0..=64)?,
         })
     }

@@ -21,6 +21,7 @@ pub mod http;
 pub mod jobs;
 pub mod link_views;
 pub mod llm;
+pub mod mail;
 pub mod memory;
 pub mod memory_desk;
 pub mod outbound;

@@ -1,6 +1,11 @@
 //! What magic-link holders read and write (`app::links::LinkViews`): an
 //! organizer's catalogue, a venue's availability check and its answer.
-//! Every view through a link is audited (`magic_link.used`, capped).
+//! Every view through a link is audited (`magic_link.used`, capped), and so
+//! is every answer an organizer leaves (comments on the catalogue and on
+//! each venue; favourites are counted on the pick itself).
+mod contact;
+pub mod pick_comments;
+
 use crate::audit::{self, Actor, AuditThrottle, Cap, Event};
 use crate::auth::magic_links::{self, uses::LinkUses, Purpose};
 use crate::auth::tokens::SigningKey;
@@ -14,7 +19,7 @@ use app::catalogue_builder::RoomChoice;
 use app::errors::AppError;
 use app::links::{
     AvailabilityAnswer, AvailabilityChoice, CataloguePick, LinkViews, OrganizerCatalogue,
-    PinnedRoom, VenueAvailability, MAX_COMMENT_CHARS,
+    PinnedRoom, TeamContact, VenueAvailability, MAX_COMMENT_CHARS,
 };
 use sqlx::PgPool;
 use std::net::IpAddr;
@@ -150,12 +155,32 @@ impl LinkViewsService {
     /// The catalogue as its organizer sees it; a training or archived
     /// catalogue reads as a bad link.
     async fn catalogue_view(&self, catalogue_id: i64) -> Result<OrganizerCatalogue, AppError> {
-        let (row, picks) = links_view::catalogue_with_picks(&self.db, catalogue_id)
-            .await
-            .map_err(app_error)?
-            .ok_or(AppError::InvalidLink)?;
+        // Three statements side by side (one round trip of wall time): the
+        // catalogue, who sent it, and the comments on its venues.
+        let (found, contact, comments) = tokio::try_join!(
+            links_view::catalogue_with_picks(&self.db, catalogue_id),
+            contact::of_catalogue(&self.db, catalogue_id),
+            pick_comments::of_catalogue(&self.db, catalogue_id),
+        )
+        .map_err(app_error)?;
+        let (row, picks) = found.ok_or(AppError::InvalidLink)?;
         let participants = row.event.participants;
+        let comment_of = |pick_id: i64| {
+            comments
+                .iter()
+                .find(|c| c.pick_id == pick_id)
+                .map(|c| c.comment.clone())
+        };
         Ok(OrganizerCatalogue {
+            contact: match (contact.name, contact.email) {
+                (Some(name), Some(email)) => Some(TeamContact { name, email }),
+                _ => None,
+            },
+            open_until: contact.open_until.map(|at| {
+                crate::memory::dates::paris_date(at)
+                    .format("%d/%m/%Y")
+                    .to_string()
+            }),
             event_dates: dates(&row.event),
             request_reference: row.event.reference,
             event_summary: row.event.description,
@@ -167,9 +192,9 @@ impl LinkViewsService {
                 .into_iter()
                 .map(|p| (organizer_reason(&p, participants), p))
                 .map(|(explanation, p)| CataloguePick {
+                    comment: comment_of(p.id),
                     id: p.id,
                     tier: p.tier,
-                    code: p.code,
                     name: p.name,
                     address: p.address.filter(|a| !a.trim().is_empty()),
                     city: p.city.unwrap_or_default(),
@@ -326,6 +351,37 @@ impl LinkViews for LinkViewsService {
             &self.db,
             &self.audit_throttle,
             &format!("comment/{catalogue_id}"),
+            VIEW_ROWS,
+            event,
+        )
+        .await;
+        self.catalogue_view(catalogue_id).await
+    }
+
+    async fn save_organizer_pick_comment(
+        &self,
+        token: &str,
+        pick_id: i64,
+        comment: &str,
+    ) -> Result<OrganizerCatalogue, AppError> {
+        let catalogue_id = self.acting_catalogue(token).await?;
+        let comment = capped_text(comment, "Le commentaire")?;
+        if !pick_comments::save(&self.db, catalogue_id, pick_id, comment)
+            .await
+            .map_err(app_error)?
+        {
+            return Err(AppError::InvalidLink);
+        }
+        let event = Event::new(Actor::MagicLink, "catalogue.organizer_pick_comment")
+            .on("catalogue", catalogue_id)
+            .details(serde_json::json!({
+                "pick_id": pick_id,
+                "chars": comment.map_or(0, |c| c.chars().count()),
+            }));
+        audit::record_capped(
+            &self.db,
+            &self.audit_throttle,
+            &format!("pick-comment/{pick_id}"),
             VIEW_ROWS,
             event,
         )

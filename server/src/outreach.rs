@@ -5,8 +5,12 @@
 //! Sends are audited in their own transaction (`catalogue.sent` here,
 //! `availability.requested` by [`checks::open_check`], which the assistant's
 //! executor shares) and revocations after theirs (`magic_link.revoked`);
-//! tokens are returned once and never stored.
+//! tokens are returned once and never stored — but for an e-mail waiting
+//! to be delivered, whose text holds its link until it is (`mail_sends`).
+//! With e-mail set up, each send also queues its e-mail in the transaction
+//! that issues the link (`crate::mail::Outbox`).
 pub mod checks;
+mod mail_retry;
 pub mod sweep;
 mod view;
 
@@ -14,6 +18,7 @@ use crate::audit::{self, catalogue::Change, Actor, Event};
 use crate::auth::magic_links::{self, Purpose};
 use crate::auth::tokens::SigningKey;
 use crate::db::{app_error, catalogue_outreach, write_targets};
+use crate::mail::{MailContext, Outbox};
 use app::errors::AppError;
 use app::outreach::{Outreach, OutreachView, SentCatalogue, SentCheck, MAX_CHECKS_AT_ONCE};
 use checks::{CheckError, OnPending};
@@ -26,6 +31,8 @@ pub const CATALOGUE_LINK_TTL: Duration = Duration::from_secs(30 * 86_400);
 pub struct OutreachService {
     pub db: PgPool,
     pub key: SigningKey,
+    /// Whether sends are e-mailed (`Outbox::disabled()`: links to copy only).
+    pub outbox: Outbox,
 }
 
 #[async_trait::async_trait]
@@ -35,7 +42,7 @@ impl Outreach for OutreachService {
         request_id: i64,
         catalogue_id: Option<i64>,
     ) -> Result<OutreachView, AppError> {
-        view::load(&self.db, request_id, catalogue_id).await
+        view::load(&self.db, request_id, catalogue_id, self.outbox.is_enabled()).await
     }
 
     async fn send_catalogue(
@@ -84,14 +91,28 @@ impl Outreach for OutreachService {
         audit::catalogue::record(&mut tx, user_id, catalogue_id, None, &change)
             .await
             .map_err(app_error)?;
-        tx.commit().await.map_err(app_error)?;
         let expires =
             chrono::Utc::now() + chrono::Duration::from_std(CATALOGUE_LINK_TTL).unwrap_or_default();
+        let mail = MailContext {
+            user_id,
+            path: &link.path,
+            until: expires,
+        };
+        let queued = self
+            .outbox
+            .queue_catalogue(&mut tx, catalogue_id, state.picks as usize, &mail)
+            .await
+            .map_err(app_error)?;
+        tx.commit().await.map_err(app_error)?;
         Ok(SentCatalogue {
             catalogue_id,
             link_id: link.id,
             path: link.path,
-            expires_on: expires.format("%d/%m/%Y").to_string(),
+            expires_on: crate::memory::dates::paris_date(expires)
+                .format("%d/%m/%Y")
+                .to_string(),
+            emailed_to: queued.emailed_to(),
+            mail_note: queued.note(),
         })
     }
 
@@ -177,6 +198,16 @@ impl Outreach for OutreachService {
                 CheckError::Db(db) => app_error(db),
                 other => AppError::internal(other.to_string()),
             })?;
+            let mail = MailContext {
+                user_id,
+                path: &check.link.path,
+                until: check.expires_at,
+            };
+            let queued = self
+                .outbox
+                .queue_availability(&mut tx, request_id, member.id, check.check_id, &mail)
+                .await
+                .map_err(app_error)?;
             sent.push(SentCheck {
                 member_id: member.id,
                 code: member.code.clone(),
@@ -184,10 +215,18 @@ impl Outreach for OutreachService {
                 check_id: check.check_id,
                 path: check.link.path,
                 reused: check.reused,
-                expires_on: check.expires_at.format("%d/%m/%Y").to_string(),
+                expires_on: crate::memory::dates::paris_date(check.expires_at)
+                    .format("%d/%m/%Y")
+                    .to_string(),
+                emailed_to: queued.emailed_to(),
+                mail_note: queued.note(),
             });
         }
         tx.commit().await.map_err(app_error)?;
         Ok(sent)
+    }
+
+    async fn retry_mail(&self, user_id: i64, send_id: i64) -> Result<(), AppError> {
+        mail_retry::retry(&self.db, user_id, send_id).await
     }
 }

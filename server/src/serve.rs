@@ -103,9 +103,14 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         "venue ranking through this language model (offline: deterministic ranking)"
     );
     let (stop_jobs, jobs_shutdown) = tokio::sync::watch::channel(false);
+    // E-mail (`MAXY_SMTP_URL`): a bad URL stops the start, like any setting.
+    let mail_sender = crate::mail::SmtpSender::from_settings(&config.mail)?;
+    if mail_sender.is_none() {
+        tracing::info!("MAXY_SMTP_URL is not set: links are shown to copy, nothing is e-mailed");
+    }
     let workers = crate::jobs::start(
         &db,
-        &job_registry(&db, &embedders),
+        &crate::mail::register_jobs(job_registry(&db, &embedders), &db, mail_sender),
         config.job_workers,
         &crate::jobs::WorkerOptions::default(),
         &jobs_shutdown,

@@ -104,6 +104,8 @@ pub struct Dependencies {
     pub llm_settings: crate::config::LlmSettings,
     /// The embedding servers' probe (cached), for the same card.
     pub embedding_health: crate::embeddings::EmbeddingHealth,
+    /// Whether outreach e-mails its links (`MAXY_SMTP_URL`).
+    pub outbox: crate::mail::Outbox,
 }
 
 /// What scores playbooks for a described action: the configured model, or
@@ -132,6 +134,7 @@ impl Services {
             memory,
             llm_settings,
             embedding_health,
+            outbox,
         } = deps;
         let search = Arc::new(SearchService {
             db: db.clone(),
@@ -196,6 +199,7 @@ impl Services {
             outreach: Arc::new(crate::outreach::OutreachService {
                 db: db.clone(),
                 key: signing_key.clone(),
+                outbox,
             }),
             search_preferences: Arc::new(crate::search_preferences::SearchPreferencesService {
                 db: db.clone(),

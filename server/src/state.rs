@@ -83,6 +83,7 @@ impl AppState {
             memory,
             llm_settings: config.llm.clone(),
             embedding_health: embedding_health.clone(),
+            outbox: crate::mail::Outbox::new(&config.mail, config.auth.public_url.as_deref()),
         });
         AppState(Arc::new(Shared {
             leptos_options,

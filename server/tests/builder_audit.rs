@@ -38,6 +38,7 @@ fn outreach(db: &PgPool) -> OutreachService {
     OutreachService {
         db: db.clone(),
         key: SigningKey::new(support::SECRET_KEY.as_bytes().to_vec()),
+        outbox: Default::default(),
     }
 }
 

@@ -20,6 +20,7 @@ fn service(db: &PgPool) -> OutreachService {
     OutreachService {
         db: db.clone(),
         key: SigningKey::new(support::SECRET_KEY.as_bytes().to_vec()),
+        outbox: Default::default(),
     }
 }
 
@@ -397,14 +398,69 @@ async fn organizer_favourites_and_comment_are_saved_and_seen_by_the_team(db: PgP
         )
         .await;
     assert_eq!(plain.status, StatusCode::FOUND, "{}", plain.body);
-    assert!(
-        plain.location().starts_with(&page_url),
-        "{}",
-        plain.location()
-    );
+    // Back to the page, at the comment's section.
+    assert_eq!(plain.location(), format!("{}#commentaire", sent.path));
+    // A favourite and a venue's comment without JavaScript: back at the card.
+    let first = f.pick_ids[0].to_string();
+    let headers = [
+        ("origin", origin.as_str()),
+        ("accept", "text/html"),
+        ("referer", page_url.as_str()),
+    ];
+    let starred = app
+        .post_raw(
+            "/api/links/catalogue/favorite",
+            &[("token", &token), ("pick_id", &first), ("favorite", "true")],
+            &headers,
+        )
+        .await;
+    assert_eq!(starred.status, StatusCode::FOUND, "{}", starred.body);
+    assert_eq!(starred.location(), format!("{}#lieu-{first}", sent.path));
+    let worded = app
+        .post_raw(
+            "/api/links/catalogue/pick-comment",
+            &[
+                ("token", &token),
+                ("pick_id", &pick),
+                ("comment", " La terrasse <b>est</b> parfaite. "),
+            ],
+            &headers,
+        )
+        .await;
+    assert_eq!(worded.status, StatusCode::FOUND, "{}", worded.body);
+    assert_eq!(worded.location(), format!("{}#lieu-{pick}", sent.path));
     let page = app.get(&sent.path, None).await;
     assert!(page.body.contains("Le deuxième nous plaît beaucoup."));
     assert!(page.body.contains(r#"data-favorite="true""#));
+    assert!(page.body.contains(&format!(r#"id="lieu-{pick}""#)));
+    // Escaped, on its card; the contact and the next step; no venue code.
+    assert!(page
+        .body
+        .contains("La terrasse &lt;b&gt;est&lt;/b&gt; parfaite."));
+    assert!(page.body.contains("Prochaine étape"));
+    assert!(
+        page.body.contains("camille.martin@reciprok.fr"),
+        "the sender is the contact"
+    );
+    assert!(!page.body.contains(">#"), "no internal code on the page");
+    let audited: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM audit_log WHERE action = 'catalogue.organizer_pick_comment'",
+    )
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    assert_eq!(audited, 1);
+    // Unstarred again for what follows.
+    app.post_form(
+        "/api/links/catalogue/favorite",
+        &[
+            ("token", &token),
+            ("pick_id", &first),
+            ("favorite", "false"),
+        ],
+        None,
+    )
+    .await;
 
     let view = outreach
         .view(f.request_id, Some(f.catalogue_id))
@@ -415,6 +471,16 @@ async fn organizer_favourites_and_comment_are_saved_and_seen_by_the_team(db: PgP
         catalogue.organizer_comment.as_deref(),
         Some("Le deuxième nous plaît beaucoup."),
         "trimmed, and visible to the team"
+    );
+    let worded = catalogue
+        .picks
+        .iter()
+        .find(|p| p.pick_id == f.pick_ids[1])
+        .unwrap();
+    assert_eq!(
+        worded.organizer_comment.as_deref(),
+        Some("La terrasse <b>est</b> parfaite."),
+        "the venue's comment reaches the team"
     );
     let favourites: Vec<i64> = catalogue
         .picks

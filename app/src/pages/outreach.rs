@@ -2,13 +2,18 @@
 //! the builder page with its request and catalogue). Send the catalogue and
 //! copy the organizer's link, revoke it; see the organizer's favourites and
 //! comment; ask the catalogue's venues for their availability in bulk and
-//! follow their answers and delays. Team only, like its server functions.
+//! follow their answers and delays; follow the e-mails sent (and retry one
+//! that failed). Team only, like its server functions.
 mod copy_link;
+mod mail_log;
 mod send_panel;
 mod venue_table;
 
-use crate::outreach::{load_outreach, RevokeCatalogueLinks, SendAvailabilityChecks, SendCatalogue};
+use crate::outreach::{
+    load_outreach, RetryMail, RevokeCatalogueLinks, SendAvailabilityChecks, SendCatalogue,
+};
 use leptos::prelude::*;
+use mail_log::MailLog;
 use send_panel::SendPanel;
 use venue_table::VenueTable;
 
@@ -18,6 +23,7 @@ pub(crate) struct OutreachActions {
     pub send: ServerAction<SendCatalogue>,
     pub revoke: ServerAction<RevokeCatalogueLinks>,
     pub ask: ServerAction<SendAvailabilityChecks>,
+    pub retry: ServerAction<RetryMail>,
 }
 
 #[component]
@@ -26,6 +32,7 @@ pub fn CatalogueOutreach(request_id: i64, catalogue_id: Option<i64>) -> impl Int
         send: ServerAction::new(),
         revoke: ServerAction::new(),
         ask: ServerAction::new(),
+        retry: ServerAction::new(),
     };
     let state = Resource::new(
         move || {
@@ -33,6 +40,7 @@ pub fn CatalogueOutreach(request_id: i64, catalogue_id: Option<i64>) -> impl Int
                 actions.send.version().get(),
                 actions.revoke.version().get(),
                 actions.ask.version().get(),
+                actions.retry.version().get(),
             )
         },
         move |_| load_outreach(request_id, catalogue_id),
@@ -48,7 +56,8 @@ pub fn CatalogueOutreach(request_id: i64, catalogue_id: Option<i64>) -> impl Int
                                 <p class="text-sm text-slate-500">"Pas encore de catalogue pour cette demande."</p>
                             }.into_any(),
                         }}
-                        <VenueTable view actions />
+                        <VenueTable view=view.clone() actions />
+                        <MailLog mails=view.mails configured=view.mail_configured retry=actions.retry />
                     }.into_any(),
                     Err(e) => view! {
                         <p role="alert" class="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">{e.to_string()}</p>

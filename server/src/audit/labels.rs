@@ -18,6 +18,7 @@ pub fn action(key: &str) -> &'static str {
         "availability.requested" => "Disponibilité demandée à un lieu",
         "catalogue.filled" => "Catalogue rempli",
         "catalogue.organizer_comment" => "Commentaire de l'organisateur",
+        "catalogue.organizer_pick_comment" => "Commentaire de l'organisateur sur un lieu",
         "catalogue.pick_added" => "Lieu ajouté au catalogue",
         "catalogue.pick_moved" => "Lieu changé de section",
         "catalogue.pick_removed" => "Lieu retiré du catalogue",
@@ -27,6 +28,9 @@ pub fn action(key: &str) -> &'static str {
         "catalogue.room_pinned" => "Salle retenue pour un lieu",
         "catalogue.sent" => "Catalogue envoyé",
         "catalogue.version_created" => "Nouvelle version du catalogue",
+        // The job kind that delivers an e-mail (catalogue, availability check).
+        "mail.send" => "E-mail envoyé",
+        "mail.retried" => "Nouvel essai d'envoi d'un e-mail demandé",
         "magic_link.issued" => "Lien d'accès créé",
         "magic_link.revoked" => "Lien d'accès révoqué",
         "magic_link.used" => "Lien d'accès ouvert",

@@ -207,6 +207,8 @@ mod tests {
                 sent_on: None,
                 picks: vec![],
                 comment: None,
+                contact: None,
+                open_until: None,
             },
             content_type: HeaderValue::from_static("text/html"),
             pieces,

@@ -1,10 +1,16 @@
 //! The builder's outreach panel: the catalogue's sending state, what its
-//! organizer answered, and the venues' availability answers with their delay.
+//! organizer answered (favourites, comments on the catalogue and on each
+//! venue), the venues' availability answers with their delay, and the
+//! e-mails sent. Times read in Paris.
 use crate::db::{
     app_error, availability_checks, catalogue_feedback, catalogue_outreach, write_targets,
 };
+use crate::link_views::pick_comments;
+use crate::mail::store::{self as mail_store, SendRow};
 use app::errors::AppError;
-use app::outreach::{CatalogueOutreachState, CheckState, OutreachPick, OutreachView};
+use app::outreach::{
+    CatalogueOutreachState, CheckState, MailSendState, OutreachPick, OutreachView,
+};
 use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 
@@ -12,6 +18,7 @@ pub async fn load(
     db: &PgPool,
     request_id: i64,
     catalogue_id: Option<i64>,
+    mail_configured: bool,
 ) -> Result<OutreachView, AppError> {
     write_targets::request(db, request_id)
         .await
@@ -44,10 +51,18 @@ pub async fn load(
             expires_on: c.expires_at.format("%d/%m/%Y").to_string(),
         })
         .collect();
+    let mails = mail_store::of_request(db, request_id)
+        .await
+        .map_err(app_error)?
+        .into_iter()
+        .map(mail_state)
+        .collect();
     Ok(OutreachView {
         request_id,
         catalogue,
         checks,
+        mail_configured,
+        mails,
     })
 }
 
@@ -63,10 +78,11 @@ async fn catalogue(
         .map_err(app_error)?
         .filter(|c| c.request_id == request_id)
         .ok_or(AppError::NotFound)?;
-    let (picks, links, comment) = tokio::try_join!(
+    let (picks, links, comment, pick_comments) = tokio::try_join!(
         catalogue_outreach::picks(db, catalogue_id),
         catalogue_outreach::live_links(db, catalogue_id),
         catalogue_feedback::comment(db, catalogue_id),
+        pick_comments::of_catalogue(db, catalogue_id),
     )
     .map_err(app_error)?;
     Ok(CatalogueOutreachState {
@@ -80,20 +96,80 @@ async fn catalogue(
         organizer_comment: comment.map(|c| c.comment),
         picks: picks
             .into_iter()
-            .map(|p| OutreachPick {
-                pick_id: p.id,
-                member_id: p.member_id,
-                code: p.code,
-                name: p.name,
-                tier: p.tier,
-                organizer_favorite: p.organizer_favorite,
+            .map(|p| {
+                let comment = pick_comments.iter().find(|c| c.pick_id == p.id);
+                OutreachPick {
+                    pick_id: p.id,
+                    member_id: p.member_id,
+                    code: p.code,
+                    name: p.name,
+                    tier: p.tier,
+                    organizer_favorite: p.organizer_favorite,
+                    organizer_comment: comment.map(|c| c.comment.clone()),
+                    organizer_comment_on: comment.map(|c| when(c.updated_at)),
+                }
             })
             .collect(),
     })
 }
 
+/// « 06/12/2026 à 14:05 », Paris time.
 fn when(at: DateTime<Utc>) -> String {
-    at.format("%d/%m/%Y à %H:%M").to_string()
+    paris(at).format("%d/%m/%Y à %H:%M").to_string()
+}
+
+/// Paris' wall clock: UTC+2 from the last Sunday of March to the last
+/// Sunday of October (both at 01:00 UTC), UTC+1 otherwise.
+fn paris(at: DateTime<Utc>) -> chrono::NaiveDateTime {
+    use chrono::Datelike;
+    let last_sunday_at_one = |month: u32| {
+        let mut day =
+            chrono::NaiveDate::from_ymd_opt(at.year(), month + 1, 1).and_then(|d| d.pred_opt())?;
+        while day.weekday() != chrono::Weekday::Sun {
+            day = day.pred_opt()?;
+        }
+        day.and_hms_opt(1, 0, 0).map(|d| d.and_utc())
+    };
+    let summer = matches!(
+        (last_sunday_at_one(3), last_sunday_at_one(10)),
+        (Some(starts), Some(ends)) if starts <= at && at < ends
+    );
+    (at + chrono::Duration::hours(if summer { 2 } else { 1 })).naive_utc()
+}
+
+/// A send as the team reads it.
+fn mail_state(row: SendRow) -> MailSendState {
+    let what = match row.kind.as_str() {
+        "catalogue" => "Catalogue",
+        _ => "Disponibilité",
+    };
+    let status_label = match (row.status.as_str(), row.sent_at) {
+        ("sent", Some(at)) => format!("Envoyé le {}", when(at)),
+        ("failed", _) => "Échec de l'envoi".to_string(),
+        _ => "En file d'envoi".to_string(),
+    };
+    let next_try = match (row.status.as_str(), row.retry_at) {
+        ("failed", Some(at)) => Some(format!(
+            "nouvel essai automatique à {}",
+            paris(at).format("%H:%M")
+        )),
+        _ => None,
+    };
+    MailSendState {
+        send_id: row.id,
+        what: what.to_string(),
+        recipient: row.recipient,
+        recipient_name: row.recipient_name,
+        subject: row.subject,
+        queued_on: when(row.created_at),
+        queued_by: row.created_by_name,
+        can_retry: row.status == "failed",
+        status: row.status,
+        status_label,
+        attempts: row.attempts,
+        last_error: row.last_error,
+        next_try,
+    }
 }
 
 /// « 45 min », « 3 h 20 », « 2 j 4 h »: how long the venue took.
@@ -109,8 +185,16 @@ pub fn delay(d: chrono::Duration) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::delay;
-    use chrono::Duration;
+    use super::{delay, when};
+    use chrono::{Duration, TimeZone, Utc};
+
+    #[test]
+    fn times_read_on_paris_clock_winter_and_summer() {
+        let winter = Utc.with_ymd_and_hms(2026, 12, 6, 13, 5, 0).unwrap();
+        assert_eq!(when(winter), "06/12/2026 à 14:05");
+        let summer = Utc.with_ymd_and_hms(2026, 7, 1, 22, 30, 0).unwrap();
+        assert_eq!(when(summer), "02/07/2026 à 00:30");
+    }
 
     #[test]
     fn delays_read_in_the_largest_useful_units() {

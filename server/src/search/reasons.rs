@@ -62,16 +62,20 @@ pub fn sentence(f: &Finalist<'_>, wants: Wants, semantic: f64, recommended: bool
     let c = f.candidate;
     let participants = wants.people;
     let mut facts: Vec<String> = Vec::new();
+    // « salle « Salle Trocadéro » » says salle twice.
+    let room_name = if c.room_name.to_lowercase().starts_with("salle") {
+        format!("« {} »", c.room_name)
+    } else {
+        format!("salle « {} »", c.room_name)
+    };
     let room = match participants {
         Some(p) => format!(
-            "salle « {} » : {} places {} pour {p} personnes",
-            c.room_name,
+            "{room_name} : {} places {} pour {p} personnes",
             c.capacity,
             phrase_of(&c.configuration)
         ),
         None => format!(
-            "salle « {} » : jusqu'à {} personnes {}",
-            c.room_name,
+            "{room_name} : jusqu'à {} personnes {}",
             c.capacity,
             phrase_of(&c.configuration)
         ),

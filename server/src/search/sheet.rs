@@ -101,7 +101,8 @@ pub async fn load(db: &PgPool, member_id: i64) -> Result<VenueSheet, AppError> {
     .await
     .map_err(crate::db::app_error)?;
 
-    let mut amenities = tags;
+    // Tags are stored as slugs (« traiteur-interne »): read with spaces.
+    let mut amenities: Vec<String> = tags.iter().map(|t| t.replace('-', " ")).collect();
     amenities.extend(attributes.iter().filter_map(attribute_text));
     Ok(VenueSheet {
         member_id: member.id,
@@ -175,14 +176,30 @@ fn rooms(rows: Vec<CapacityRow>) -> Vec<SheetRoom> {
         .collect()
 }
 
-/// « Parking : 20 », « Terrasse », nothing for a `false`.
+/// « Parking : 20 », « Terrasse », nothing for a `false`. A label that
+/// explains its stored values (« Restauration (in : interne, out : traiteur
+/// libre, both) ») shows the value in those words, not the stored key.
 fn attribute_text(a: &AttributeRow) -> Option<String> {
+    let (label, legend) = match a.label.split_once(" (") {
+        Some((base, rest)) if rest.contains(" : ") => (base.trim(), rest.trim_end_matches(')')),
+        _ => (a.label.trim(), ""),
+    };
+    let worded = |key: &str| {
+        legend
+            .split(", ")
+            .filter_map(|pair| pair.split_once(" : "))
+            .find(|(k, _)| k.trim() == key)
+            .map_or_else(|| key.to_string(), |(_, v)| v.trim().to_string())
+    };
     match &a.value {
-        serde_json::Value::Bool(true) => Some(a.label.clone()),
+        serde_json::Value::Bool(true) => Some(label.to_string()),
         serde_json::Value::Bool(false) => None,
-        serde_json::Value::Number(n) => Some(format!("{} : {n}", a.label)),
+        serde_json::Value::Number(n) => Some(match n.as_i64() {
+            Some(i) => format!("{label} : {}", app::fr::int(i)),
+            None => format!("{label} : {n}"),
+        }),
         serde_json::Value::String(s) if !s.trim().is_empty() => {
-            Some(format!("{} : {}", a.label, s.trim()))
+            Some(format!("{label} : {}", worded(s.trim())))
         }
         _ => None,
     }

@@ -1,4 +1,4 @@
-//! A link to pass on by hand (no e-mail is sent yet): shown once, absolute,
+//! A link to pass on by hand (or a copy of the one e-mailed): shown once, absolute,
 //! selectable, with a copy button.
 use leptos::prelude::*;
 

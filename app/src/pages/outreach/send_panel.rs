@@ -5,6 +5,21 @@ use super::{action_error, OutreachActions};
 use crate::outreach::{CatalogueOutreachState, RevokeCatalogueLinks, SendCatalogue};
 use leptos::prelude::*;
 
+/// « E-mail en file pour … » or why it was not e-mailed.
+pub(crate) fn mail_line(emailed_to: Option<String>, note: Option<String>) -> impl IntoView {
+    match (emailed_to, note) {
+        (Some(to), _) => view! {
+            <p class="text-xs text-emerald-700" data-testid="mail-queued">"E-mail en file d'envoi pour " {to} "."</p>
+        }
+        .into_any(),
+        (None, Some(why)) => view! {
+            <p class="text-xs text-amber-700" data-testid="mail-note">"Pas d'e-mail : " {why} ". Transmettez le lien vous-même."</p>
+        }
+        .into_any(),
+        (None, None) => ().into_any(),
+    }
+}
+
 #[component]
 pub fn SendPanel(catalogue: CatalogueOutreachState, actions: OutreachActions) -> impl IntoView {
     let id = catalogue.catalogue_id;
@@ -69,8 +84,9 @@ pub fn SendPanel(catalogue: CatalogueOutreachState, actions: OutreachActions) ->
             {action_error(revoke.value())}
             {move || send.value().get().and_then(Result::ok).filter(|s| s.catalogue_id == id).map(|sent| view! {
                 <div class="mt-3 space-y-1">
+                    {mail_line(sent.emailed_to.clone(), sent.mail_note.clone())}
                     <p class="text-xs text-slate-600">
-                        "Lien à transmettre à l'organisateur (valable jusqu'au " {sent.expires_on} ", affiché une seule fois) :"
+                        "Lien de l'organisateur (valable jusqu'au " {sent.expires_on} ", affiché une seule fois) :"
                     </p>
                     <CopyLink path=sent.path testid="organizer-link" />
                 </div>

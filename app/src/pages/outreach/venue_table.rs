@@ -14,6 +14,8 @@ struct Line {
     code: String,
     tier: Option<String>,
     favorite: bool,
+    /// The organizer's comment on this venue.
+    comment: Option<(String, Option<String>)>,
     check: Option<CheckState>,
 }
 
@@ -27,6 +29,10 @@ fn lines(view: &OutreachView) -> Vec<Line> {
             code: p.code.clone(),
             tier: Some(p.tier.clone()),
             favorite: p.organizer_favorite,
+            comment: p
+                .organizer_comment
+                .clone()
+                .map(|c| (c, p.organizer_comment_on.clone())),
             check: check_of(p.member_id),
         })
         .collect();
@@ -38,6 +44,7 @@ fn lines(view: &OutreachView) -> Vec<Line> {
                 code: c.code.clone(),
                 tier: None,
                 favorite: false,
+                comment: None,
                 check: Some(c.clone()),
             });
         }
@@ -101,6 +108,11 @@ pub fn VenueTable(view: OutreachView, actions: OutreachActions) -> impl IntoView
                                     {line.tier.map(|t| view! { <span class="ml-2 text-xs text-slate-500">{if t == "recommended" { "recommandé" } else { "compatible" }}</span> })}
                                     {line.favorite.then(|| view! { <span class="ml-2 text-xs font-medium text-amber-600" data-testid="organizer-favorite">"★ favori de l'organisateur"</span> })}
                                 </p>
+                                {line.comment.map(|(c, on)| view! {
+                                    <p class="text-xs text-slate-800" data-testid="organizer-pick-comment">
+                                        "Mot de l'organisateur : « " {c} " »" {on.map(|on| format!(" (le {on})"))}
+                                    </p>
+                                })}
                                 {line.check.map(|c| {
                                     let (label, color) = status_label(&c);
                                     view! {
@@ -120,12 +132,13 @@ pub fn VenueTable(view: OutreachView, actions: OutreachActions) -> impl IntoView
             {action_error(ask.value())}
             {move || ask.value().get().and_then(Result::ok).map(|sent| view! {
                 <div class="mt-3 space-y-2" data-testid="availability-links">
-                    <p class="text-xs text-slate-600">"Liens à transmettre aux lieux (affichés une seule fois) :"</p>
+                    <p class="text-xs text-slate-600">"Liens des lieux (affichés une seule fois) :"</p>
                     {sent.into_iter().map(|s| view! {
                         <div>
                             <p class="text-xs font-medium">{s.name} " " {s.code}
                                 {s.reused.then_some(" (demande en cours conservée, nouveau lien)")}
                                 " · réponse attendue avant le " {s.expires_on}</p>
+                            {super::send_panel::mail_line(s.emailed_to.clone(), s.mail_note.clone())}
                             <CopyLink path=s.path testid="availability-link" />
                         </div>
                     }).collect_view()}
