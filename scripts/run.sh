@@ -30,6 +30,17 @@ export MAXY_ADDR="$addr" MAXY_PUBLIC_URL="${MAXY_PUBLIC_URL:-http://$addr}"
 # The local CPU model embeds ~900-character venue texts slowly: small batches, patient timeout.
 export MAXY_VENUE_EMBEDDING_BATCH_SIZE="${MAXY_VENUE_EMBEDDING_BATCH_SIZE:-16}" MAXY_EMBEDDING_TIMEOUT_MS="${MAXY_EMBEDDING_TIMEOUT_MS:-60000}"
 
+# A local mail catcher (maildev: SMTP on 1025, web view on 1080) unless an
+# SMTP server is configured: the e-mails Maxy sends are read in a browser.
+mail_view=""
+if [[ -z ${MAXY_SMTP_URL:-} && -x $DATA_DIR/maildev/node_modules/.bin/maildev ]]; then
+  "$DATA_DIR/maildev/node_modules/.bin/maildev" --ip 127.0.0.1 --smtp 1025 --web 1080 \
+    >"$LOG_DIR/maildev.log" 2>&1 &
+  trap 'kill $! 2>/dev/null || true' EXIT
+  export MAXY_SMTP_URL="smtp://127.0.0.1:1025"
+  mail_view="http://127.0.0.1:1080/"
+fi
+
 maxy="$ROOT/target/release/maxy"
 "$maxy" migrate
 "$maxy" seed --if-empty --members "${MAXY_DEMO_MEMBERS:-3000}"
@@ -42,4 +53,5 @@ organizer_link=""
 say "Maxy is starting: open $MAXY_PUBLIC_URL/ (Ctrl-C stops it)"
 say "demo accounts (password maxy-demo-2026): admin@reciprok.fr (admin), camille.martin@reciprok.fr (team)"
 [[ -n $organizer_link ]] && say "an organizer's catalogue link: $organizer_link"
-exec "$maxy" serve
+[[ -n $mail_view ]] && say "e-mails sent by Maxy (local catcher): $mail_view"
+"$maxy" serve
