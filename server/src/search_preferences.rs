@@ -189,9 +189,15 @@ async fn search_url(db: &PgPool, request_id: i64) -> Result<String, AppError> {
         .await
         .map_err(app_error)?
         .ok_or(AppError::NotFound)?;
+    let event_type = r.event_type.as_deref().map(app::fr::event_type);
+    let event_type = event_type.as_deref();
+    // Without postal codes, the zone is in words (« 3,5 km autour de Paris
+    // 18e »): the search reads it from the text like any other zone.
+    let area = r.area.as_deref().filter(|_| r.postal_codes.is_empty());
     let text: Vec<&str> = [
-        r.event_type.as_deref(),
+        event_type,
         Some(r.description.as_str()),
+        area,
         r.search_hints.as_deref(),
     ]
     .into_iter()

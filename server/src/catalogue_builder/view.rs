@@ -82,7 +82,11 @@ pub fn summary(r: &RequestInfo) -> RequestSummary {
         area.push(r.postal_codes.join(", "));
     }
     if let Some(km) = r.radius_km {
-        area.push(format!("rayon {}", app::fr::distance_km(km)));
+        let radius = app::fr::distance_km(km);
+        // « 8 km autour de Paris 11e » already says its radius.
+        if !area.iter().any(|a| a.contains(&radius)) {
+            area.push(format!("rayon {radius}"));
+        }
     }
     RequestSummary {
         reference: r.reference.clone(),

@@ -86,7 +86,9 @@ pub fn detail(r: DetailRow, emails: Vec<EmailRow>, similar: Similar) -> RequestD
     let radius = match (r.center_lat, r.center_lng, r.radius_km) {
         (Some(lat), Some(lng), Some(km)) => Some(zone(lat, lng, km)),
         _ => None,
-    };
+    }
+    // The team often writes the zone as we would word it: say it once.
+    .filter(|radius| r.area.as_deref() != Some(radius.as_str()));
     let configurations = r
         .configurations
         .iter()

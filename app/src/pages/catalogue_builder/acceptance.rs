@@ -44,9 +44,9 @@ pub fn AcceptanceRate(request_id: i64) -> impl IntoView {
         <Suspense fallback=|| ()>
             {move || acceptance.get().map(|result| match result {
                 Ok(Some(a)) => view! { <AcceptanceLine acceptance=a /> }.into_any(),
-                Ok(None) => view! {
-                    <p class="text-xs text-slate-500" data-testid="acceptance-rate">"Catalogue pas encore rempli depuis la recherche."</p>
-                }.into_any(),
+                // No fill from the search recorded: no rate to give (a sent
+                // catalogue built by hand is not « not yet filled »).
+                Ok(None) => ().into_any(),
                 Err(_) => ().into_any(),
             })}
         </Suspense>
