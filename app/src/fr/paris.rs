@@ -70,7 +70,8 @@ pub fn day_month(d: NaiveDate) -> String {
 const WEEKDAYS: [&str; 7] = [
     "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
 ];
-const MONTHS: [&str; 12] = [
+/// The months in lower case, January first.
+pub const MONTHS: [&str; 12] = [
     "janvier",
     "février",
     "mars",

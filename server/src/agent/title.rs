@@ -10,21 +10,6 @@ use chrono::Datelike;
 /// The longest title, in characters (the ellipsis included).
 pub const MAX_CHARS: usize = 60;
 
-const MONTHS: [&str; 12] = [
-    "janvier",
-    "février",
-    "mars",
-    "avril",
-    "mai",
-    "juin",
-    "juillet",
-    "août",
-    "septembre",
-    "octobre",
-    "novembre",
-    "décembre",
-];
-
 /// « Séminaire 80 pers. · Lyon · mars »: the kind of event and its size,
 /// where, and when, as far as the request says; « Demande D-2026-00043 »
 /// when it says none of them.
@@ -47,7 +32,7 @@ pub fn of_request(request: &RequestContext) -> String {
         .filter(|a| !a.is_empty());
     let month = request
         .event_start_date
-        .and_then(|d| MONTHS.get(d.month0() as usize))
+        .and_then(|d| app::fr::MONTHS.get(d.month0() as usize))
         .map(|m| m.to_string());
     let parts: Vec<String> = [what, area, month].into_iter().flatten().collect();
     if parts.is_empty() {
