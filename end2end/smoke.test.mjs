@@ -41,7 +41,10 @@ test('home page hydrates and the nav links navigate on the client', { timeout: T
   await withPage({}, async (page, problems) => {
     await signIn(page, ADMIN);
     assert.equal(location(page).pathname, '/', 'sign-in without `suivant` lands on /');
-    await heading(page, 'Maxy').waitFor();
+    // The home page is « À faire »: the member's queue (or its empty state).
+    await heading(page, 'À faire').waitFor();
+    assert.equal(await page.title(), 'À faire · Maxy');
+    await page.locator('[data-testid="work-queue"], [data-testid="queue-empty"]').first().waitFor();
     await waitForHydration(page, problems);
     assert.deepEqual(problems, []);
 

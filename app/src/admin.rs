@@ -22,7 +22,7 @@ pub struct AuditEvent {
     pub action: String,
     /// What a person reads for it (« Connexion »).
     pub action_label: String,
-    /// What the row is about, in French (« demande n° 42 »).
+    /// What the row is about, in French (« demande D-2026-00042 »).
     pub object: Option<String>,
     /// For a row standing for a flood's excess, what it stands for, in
     /// French (« 187 autres échecs de connexion cette minute »).

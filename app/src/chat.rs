@@ -33,6 +33,39 @@ pub struct ConversationSummary {
     pub pending_approvals: i64,
 }
 
+/// How the team sees a tool at work: « Recherche de lieux… » for
+/// `search_members`, never a tool's key. Shared by the server (the events it
+/// streams) and the page (a tool line whose start the log lost).
+pub fn tool_label(tool: &str) -> &'static str {
+    match tool {
+        "list_requests" => "Lecture des demandes…",
+        "get_request" => "Lecture de la demande…",
+        "get_request_catalogues" => "Lecture des catalogues de la demande…",
+        "list_request_emails" => "Lecture des e-mails de la demande…",
+        "find_similar_requests" => "Recherche de demandes similaires…",
+        "search_members" => "Recherche de lieux…",
+        "get_member" => "Lecture de la fiche du lieu…",
+        "get_member_full" => "Lecture de la fiche complète du lieu…",
+        "get_member_signals" => "Lecture des signaux des lieux…",
+        "count_members" => "Comptage des lieux…",
+        "search_training" => "Lecture des leçons de l'équipe…",
+        "search_knowledge" => "Recherche dans les connaissances…",
+        "get_search_preferences" => "Lecture des préférences de recherche…",
+        "user_data_semantic_search" => "Recherche dans votre mémoire…",
+        "add_members_to_catalog" => "Proposition d'ajout au catalogue…",
+        "update_request" => "Proposition de modification de la demande…",
+        "request_availability_check" => "Proposition de demande de disponibilité…",
+        "create_training_session" => "Proposition de leçon…",
+        "add_knowledge_entry" => "Proposition de connaissance…",
+        "save_memory" => "Proposition de souvenir…",
+        "create_reminder" => "Proposition de rappel…",
+        "seek_guidance" => "Recherche du parcours adapté…",
+        "start_playbook" => "Ouverture d'un parcours…",
+        "abandon_playbook" => "Abandon du parcours…",
+        _ => "Outil de Maxy…",
+    }
+}
+
 /// One event of a conversation's log, as stored and as streamed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SeqEvent {

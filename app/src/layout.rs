@@ -53,7 +53,7 @@ const NAV: &[NavItem] = &[
     NavItem {
         href: "/console",
         label: "Console",
-        hint: "Playbooks et réglages (admin)",
+        hint: "Playbooks et réglages, pour les administrateurs",
         admin_only: true,
     },
 ];

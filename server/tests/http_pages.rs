@@ -91,7 +91,7 @@ async fn every_section_renders_server_side_in_french(db: PgPool) {
         .sign_in(support::app::ADMIN, support::app::PASSWORD)
         .await;
     for (path, title) in [
-        ("/", "Maxy"),
+        ("/", "À faire"),
         ("/chat", "Chat"),
         ("/demandes", "Demandes"),
         ("/lieux", "Lieux"),
@@ -123,6 +123,15 @@ async fn every_section_renders_server_side_in_french(db: PgPool) {
             "{path} names the signed-in user"
         );
     }
+    // The home page is the member's queue: its title says so, and the server
+    // sends the queue (or its empty state), not a loading placeholder only.
+    let home = app.get("/", Some(&session)).await.body;
+    assert!(home.contains("<title>À faire · Maxy</title>"), "{home}");
+    assert!(
+        home.contains(r#"data-testid="work-queue""#)
+            || home.contains(r#"data-testid="queue-empty""#),
+        "the home page renders its queue server-side: {home}"
+    );
 }
 
 #[sqlx::test(migrations = "../migrations")]

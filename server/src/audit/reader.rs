@@ -101,6 +101,14 @@ impl AuditLog for AuditReader {
         let rows = audit_log::latest(&self.db, actor_kinds(kind), limit)
             .await
             .map_err(crate::db::app_error)?;
+        // Objects by their public words (« demande D-2026-00042 »), never by id.
+        let keys: Vec<(String, Option<i64>)> = rows
+            .iter()
+            .filter_map(|r| r.object_type.clone().map(|t| (t, r.object_id)))
+            .collect();
+        let described = objects::describe(&self.db, &keys)
+            .await
+            .map_err(crate::db::app_error)?;
         Ok(rows
             .into_iter()
             .map(|r| AuditEvent {
@@ -113,7 +121,9 @@ impl AuditLog for AuditReader {
                 summary: r.summarised.map(|rows| summary(&r.action, rows)),
                 action_label: labels::action(&r.action).to_string(),
                 action: r.action,
-                object: r.object_type.map(|t| labels::object(&t, r.object_id)),
+                object: r
+                    .object_type
+                    .map(|t| objects::of(&described, &t, r.object_id).label),
             })
             .collect())
     }

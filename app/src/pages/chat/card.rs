@@ -209,12 +209,9 @@ fn CardBodyView(body: CardBody) -> impl IntoView {
     }
 }
 
-/// The tier in the team's words.
-pub fn tier_label(tier: &str) -> &'static str {
-    match tier {
-        "recommended" => "Recommandé",
-        _ => "Compatible",
-    }
+/// The tier in the team's words (the shared French table).
+pub fn tier_label(tier: &str) -> String {
+    crate::fr::tier(tier).to_string()
 }
 
 /// The pinned room: « Terrasse · 120 places en cocktail ».

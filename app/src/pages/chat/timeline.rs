@@ -197,11 +197,12 @@ impl Timeline {
                         *done = Some(for_people(summary));
                         *error = *is_error;
                     }
-                    // Its start was never seen (a log cut short): still say
-                    // what the tool found.
+                    // Its start was never seen (a log cut short, or a write
+                    // refused before any card): still say what the tool found,
+                    // under its French label, never its key.
                     None => self.entries.push(Entry::Tool {
                         call_id: call_id.clone(),
-                        label: for_people(name),
+                        label: crate::chat::tool_label(name).to_string(),
                         summary: Some(for_people(summary)),
                         is_error: *is_error,
                     }),

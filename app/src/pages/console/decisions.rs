@@ -1,7 +1,7 @@
 //! `/console/decisions`: the decision log, newest first, 50 a page. Its
 //! filters (station, mode after the cap, door, playbook) are a GET form and
 //! the pages are links: the address says what is shown, without JavaScript
-//! too. Each row's candidates (score, band, why) are behind a disclosure.
+//! too. Each row's candidates (relevance, band, why) are behind a disclosure.
 use super::{AdminOnly, ConsoleNav, LoadError};
 use crate::pages::PageHeader;
 use crate::playbook_console::{
@@ -32,7 +32,7 @@ fn Decisions() -> impl IntoView {
     });
     let page = Resource::new(move || filters.get(), list_decisions);
     view! {
-        <PageHeader title="Décisions" subtitle="Chaque évaluation des playbooks : candidats, scores, mode et ce qui a suivi." />
+        <PageHeader title="Décisions" subtitle="Chaque évaluation des playbooks : candidats, pertinence, mode et ce qui a suivi." />
         <ConsoleNav current="/console/decisions" />
         <Suspense fallback=|| view! { <p class="text-sm text-slate-500">"Chargement…"</p> }>
             {move || page.get().map(|result| match result {
@@ -125,7 +125,7 @@ fn Log(data: DecisionPage, filters: DecisionFilters) -> impl IntoView {
 #[component]
 fn Row(row: DecisionView) -> impl IntoView {
     let mode = match &row.uncapped {
-        Some(before) => format!("{} (scores : {before})", row.mode),
+        Some(before) => format!("{} (selon la pertinence : {before})", row.mode),
         None => row.mode.clone(),
     };
     let outcome = match (row.outcome, row.suggested.is_empty()) {
@@ -154,7 +154,8 @@ fn Row(row: DecisionView) -> impl IntoView {
     }
 }
 
-/// Candidates with their score, band and the reason of an ineligible one.
+/// Candidates by their French label (the internal name stays in
+/// `data-name`), with their relevance, band and the reason of an ineligible one.
 #[component]
 pub fn Candidates(candidates: Vec<CandidateView>) -> impl IntoView {
     view! {
@@ -163,8 +164,8 @@ pub fn Candidates(candidates: Vec<CandidateView>) -> impl IntoView {
                 let key = c.name.clone();
                 view! {
                 <li class="min-w-[16rem]" data-testid="candidate" data-name=key>
-                    <span class="font-medium">{c.label}</span>" "<code class="text-slate-400">{c.name}</code>
-                    {format!(" · {} · {}", c.score, c.band)}
+                    <span class="font-medium">{c.label}</span>
+                    {format!(" · pertinence {} · {}", c.score, c.band)}
                     {(!c.eligible).then_some(" · non admissible")}
                     {c.reason.map(|r| view! { <span class="text-slate-500">{format!(" · {r}")}</span> })}
                 </li>

@@ -101,8 +101,8 @@ fn ConfigurationForm(
                     }).collect_view()}
                 </div>
             </fieldset>
-            <label class="block">"Contexte (JSON)"
-                <textarea name="contexte" rows="3" spellcheck="false" placeholder=r#"{"participants": 250, "event_type": "seminaire"}"#
+            <label class="block">"Contexte : les faits connus, entre accolades (facultatif)"
+                <textarea name="contexte" rows="3" spellcheck="false" placeholder=r#"Par exemple {"participants": 250}"#
                     class=format!("{field} font-mono text-xs") data-testid="simulate-context">
                     {textarea_value(input.context)}
                 </textarea>
@@ -130,8 +130,8 @@ fn ExplicitForm(input: SimulationInput) -> impl IntoView {
     view! {
         <form method="get" action="/console/simulateur" class="space-y-3 rounded-xl border border-slate-200 bg-white p-4 text-sm" data-testid="simulate-explicit-form">
             <h2 class="text-lg font-medium">"Explicite"</h2>
-            <p class="text-xs text-slate-500">"Les réglages et les candidats avec leur score : la décision, sans modèle ni configuration."</p>
-            <label class="block">"Entrée (JSON)"
+            <p class="text-xs text-slate-500">"Les seuils de la station et les candidats avec leur pertinence : la décision, sans modèle ni configuration."</p>
+            <label class="block">"Seuils et candidats"
                 <textarea name="explicite" rows="8" required spellcheck="false" data-testid="simulate-explicit"
                     class="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1 font-mono text-xs">
                     {textarea_value(value)}

@@ -1,7 +1,7 @@
 //! `/console/stations`: each place the assistant works (« Chat de
 //! l'équipe », « Espace d'entraînement »), its guidance settings, editable
 //! (`suggest ≤ enforce`, all in [0,1]: refused otherwise, nothing changed),
-//! and its tools by their French labels.
+//! and its tools by their French labels (never their internal names).
 use super::{AdminOnly, ConsoleNav, Done, LoadError};
 use crate::pages::{failure, FormError, PageHeader};
 use crate::playbook_console::{list_stations, StationView, UpdateStation, MAX_MODES};
@@ -22,7 +22,7 @@ fn Stations() -> impl IntoView {
         <Done />
         <FormError error=failure(update) testid="station-error" />
         <p class="mb-4 mt-2 max-w-3xl text-xs text-slate-500">
-            "Un score au moins égal au seuil « imposer » ouvre le playbook ; au moins égal au seuil « suggérer », il est proposé ; en dessous, rien ne s'ouvre. Deux candidats au-dessus du seuil « imposer » à moins de la marge l'un de l'autre sont suggérés. Le plafond limite ce que les scores décident."
+            "Un playbook dont la pertinence atteint le seuil « imposer » s'ouvre ; s'il atteint le seuil « suggérer », il est proposé ; en dessous, rien ne s'ouvre. Deux candidats au-dessus du seuil « imposer » à moins de la marge l'un de l'autre sont suggérés. Le plafond limite ce que la pertinence décide."
         </p>
         <Suspense fallback=|| view! { <p class="text-sm text-slate-500">"Chargement…"</p> }>
             {move || stations.get().map(|result| match result {
@@ -85,7 +85,7 @@ fn StationCard(station: StationView, update: ServerAction<UpdateStation>) -> imp
             <ul class="grid gap-x-4 gap-y-1 sm:grid-cols-2" data-testid="station-tools">
                 {s.tools.into_iter().map(|tool| view! {
                     <li class="min-w-0 break-words">
-                        {tool.label}" "<code class="text-xs text-slate-400">{tool.name}</code>
+                        {tool.label}
                     </li>
                 }).collect_view()}
             </ul>

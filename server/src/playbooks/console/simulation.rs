@@ -97,7 +97,8 @@ pub fn view(output: &Value) -> SimulationView {
                     let label = if crate::playbooks::skills::exists(&name) {
                         tool_label(&name)
                     } else {
-                        "Playbook".to_string()
+                        // A playbook: by its name, as « Ouvert » shows it.
+                        name.clone()
                     };
                     CandidateView {
                         label,

@@ -35,14 +35,7 @@ pub async fn run(ctx: &ToolContext, args: GetRequest) -> Result<ToolOutcome, Too
 }
 
 /// The status as the team says it.
-fn status_label(status: &str) -> &str {
-    match status {
-        "new" => "nouvelle",
-        "qualifying" => "en qualification",
-        "catalogue_sent" => "catalogue envoyé",
-        "won" => "gagnée",
-        "lost" => "perdue",
-        "cancelled" => "annulée",
-        other => other,
-    }
+/// The status inside the summary (« nouvelle »): the shared French table.
+fn status_label(status: &str) -> String {
+    app::fr::request_status(status).to_lowercase()
 }

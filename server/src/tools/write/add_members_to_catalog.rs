@@ -103,11 +103,12 @@ pub fn tier_name(tier: Tier) -> &'static str {
 }
 
 /// The tier in the team's words (singular): « recommandé », « compatible ».
-pub fn tier_label(tier: Tier) -> &'static str {
-    match tier {
-        Tier::Recommended => "recommandé",
+pub fn tier_label(tier: Tier) -> String {
+    let key = match tier {
+        Tier::Recommended => "recommended",
         Tier::Compatible => "compatible",
-    }
+    };
+    app::fr::tier(key).to_lowercase()
 }
 
 /// Checks the picks' count, tiers, codes and reasons (no database).

@@ -64,16 +64,10 @@ pub fn one_sentence(field: &str, value: &str, max: usize) -> Result<String, Tool
     Ok(value)
 }
 
-pub fn status_label(status: &str) -> &str {
-    match status {
-        "new" => "nouvelle",
-        "qualifying" => "en qualification",
-        "catalogue_sent" => "catalogue envoyé",
-        "won" => "gagnée",
-        "lost" => "perdue",
-        "cancelled" => "annulée",
-        other => other,
-    }
+/// A request's status inside a sentence (« catalogue envoyé »): the shared
+/// French table, lowercased.
+pub fn status_label(status: &str) -> String {
+    app::fr::request_status(status).to_lowercase()
 }
 
 pub fn configuration_label(configuration: &str) -> &str {

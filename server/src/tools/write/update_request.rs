@@ -225,7 +225,7 @@ pub async fn describe(
         })
     };
     if let Some(s) = &args.status {
-        row("Statut", status_label(s).to_string());
+        row("Statut", status_label(s));
     }
     if let Some(n) = args.participants {
         row("Participants", n.to_string());

@@ -169,7 +169,7 @@ fn a_tool_line_shows_its_summary_once_finished() {
 }
 
 #[test]
-fn a_finish_without_its_start_still_shows_a_line() {
+fn a_finish_without_its_start_still_shows_a_line_in_french() {
     let t = fold(vec![ChatEvent::ToolFinished {
         call_id: "lost".into(),
         name: "get_request".into(),
@@ -177,7 +177,16 @@ fn a_finish_without_its_start_still_shows_a_line() {
         is_error: false,
     }]);
     assert!(matches!(&t.entries[..],
-        [Entry::Tool { label, summary: Some(_), .. }] if label == "get_request"));
+        [Entry::Tool { label, summary: Some(_), .. }] if label == "Lecture de la demande…"));
+    // A write refused before any card: its French label, never its key.
+    let t = fold(vec![ChatEvent::ToolFinished {
+        call_id: "refused".into(),
+        name: "add_members_to_catalog".into(),
+        summary: "Proposition impossible : catalogue complet".into(),
+        is_error: true,
+    }]);
+    assert!(matches!(&t.entries[..],
+        [Entry::Tool { label, .. }] if label == "Proposition d'ajout au catalogue…"));
 }
 
 #[test]
