@@ -13,7 +13,8 @@ use serde::{Deserialize, Serialize};
 pub enum WorkKind {
     /// A write the assistant proposed, waiting for my decision.
     Approval,
-    /// An organizer commented on a catalogue of one of my requests.
+    /// An organizer commented on a catalogue of one of my requests, or on
+    /// one of its venues.
     Comment,
     /// An organizer marked a venue as a favourite.
     Favourite,

@@ -149,6 +149,22 @@ fn worded(row: &work_queue::WorkRow) -> Option<WorkItem> {
             ago,
             false,
         ),
+        // One venue's card, read by the team in the builder's outreach panel.
+        "venue_comment" => (
+            WorkKind::Comment,
+            format!(
+                "{organizer} a commenté {} : « {} »",
+                row.venue
+                    .as_deref()
+                    .map(for_people)
+                    .filter(|v| !v.trim().is_empty())
+                    .unwrap_or_else(|| "un lieu du catalogue".into()),
+                excerpt(&subject)
+            ),
+            format!("/demandes/{request}/catalogue"),
+            ago,
+            false,
+        ),
         "favourite" => (
             WorkKind::Favourite,
             match row.target {

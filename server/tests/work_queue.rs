@@ -76,6 +76,20 @@ async fn plant(db: &PgPool) {
              (1, 'Le Belvédère nous plaît, <b>pouvez-vous</b> confirmer la terrasse ?');
          INSERT INTO catalogue_feedback (catalogue_id, comment, updated_at)
          VALUES (2, 'Ancien commentaire', now() - interval '30 days');
+         -- Comments on one venue: on 42's Belvédère (Camille's), an old one
+         -- on 44's, and one on the catalogue of 43 (Julien's).
+         INSERT INTO catalogues (id, request_id, status, sent_at) VALUES
+             (3, 43, 'sent', now() - interval '1 day');
+         INSERT INTO catalogue_picks (catalogue_id, member_id, tier, position, added_by)
+         VALUES (3, 102, 'recommended', 0, 'team');
+         INSERT INTO organizer_pick_comments (pick_id, catalogue_id, comment, updated_at)
+         SELECT p.id, p.catalogue_id, c.comment, now() - c.age
+           FROM catalogue_picks p
+           JOIN (VALUES (1, 101, 'La terrasse est-elle   couverte ?', interval '1 hour'),
+                        (2, 101, 'Ancienne remarque', interval '30 days'),
+                        (3, 102, 'Trop loin pour nous', interval '2 hours'))
+                AS c (catalogue_id, member_id, comment, age)
+             ON c.catalogue_id = p.catalogue_id AND c.member_id = p.member_id;
          -- Reminders: Camille's overdue and due tonight, tomorrow's, a done
          -- one; Julien's overdue one.
          INSERT INTO tasks (user_id, title, due_at, status, completed_at, request_id) VALUES
@@ -127,9 +141,11 @@ async fn each_item_reaches_the_member_it_concerns(db: PgPool) {
     let comments = queue.of(WorkKind::Comment);
     assert_eq!(
         comments.len(),
-        1,
-        "the old comment is not listed: {comments:?}"
+        2,
+        "the old comments and Julien's are not listed: {comments:?}"
     );
+    // Newest first: the catalogue's comment (just now), then the venue's
+    // (an hour ago, its spaces collapsed).
     assert!(
         comments[0]
             .text
@@ -138,6 +154,13 @@ async fn each_item_reaches_the_member_it_concerns(db: PgPool) {
     );
     assert_eq!(comments[0].href, "/demandes/42/catalogue");
     assert_eq!(comments[0].reference.as_deref(), Some("D-2026-00042"));
+    assert_eq!(
+        comments[1].text,
+        "Karim Lefèvre a commenté Le Belvédère : « La terrasse est-elle couverte ? »"
+    );
+    assert_eq!(comments[1].href, "/demandes/42/catalogue");
+    assert_eq!(comments[1].reference.as_deref(), Some("D-2026-00042"));
+    assert!(comments[1].when.starts_with("il y a "), "{comments:?}");
 
     assert_eq!(
         texts(&queue, WorkKind::Favourite),
@@ -200,11 +223,22 @@ async fn each_item_reaches_the_member_it_concerns(db: PgPool) {
         texts(&julien, WorkKind::ToQualify),
         ["Déjeuner d'affaires, 20 personnes : à qualifier"]
     );
-    for kind in [
-        WorkKind::Comment,
-        WorkKind::Favourite,
-        WorkKind::Availability,
-    ] {
+    let julien_comments = julien.of(WorkKind::Comment);
+    assert_eq!(
+        julien_comments.len(),
+        1,
+        "his request's venue comment only: {julien_comments:?}"
+    );
+    assert_eq!(
+        julien_comments[0].text,
+        "Olivier Vincent a commenté La Verrière : « Trop loin pour nous »"
+    );
+    assert_eq!(julien_comments[0].href, "/demandes/43/catalogue");
+    assert_eq!(
+        julien_comments[0].reference.as_deref(),
+        Some("D-2026-00043")
+    );
+    for kind in [WorkKind::Favourite, WorkKind::Availability] {
         assert!(julien.of(kind).is_empty(), "{kind:?}: {julien:?}");
     }
 }

@@ -7,8 +7,8 @@ use sqlx::{FromRow, PgExecutor};
 /// One thing to do, before it is worded.
 #[derive(Clone, Debug, PartialEq, FromRow)]
 pub struct WorkRow {
-    /// `approval`, `comment`, `favourite`, `to_qualify`, `reminder`,
-    /// `availability`.
+    /// `approval`, `comment`, `venue_comment`, `favourite`, `to_qualify`,
+    /// `reminder`, `availability`.
     pub kind: String,
     pub at: DateTime<Utc>,
     /// `at` and now on the Paris wall clock (the team's day ends at
@@ -26,6 +26,8 @@ pub struct WorkRow {
     /// A number: the conversation of a card, the catalogue commented on,
     /// the reminder or check, the request's participants.
     pub target: Option<i64>,
+    /// The venue an organizer commented on (`venue_comment` only).
+    pub venue: Option<String>,
 }
 
 /// How far back organizers' and venues' answers are listed.
@@ -45,7 +47,7 @@ pub async fn for_user(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Vec
          ), items AS (
              (SELECT 'approval' AS kind, a.created_at AS at, c.request_id, r.reference,
                      coalesce(card.event->>'title', '') AS subject, c.title AS detail,
-                     c.id AS target
+                     c.id AS target, NULL::text AS venue
                 FROM ai_pending_approvals a
                 JOIN ai_conversations c ON c.id = a.conversation_id
                 LEFT JOIN requests r ON r.id = c.request_id
@@ -59,16 +61,27 @@ pub async fn for_user(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Vec
                  AND a.status = 'pending' AND a.expires_at > now()
                ORDER BY a.created_at DESC LIMIT {PER_KIND})
              UNION ALL
-             (SELECT 'comment', f.updated_at, r.id, r.reference, f.comment, r.organizer_name, k.id
+             (SELECT 'comment', f.updated_at, r.id, r.reference, f.comment, r.organizer_name, k.id,
+                     NULL
                 FROM catalogue_feedback f
                 JOIN catalogues k ON k.id = f.catalogue_id
                 JOIN requests r ON r.id = k.request_id, clock
                WHERE (r.assigned_user_id = $1 OR k.created_by = $1) AND f.updated_at > clock.since
                ORDER BY f.updated_at DESC LIMIT {PER_KIND})
              UNION ALL
+             (SELECT 'venue_comment', pc.updated_at, r.id, r.reference, pc.comment,
+                     r.organizer_name, k.id, m.name
+                FROM organizer_pick_comments pc
+                JOIN catalogue_picks p ON p.id = pc.pick_id
+                JOIN members m ON m.id = p.member_id
+                JOIN catalogues k ON k.id = pc.catalogue_id
+                JOIN requests r ON r.id = k.request_id, clock
+               WHERE (r.assigned_user_id = $1 OR k.created_by = $1) AND pc.updated_at > clock.since
+               ORDER BY pc.updated_at DESC LIMIT {PER_KIND})
+             UNION ALL
              (SELECT 'favourite', max(p.updated_at), r.id, r.reference,
                      string_agg(m.name, ', ' ORDER BY p.tier DESC, p.position), r.organizer_name,
-                     count(*)
+                     count(*), NULL
                 FROM catalogue_picks p
                 JOIN catalogues k ON k.id = p.catalogue_id
                 JOIN requests r ON r.id = k.request_id
@@ -79,13 +92,13 @@ pub async fn for_user(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Vec
                ORDER BY max(p.updated_at) DESC LIMIT {PER_KIND})
              UNION ALL
              (SELECT 'to_qualify', r.created_at, r.id, r.reference, coalesce(r.event_type, ''),
-                     nullif(btrim(r.area), ''), r.participants::bigint
+                     nullif(btrim(r.area), ''), r.participants::bigint, NULL
                 FROM requests r
                WHERE r.assigned_user_id = $1 AND r.status IN ('new', 'qualifying')
                  AND NOT r.workspace_scenario
                ORDER BY r.created_at LIMIT {PER_KIND})
              UNION ALL
-             (SELECT 'reminder', t.due_at, t.request_id, r.reference, t.title, NULL, t.id
+             (SELECT 'reminder', t.due_at, t.request_id, r.reference, t.title, NULL, t.id, NULL
                 FROM tasks t
                 LEFT JOIN requests r ON r.id = t.request_id, clock
                WHERE t.user_id = $1 AND t.status = 'open' AND t.due_at < clock.end_of_day
@@ -95,7 +108,7 @@ pub async fn for_user(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Vec
                      CASE WHEN ac.status = 'unavailable' THEN 'unavailable'
                           WHEN ac.conditions IS NOT NULL THEN 'conditions'
                           ELSE 'available' END,
-                     ac.id
+                     ac.id, NULL
                 FROM availability_checks ac
                 JOIN requests r ON r.id = ac.request_id
                 JOIN members m ON m.id = ac.member_id, clock
@@ -105,7 +118,7 @@ pub async fn for_user(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Vec
          )
          SELECT items.kind, items.at, items.at AT TIME ZONE 'Europe/Paris' AS at_paris,
                 clock.now_paris, items.request_id, items.reference, items.subject,
-                items.detail, items.target
+                items.detail, items.target, items.venue
            FROM items, clock"
     ))
     .bind(user_id)
