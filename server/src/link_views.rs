@@ -176,17 +176,13 @@ impl LinkViewsService {
                 (Some(name), Some(email)) => Some(TeamContact { name, email }),
                 _ => None,
             },
-            open_until: contact.open_until.map(|at| {
-                crate::memory::dates::paris_date(at)
-                    .format("%d/%m/%Y")
-                    .to_string()
-            }),
+            open_until: contact.open_until.map(app::fr::paris_date),
             event_dates: dates(&row.event),
             request_reference: row.event.reference,
             event_summary: row.event.description,
             participants: row.event.participants.unwrap_or_default(),
             configurations: row.event.configurations,
-            sent_on: row.sent_at.map(|at| at.format("%d/%m/%Y").to_string()),
+            sent_on: row.sent_at.map(app::fr::paris_date),
             comment: row.comment,
             picks: picks
                 .into_iter()
@@ -238,7 +234,7 @@ impl LinkViewsService {
             status: row.status,
             answer: row.answer,
             conditions: row.conditions,
-            answer_until: row.expires_at.format("%d/%m/%Y").to_string(),
+            answer_until: app::fr::paris_date(row.expires_at),
         })
     }
 }

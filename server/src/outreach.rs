@@ -108,9 +108,7 @@ impl Outreach for OutreachService {
             catalogue_id,
             link_id: link.id,
             path: link.path,
-            expires_on: crate::memory::dates::paris_date(expires)
-                .format("%d/%m/%Y")
-                .to_string(),
+            expires_on: app::fr::paris_date(expires),
             emailed_to: queued.emailed_to(),
             mail_note: queued.note(),
         })
@@ -215,9 +213,7 @@ impl Outreach for OutreachService {
                 check_id: check.check_id,
                 path: check.link.path,
                 reused: check.reused,
-                expires_on: crate::memory::dates::paris_date(check.expires_at)
-                    .format("%d/%m/%Y")
-                    .to_string(),
+                expires_on: app::fr::paris_date(check.expires_at),
                 emailed_to: queued.emailed_to(),
                 mail_note: queued.note(),
             });

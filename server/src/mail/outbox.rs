@@ -236,7 +236,5 @@ fn event(facts: &RequestFacts) -> Event {
 }
 
 fn paris_day(t: DateTime<Utc>) -> String {
-    crate::memory::dates::paris_date(t)
-        .format("%d/%m/%Y")
-        .to_string()
+    app::fr::paris_date(t)
 }

@@ -8,6 +8,7 @@ use crate::db::{
 use crate::link_views::pick_comments;
 use crate::mail::store::{self as mail_store, SendRow};
 use app::errors::AppError;
+use app::fr::{paris_date, paris_time};
 use app::outreach::{
     CatalogueOutreachState, CheckState, MailSendState, OutreachPick, OutreachView,
 };
@@ -48,7 +49,7 @@ pub async fn load(
             answer: c.answer,
             sent_on: when(c.sent_at),
             delay: c.answered_at.map(|at| delay(at - c.sent_at)),
-            expires_on: c.expires_at.format("%d/%m/%Y").to_string(),
+            expires_on: paris_date(c.expires_at),
         })
         .collect();
     let mails = mail_store::of_request(db, request_id)
@@ -115,26 +116,7 @@ async fn catalogue(
 
 /// « 06/12/2026 à 14:05 », Paris time.
 fn when(at: DateTime<Utc>) -> String {
-    paris(at).format("%d/%m/%Y à %H:%M").to_string()
-}
-
-/// Paris' wall clock: UTC+2 from the last Sunday of March to the last
-/// Sunday of October (both at 01:00 UTC), UTC+1 otherwise.
-fn paris(at: DateTime<Utc>) -> chrono::NaiveDateTime {
-    use chrono::Datelike;
-    let last_sunday_at_one = |month: u32| {
-        let mut day =
-            chrono::NaiveDate::from_ymd_opt(at.year(), month + 1, 1).and_then(|d| d.pred_opt())?;
-        while day.weekday() != chrono::Weekday::Sun {
-            day = day.pred_opt()?;
-        }
-        day.and_hms_opt(1, 0, 0).map(|d| d.and_utc())
-    };
-    let summer = matches!(
-        (last_sunday_at_one(3), last_sunday_at_one(10)),
-        (Some(starts), Some(ends)) if starts <= at && at < ends
-    );
-    (at + chrono::Duration::hours(if summer { 2 } else { 1 })).naive_utc()
+    format!("{} à {}", paris_date(at), paris_time(at))
 }
 
 /// A send as the team reads it.
@@ -149,10 +131,7 @@ fn mail_state(row: SendRow) -> MailSendState {
         _ => "En file d'envoi".to_string(),
     };
     let next_try = match (row.status.as_str(), row.retry_at) {
-        ("failed", Some(at)) => Some(format!(
-            "nouvel essai automatique à {}",
-            paris(at).format("%H:%M")
-        )),
+        ("failed", Some(at)) => Some(format!("nouvel essai automatique à {}", paris_time(at))),
         _ => None,
     };
     MailSendState {
