@@ -155,9 +155,29 @@ pub async fn decide_with_memory(
     approval_id: i64,
     decision: Decision,
 ) -> Result<DecisionOutcome, ApprovalError> {
+    let no_mail = crate::mail::Outbox::disabled();
+    decide_with_mail(db, links, memory, &no_mail, user_id, approval_id, decision).await
+}
+
+/// [`decide_with_memory`], with the outbox an approved availability check
+/// e-mails its venue through (disabled: the link is passed on by hand).
+pub async fn decide_with_mail(
+    db: &PgPool,
+    links: &SigningKey,
+    memory: Option<&crate::memory::MemoryStore>,
+    outbox: &crate::mail::Outbox,
+    user_id: i64,
+    approval_id: i64,
+    decision: Decision,
+) -> Result<DecisionOutcome, ApprovalError> {
     match decision {
         Decision::Approve { arguments_hash } => {
-            decide::approve(db, links, memory, user_id, approval_id, &arguments_hash).await
+            let writers = decide::Writers {
+                links,
+                memory,
+                outbox,
+            };
+            decide::approve(db, &writers, user_id, approval_id, &arguments_hash).await
         }
         Decision::Reject { reason } => decide::reject(db, user_id, approval_id, &reason).await,
     }

@@ -40,6 +40,9 @@ pub struct ExecContext<'a> {
     /// Writes memories and reminders (`save_memory`, `create_reminder`);
     /// `None`: those executors refuse.
     pub memory: Option<&'a crate::memory::MemoryStore>,
+    /// E-mails an availability check's link to its venue, as the builder's
+    /// bulk checks do (`Outbox::disabled()`: the link is passed on by hand).
+    pub outbox: &'a crate::mail::Outbox,
 }
 
 impl<'a> ExecContext<'a> {
@@ -182,6 +185,7 @@ mod tests {
             mode: Mode::Chat,
             links: &key,
             memory: None,
+            outbox: &crate::mail::Outbox::disabled(),
         };
         match ctx.memory_store() {
             Err(ExecError::Refused(text)) => assert!(text.contains("mémoire"), "{text}"),

@@ -189,6 +189,7 @@ impl Services {
                 agent,
                 links: signing_key.clone(),
                 authors: Default::default(),
+                outbox: outbox.clone(),
             }),
             requests_desk: Arc::new(RequestsDeskService {
                 db: db.clone(),

@@ -5,7 +5,8 @@
 //! send recorded on the request and shown to the team; a server that does
 //! not answer → retried, « Échec » shown with the reason, then delivered
 //! once it is up; without `MAXY_SMTP_URL`, nothing is queued and the team
-//! is told so.
+//! is told so; an availability check the assistant proposed and the team
+//! approved is e-mailed the same way.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 mod support;
 
@@ -441,4 +442,147 @@ async fn without_smtp_nothing_is_queued_and_the_team_is_told(db: PgPool) {
         )
         .await;
     assert_eq!(view.json()["mail_configured"], false);
+}
+
+/// The assistant's availability check, once approved, e-mails its venue
+/// through the builder's outbox path (row, job, message with the link);
+/// without e-mail set up the team gets the link to pass on, as before.
+#[sqlx::test(migrations = "../migrations")]
+async fn an_approved_availability_check_from_the_assistant_is_emailed(db: PgPool) {
+    use app::chat::Decision;
+    use server::approvals;
+    use server::tools::{write, Mode, ToolContext};
+    use std::sync::Arc;
+
+    seed_demo(&db).await;
+    let smtp = catcher(2529);
+    let user = team_user(&db).await;
+    let f = fixture(&db).await;
+    let conversation: i64 = sqlx::query_scalar(
+        "INSERT INTO ai_conversations (user_id, request_id, mode) VALUES ($1, $2, 'chat') RETURNING id",
+    )
+    .bind(user)
+    .bind(f.request_id)
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    let message = server::db::ai_messages::append(&db, conversation, "assistant", &[], None)
+        .await
+        .unwrap()
+        .id;
+    let tools = ToolContext {
+        db: db.clone(),
+        user_id: user,
+        conversation_id: conversation,
+        request_id: Some(f.request_id),
+        search: Arc::new(server::search::SearchService {
+            db: db.clone(),
+            embedder: None,
+            llm: Arc::new(server::llm::OfflineLlm),
+        }),
+        embedder: None,
+        memory: None,
+    };
+    let key = SigningKey::new(support::SECRET_KEY.as_bytes().to_vec());
+    let venue = |id: i64| {
+        let db = db.clone();
+        async move {
+            sqlx::query_as::<_, (String, String)>(
+                "SELECT code, contact_email FROM members WHERE id = $1",
+            )
+            .bind(id)
+            .fetch_one(&db)
+            .await
+            .unwrap()
+        }
+    };
+    let card = |code: String, call: &'static str| {
+        let (db, tools) = (db.clone(), &tools);
+        async move {
+            let input = serde_json::json!({"request_id": f.request_id, "member_code": code});
+            let proposal = write::propose(tools, Mode::Chat, "request_availability_check", &input)
+                .await
+                .unwrap();
+            approvals::create(
+                &db,
+                conversation,
+                message,
+                call,
+                "request_availability_check",
+                &proposal.arguments,
+                approvals::DEFAULT_TTL,
+            )
+            .await
+            .unwrap()
+        }
+    };
+
+    // E-mail set up: queued in the approval's transaction, then delivered.
+    let (code, address) = venue(f.member_ids[0]).await;
+    let pending = card(code, "c1").await;
+    let outbox = Outbox::new(&settings(2529), Some(SITE));
+    let approve = Decision::Approve {
+        arguments_hash: pending.arguments_hash.clone(),
+    };
+    let done = approvals::decide_with_mail(&db, &key, None, &outbox, user, pending.id, approve)
+        .await
+        .unwrap();
+    assert_eq!(done.status, "executed", "{}", done.detail);
+    assert!(
+        done.detail
+            .contains(&format!("e-mail en file d'envoi pour {address}")),
+        "{}",
+        done.detail
+    );
+    assert!(!done.for_model.contains("/v/"), "{}", done.for_model);
+    let path = done
+        .detail
+        .split("(lien : ")
+        .nth(1)
+        .and_then(|rest| rest.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("the link for the team: {}", done.detail))
+        .to_string();
+    assert!(path.starts_with("/v/"), "{path}");
+    let queued: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT s.kind, s.member_id FROM mail_sends s
+           JOIN availability_checks c ON c.id = s.check_id
+          WHERE c.request_id = $1",
+    )
+    .bind(f.request_id)
+    .fetch_all(&db)
+    .await
+    .unwrap();
+    assert_eq!(queued, [("availability".to_string(), f.member_ids[0])]);
+    run_jobs(&db, &registry(&db, 2529)).await;
+    let mails = received(&smtp.folder);
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    assert_eq!(mails[0]["to"][0], address.as_str());
+    let text = mails[0]["text"].as_str().unwrap();
+    assert!(text.contains(&format!("{SITE}{path}")), "{text}");
+    assert!(mails[0]["subject"]
+        .as_str()
+        .unwrap()
+        .starts_with("Êtes-vous disponible le 12/03/2027"));
+
+    // No e-mail set up: the link to pass on, nothing queued.
+    let (code, _) = venue(f.member_ids[1]).await;
+    let pending = card(code, "c2").await;
+    let approve = Decision::Approve {
+        arguments_hash: pending.arguments_hash.clone(),
+    };
+    let done = approvals::decide_with_memory(&db, &key, None, user, pending.id, approve)
+        .await
+        .unwrap();
+    assert_eq!(done.status, "executed", "{}", done.detail);
+    assert!(
+        done.detail.contains("lien à transmettre au lieu : /v/"),
+        "{}",
+        done.detail
+    );
+    assert!(!done.detail.contains("e-mail"), "{}", done.detail);
+    let sends: i64 = sqlx::query_scalar("SELECT count(*) FROM mail_sends")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    assert_eq!(sends, 1, "nothing queued without e-mail");
 }

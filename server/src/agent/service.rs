@@ -31,6 +31,9 @@ pub struct AssistantService {
     pub links: SigningKey,
     /// Display names of message authors.
     pub authors: AuthorNames,
+    /// E-mails the venue of an approved availability check, as the
+    /// builder's checks do.
+    pub outbox: crate::mail::Outbox,
 }
 
 /// Display names by user id, each kept [`AUTHOR_TTL`].
@@ -311,10 +314,11 @@ impl Assistant for AssistantService {
         approval_id: i64,
         decision: Decision,
     ) -> Result<ChatEvent, AppError> {
-        let outcome = approvals::decide_with_memory(
+        let outcome = approvals::decide_with_mail(
             &self.agent.db,
             &self.links,
             self.agent.memory.as_deref(),
+            &self.outbox,
             user_id,
             approval_id,
             decision,

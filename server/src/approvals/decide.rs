@@ -44,10 +44,16 @@ async fn why_not(db: &PgPool, id: i64) -> Result<ApprovalError, ApprovalError> {
     })
 }
 
+/// What an approved write may write through besides the database.
+pub struct Writers<'a> {
+    pub links: &'a SigningKey,
+    pub memory: Option<&'a crate::memory::MemoryStore>,
+    pub outbox: &'a crate::mail::Outbox,
+}
+
 pub async fn approve(
     db: &PgPool,
-    links: &SigningKey,
-    memory: Option<&crate::memory::MemoryStore>,
+    writers: &Writers<'_>,
     user_id: i64,
     id: i64,
     shown_hash: &str,
@@ -67,8 +73,9 @@ pub async fn approve(
         user_id,
         conversation_id: row.conversation_id,
         mode: mode_of(&row),
-        links,
-        memory,
+        links: writers.links,
+        memory: writers.memory,
+        outbox: writers.outbox,
     };
     let executor = executors::find(&row.tool_name);
     // Before any connection is taken: the network work (an embedding).

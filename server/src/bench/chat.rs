@@ -347,6 +347,7 @@ async fn service(
         agent: Arc::new(agent),
         links: crate::auth::tokens::SigningKey::new(b"bench-only-signing-key-0123456789".to_vec()),
         authors: Default::default(),
+        outbox: crate::mail::Outbox::disabled(),
     });
     Ok((service, fake, log))
 }

@@ -1,9 +1,11 @@
 //! Creates the availability check and the venue's magic link in the
 //! approval's transaction (a link is never issued for a check that did not
-//! commit). The link's path is shown once, to the team; the model's result
-//! holds ids only.
+//! commit); with e-mail set up, the venue's e-mail is queued in the same
+//! transaction, through the builder's own outbox call. The link's path is
+//! shown once, to the team; the model's result holds ids only.
 use super::{recheck, stored, ExecContext, ExecError, Executed, Executor, Prepared};
 use crate::db::write_targets;
+use crate::mail::{MailContext, Queued};
 use crate::outreach::checks::{self, CheckError, OnPending};
 use crate::tools::write::request_availability_check::CheckArgs;
 use sqlx::PgConnection;
@@ -42,23 +44,44 @@ impl Executor for RequestAvailabilityCheck {
             other => ExecError::Refused(other.to_string()),
         })?;
         let (check_id, expires_at, link) = (check.check_id, check.expires_at, check.link);
+        let mail = MailContext {
+            user_id: ctx.user_id,
+            path: &link.path,
+            until: expires_at,
+        };
+        let queued = ctx
+            .outbox
+            .queue_availability(&mut *conn, args.request_id, args.member_id, check_id, &mail)
+            .await?;
         let name = write_targets::members_by_ids(&mut *conn, &[args.member_id])
             .await?
             .into_iter()
             .next()
             .map_or_else(|| args.member_code.clone(), |m| m.name);
+        let until = app::fr::paris_date(expires_at);
+        let sent = match &queued {
+            Queued::Emailed { to, .. } => {
+                format!("e-mail en file d'envoi pour {to} (lien : {})", link.path)
+            }
+            Queued::NotSent(_) if !ctx.outbox.is_enabled() => {
+                format!("lien à transmettre au lieu : {}", link.path)
+            }
+            Queued::NotSent(why) => format!(
+                "pas d'e-mail : {why} ; lien à transmettre au lieu : {}",
+                link.path
+            ),
+        };
         Ok(Executed {
             detail: format!(
-                "Demande de disponibilité créée pour {name} ({}), réponse attendue avant le {} ; \
-                 lien à transmettre au lieu : {}",
+                "Demande de disponibilité créée pour {name} ({}), réponse attendue avant le \
+                 {until} ; {sent}",
                 args.member_code,
-                expires_at.format("%d/%m/%Y"),
-                link.path
             ),
             result: serde_json::json!({
                 "availability_check_id": check_id,
                 "member_code": args.member_code,
                 "expires_at": expires_at.to_rfc3339(),
+                "emailed": queued.emailed_to().is_some(),
             }),
         })
     }
