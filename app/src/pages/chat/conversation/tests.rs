@@ -88,10 +88,11 @@ fn events() -> Vec<ChatEvent> {
             summary: format!("Lieu #101 : {}", planted(5)),
             is_error: false,
         },
-        // A finish whose start was never seen shows its name.
+        // A finish whose start was never seen (a write refused before its
+        // card) shows the tool's French label, never its key.
         ChatEvent::ToolFinished {
             call_id: "c2".into(),
-            name: planted(6),
+            name: "add_members_to_catalog".into(),
             summary: planted(7),
             is_error: true,
         },
@@ -189,13 +190,20 @@ fn no_wrapper_tag_reaches_the_html_of_any_event() {
     }
     // The text inside each wrapper is what people read, escaped as HTML
     // (the forged closing tag was taken off with the wrappers).
-    for n in 1..=20 {
+    // MRK6 is not planted: a tool's name is a key, never shown.
+    for n in (1..=20).filter(|n| *n != 6) {
         assert!(
             html.contains(&format!("MRK{n} Belvédère")),
             "MRK{n} not shown:\n{html}"
         );
     }
     assert!(html.contains("&amp; co"), "{html}");
+    assert!(!html.contains("add_members_to_catalog"), "{html}");
+    assert!(
+        html.contains("Proposition d&#x27;ajout au catalogue…")
+            || html.contains("Proposition d'ajout au catalogue…"),
+        "{html}"
+    );
     assert!(
         html.contains("<strong"),
         "the answer's markdown still renders"
