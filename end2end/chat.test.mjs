@@ -36,10 +36,14 @@ const isConversation = (url) => /^\/chat\/\d+$/.test(url.pathname);
 /** Errors of the page itself (panics, hydration), not of the network. */
 const pageErrors = (problems) => problems.filter((p) => p.startsWith('page error'));
 
-/** Waits until the page's current turn is over (the input is enabled again). */
+/**
+ * Waits until the page's current turn is over (the input is enabled again).
+ * The end marker is waited for attached: it is empty, hence not visible,
+ * when a turn ends well and costs nothing (offline).
+ */
 async function waitForTurnEnd(page) {
   await page.getByTestId('chat-running').waitFor({ state: 'detached', timeout: TURN_TIMEOUT });
-  await page.getByTestId('turn-end').last().waitFor({ timeout: TURN_TIMEOUT });
+  await page.getByTestId('turn-end').last().waitFor({ state: 'attached', timeout: TURN_TIMEOUT });
 }
 
 /** Signs in, opens `path` (a chat page) and waits for hydration. */
