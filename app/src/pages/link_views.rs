@@ -34,8 +34,12 @@ pub fn EventSummary(
             <p class="text-xs uppercase tracking-wide text-slate-500">"Demande " {reference}</p>
             <p class="mt-2 text-slate-800">{summary}</p>
             <dl class="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-slate-600">
-                <div><dt class="inline">"Participants : "</dt><dd class="inline font-medium">{participants}</dd></div>
-                {dates.map(|d| view! { <div><dt class="inline">"Dates : "</dt><dd class="inline font-medium">{d}</dd></div> })}
+                <div><dt class="inline">"Participants : "</dt><dd class="inline font-medium">{crate::fr::int(participants)}</dd></div>
+                {dates.map(|d| {
+                    // « du … au … » is a span; a single day is one date.
+                    let label = if d.starts_with("du ") { "Dates : " } else { "Date : " };
+                    view! { <div><dt class="inline">{label}</dt><dd class="inline font-medium">{d}</dd></div> }
+                })}
                 {(!configurations.is_empty()).then(|| view! {
                     <div><dt class="inline">"Configurations : "</dt><dd class="inline font-medium">{configurations}</dd></div>
                 })}

@@ -160,9 +160,15 @@ fn PickCard(pick: CataloguePick, token: String, answers: Answers) -> impl IntoVi
             (Some(n), Some(c)) => format!(" · jusqu'à {n} personnes {}", phrase_of(&c)),
             _ => String::new(),
         };
+        // « Salle principale » reads as is; « Véranda » needs its noun.
+        let room = if r.name.to_lowercase().starts_with("salle") {
+            r.name
+        } else {
+            format!("Salle « {} »", r.name)
+        };
         view! {
             <p class="mt-1 text-sm text-slate-700" data-testid="pick-room">
-                "Salle « " {r.name} " »" {capacity}
+                {room} {capacity}
             </p>
         }
     });
