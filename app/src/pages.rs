@@ -21,10 +21,10 @@ mod workspace;
 
 pub use catalogue_builder::{AcceptanceRate, CatalogueBuilderPage};
 pub use chat::ChatPage;
+pub use console::AccountsPage;
 pub use console::{
     ConsolePage, DecisionsPage, MotifsPage, PlaybooksPage, SimulatorPage, StationsPage,
 };
-pub use console::AccountsPage;
 pub use form_error::{failure, FormError};
 pub use held_search::HeldSearch;
 pub use home::HomePage;

@@ -34,28 +34,7 @@ impl Window {
 
 /// The Paris calendar day of an instant.
 pub fn paris_date(t: DateTime<Utc>) -> NaiveDate {
-    let year = t.year();
-    // Summer time: from the last Sunday of March to the last Sunday of
-    // October, both at 01:00 UTC.
-    let starts = last_sunday(year, 3)
-        .and_hms_opt(1, 0, 0)
-        .map(|d| d.and_utc());
-    let ends = last_sunday(year, 10)
-        .and_hms_opt(1, 0, 0)
-        .map(|d| d.and_utc());
-    let summer = matches!((starts, ends), (Some(s), Some(e)) if s <= t && t < e);
-    (t + Duration::hours(if summer { 2 } else { 1 })).date_naive()
-}
-
-fn last_sunday(year: i32, month: u32) -> NaiveDate {
-    let mut d = NaiveDate::from_ymd_opt(year, month + 1, 1)
-        .unwrap_or(NaiveDate::MIN)
-        .pred_opt()
-        .unwrap_or(NaiveDate::MIN);
-    while d.weekday() != Weekday::Sun {
-        d = d.pred_opt().unwrap_or(NaiveDate::MIN);
-    }
-    d
+    app::fr::to_paris(t).date()
 }
 
 /// The window a question's time expression names, seen from `today`;

@@ -116,7 +116,7 @@ mod tests {
 
     fn summary(id: i64, updated_at: &str) -> ConversationSummary {
         ConversationSummary {
-        request_reference: None,
+            request_reference: None,
             id,
             title: format!("c{id}"),
             request_id: None,
