@@ -147,7 +147,8 @@ async fn the_cards_show_what_will_be_written(db: PgPool) {
     assert_eq!(reminder.arguments["recurrence"], "weekly");
     assert_eq!(reminder.arguments["request_reference"], fixture::REFERENCE);
     let card = format!("{:?}", reminder.body);
-    assert!(card.contains("03/12/2026 09:00"), "{card}");
+    // Shown on Paris time (UTC+1 in December).
+    assert!(card.contains("03/12/2026 10:00"), "{card}");
     assert!(card.contains("Chaque semaine"), "{card}");
 }
 

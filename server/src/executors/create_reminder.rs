@@ -66,7 +66,7 @@ impl Executor for CreateReminder {
             .map_err(exec_error)?;
         Ok(Executed {
             detail: format!(
-                "Rappel « {} » créé pour le {} (UTC).",
+                "Rappel « {} » créé pour le {} (heure de Paris).",
                 args.title,
                 when::format(due)
             ),

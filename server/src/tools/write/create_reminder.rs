@@ -97,10 +97,9 @@ pub async fn resolve(
 }
 
 pub fn describe(args: &ReminderArgs) -> (String, CardBody) {
-    let due = args.due().map_or_else(
-        |_| args.due_at.clone(),
-        |d| format!("{} (UTC)", when::format(d)),
-    );
+    let due = args
+        .due()
+        .map_or_else(|_| args.due_at.clone(), |d| when::format(d));
     let mut rows = vec![
         CardField {
             label: "Rappel".into(),
