@@ -99,7 +99,7 @@ pub async fn resolve(
 pub fn describe(args: &ReminderArgs) -> (String, CardBody) {
     let due = args
         .due()
-        .map_or_else(|_| args.due_at.clone(), |d| when::format(d));
+        .map_or_else(|_| args.due_at.clone(), when::format);
     let mut rows = vec![
         CardField {
             label: "Rappel".into(),
