@@ -14,10 +14,12 @@
 mod labels;
 mod numbers;
 mod paris;
+mod text;
 
 pub use labels::*;
 pub use numbers::*;
 pub use paris::*;
+pub use text::*;
 
 #[cfg(test)]
 mod wording_keys;

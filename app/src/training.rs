@@ -11,21 +11,9 @@ use crate::errors::AppError;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// Verdicts a team member can give on a venue, with their French labels.
-pub const VENUE_VERDICTS: &[(&str, &str)] = &[
-    ("rejected", "À ne plus proposer"),
-    ("demoted", "Compatible plutôt que recommandé"),
-    ("approved", "Bon choix"),
-];
-
-/// Categories of a lesson, with their French labels.
-pub const CATEGORIES: &[(&str, &str)] = &[
-    ("ambiance", "Ambiance"),
-    ("geo", "Géographie"),
-    ("capacity", "Capacité"),
-    ("service", "Service"),
-    ("other", "Autre"),
-];
+/// Verdicts a team member can give on a venue, in the order the form
+/// offers them; their French labels are `fr::training_verdict`.
+pub const VENUE_VERDICTS: &[&str] = &["rejected", "demoted", "approved"];
 
 /// One session as the `/entrainement` page lists it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

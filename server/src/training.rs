@@ -95,8 +95,8 @@ pub fn view_of(
     TrainingSessionView {
         id: row.id,
         verdict: row.verdict.clone(),
-        verdict_label: validate::verdict_label(&row.verdict).to_string(),
-        category_label: validate::category_label(&row.category).to_string(),
+        verdict_label: app::fr::training_verdict(&row.verdict).to_string(),
+        category_label: app::fr::training_category(&row.category).to_string(),
         event_type: row.event_type.clone(),
         venue: match (&row.member_name, &row.member_code) {
             (Some(name), Some(code)) => Some(format!("{name} ({code})")),

@@ -178,7 +178,7 @@ fn worded(row: &work_queue::WorkRow) -> Option<WorkItem> {
         "to_qualify" => {
             let mut what = Vec::new();
             if !subject.is_empty() {
-                what.push(capitalized(&app::event_types::label(&subject)));
+                what.push(app::fr::capitalized(&app::event_types::label(&subject)));
             }
             if let Some(n) = row.target {
                 what.push(format!("{n} personnes"));
@@ -266,14 +266,6 @@ fn excerpt(text: &str) -> String {
     let head: String = text.chars().take(EXCERPT_CHARS).collect();
     let cut = head.rfind(' ').map_or(head.as_str(), |i| &head[..i]);
     format!("{cut}…")
-}
-
-fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 /// « il y a 5 min », « il y a 3 h », « hier à 14:05 », « le 03/12 à

@@ -311,7 +311,7 @@ fn training_lists_verdicts_and_directives() {
     assert_eq!(calls, [("search_training".to_string(), json!({}))]);
     assert!(
         text.contains(
-            "- consigne (soirée d'entreprise, ambiance), 01/02/2026 : Le festif veut de l'extérieur."
+            "- Consigne générale (soirée d'entreprise, ambiance), 01/02/2026 : Le festif veut de l'extérieur."
         ),
         "{text}"
     );

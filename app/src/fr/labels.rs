@@ -171,23 +171,26 @@ pub fn added_by(key: &str) -> &str {
     lookup(ADDED_BY, key).unwrap_or(key)
 }
 
-/// `training_examples.verdict`: what a lesson says about a venue.
+/// `training_examples.verdict`: what a lesson says about a venue, in the
+/// words of the « Apprendre » form (which offers the first three, in this
+/// order, capitalised).
 pub const TRAINING_VERDICTS: Table = &[
-    ("approved", "validé"),
-    ("rejected", "écarté"),
-    ("demoted", "rétrogradé"),
-    ("guideline", "consigne"),
+    ("rejected", "à ne plus proposer"),
+    ("demoted", "compatible plutôt que recommandé"),
+    ("approved", "bon choix"),
+    ("guideline", "consigne générale"),
 ];
 
 pub fn training_verdict(key: &str) -> &str {
     lookup(TRAINING_VERDICTS, key).unwrap_or(key)
 }
 
-/// `training_examples.category`: what a lesson is about.
+/// `training_examples.category`: what a lesson is about (the forms offer
+/// them in this order, capitalised).
 pub const TRAINING_CATEGORIES: Table = &[
-    ("geo", "emplacement"),
-    ("capacity", "capacité"),
     ("ambiance", "ambiance"),
+    ("geo", "géographie"),
+    ("capacity", "capacité"),
     ("service", "service"),
     ("other", "autre"),
 ];

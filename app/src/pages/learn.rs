@@ -10,6 +10,7 @@ mod training_page;
 pub use training_page::TrainingPage;
 
 use crate::errors::AppError;
+use crate::fr;
 use crate::pages::FormError;
 use crate::training::{AddGuideline, Learn, VENUE_VERDICTS};
 use fields::{CategorySelect, DirectiveFields, EventTypeInput};
@@ -65,12 +66,12 @@ pub fn LearnButton(
                 <p class="font-medium text-slate-800">"Qu'apprendre de « " {member_name} " » pour ce type de demande ?"</p>
                 <fieldset class="space-y-1">
                     <legend class="sr-only">"Verdict"</legend>
-                    {VENUE_VERDICTS.iter().map(|(value, label)| view! {
+                    {VENUE_VERDICTS.iter().map(|value| view! {
                         <label class="flex items-center gap-2">
                             <input type="radio" name="verdict" value=*value required data-testid=format!("learn-verdict-{value}")
                                 on:change=move |_| { verdict.set(value.to_string()); problem.set(None); }
                                 on:invalid=move |_| problem.set(Some(NO_VERDICT)) />
-                            {*label}
+                            {fr::capitalized(fr::training_verdict(value))}
                         </label>
                     }).collect_view()}
                 </fieldset>

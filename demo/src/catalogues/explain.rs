@@ -88,7 +88,7 @@ pub fn recommended(
     let room = room_name(data, m.room_id);
     let point = selling_point(rng, ctx, brief, m);
     let (cap, cfg, d, n) = (
-        m.capacity,
+        app::fr::int(m.capacity),
         m.config.phrase(),
         km(m.distance_km),
         request.participants,
@@ -98,7 +98,7 @@ pub fn recommended(
     match dice::between(rng, 0, 3) {
         3 => format!("« {room} » reçoit {cap} personnes {cfg}, avec {point}."),
         0 => format!("« {room} » accueille jusqu'à {cap} personnes {cfg}, à {d} km du lieu souhaité, avec {point}."),
-        1 => format!("Salle « {room} » taillée pour {n} personnes {cfg} et {point} : un choix sûr pour {}.", brief.event.this),
+        1 => format!("{} taillée pour {} personnes {cfg} et {point} : un choix sûr pour {}.", titled_room(room), app::fr::int(n), brief.event.this),
         _ => format!("Jauge idéale ({cap} personnes {cfg}) et {point}, à {d} km seulement."),
     }
 }
@@ -115,7 +115,10 @@ pub fn compatible(
     let room = room_name(data, m.room_id);
     let point = selling_point(rng, ctx, brief, m);
     let catch = if f64::from(m.capacity) < f64::from(request.participants) * 1.15 {
-        format!("jauge un peu juste pour {} personnes", request.participants)
+        format!(
+            "jauge un peu juste pour {} personnes",
+            app::fr::int(request.participants)
+        )
     } else if m.distance_km > radius * 0.6 {
         format!("un peu excentré ({} km)", km(m.distance_km))
     } else {
@@ -133,10 +136,20 @@ pub fn compatible(
     match dice::between(rng, 0, 1) {
         0 => format!(
             "Alternative solide : « {room} » ({} personnes {}), mais {catch}.",
-            m.capacity,
+            app::fr::int(m.capacity),
             m.config.phrase()
         ),
         _ => format!("Bonne option de repli avec {point} ; bémol : {catch}."),
+    }
+}
+
+/// « Salle « Verrière » », or « « Salle principale » » when the name already
+/// says salle (never « Salle « Salle principale » »).
+fn titled_room(room: &str) -> String {
+    if room.to_lowercase().starts_with("salle") {
+        format!("« {room} »")
+    } else {
+        format!("Salle « {room} »")
     }
 }
 

@@ -17,10 +17,10 @@ pub fn of_request(request: &RequestContext) -> String {
     let what = match (request.event_type.as_deref(), request.participants) {
         (Some(kind), Some(n)) if !kind.trim().is_empty() => Some(format!(
             "{} {n} pers.",
-            capitalized(&app::event_types::label(kind))
+            app::fr::capitalized(&app::event_types::label(kind))
         )),
         (Some(kind), None) if !kind.trim().is_empty() => {
-            Some(capitalized(&app::event_types::label(kind)))
+            Some(app::fr::capitalized(&app::event_types::label(kind)))
         }
         (_, Some(n)) => Some(format!("{n} pers.")),
         _ => None,
@@ -68,20 +68,12 @@ pub fn of_message(text: &str) -> String {
         }
     }
     let said = if rest.is_empty() { line.as_str() } else { rest };
-    shortened(&capitalized(said))
+    shortened(&app::fr::capitalized(said))
 }
 
 /// Whitespace runs (new lines included) as one space.
 fn flat(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 /// At most [`MAX_CHARS`] characters: cut at the last space that leaves room

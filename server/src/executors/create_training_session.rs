@@ -1,7 +1,7 @@
 //! Records a training session (source `chat`) with the approver as author,
 //! through `training::create::record` (the « Apprendre » button's writer).
 use super::{recheck, stored, ExecContext, ExecError, Executed, Executor, Prepared};
-use crate::tools::write::create_training_session::{verdict_label, TrainingArgs};
+use crate::tools::write::create_training_session::TrainingArgs;
 use crate::training::create::{self, CreateError};
 use crate::training::validate::Source;
 use sqlx::PgConnection;
@@ -34,7 +34,10 @@ impl Executor for CreateTrainingSession {
                 CreateError::Db(e) => ExecError::Db(e),
             })?;
         Ok(Executed {
-            detail: format!("Leçon enregistrée ({}).", verdict_label(&args.verdict)),
+            detail: format!(
+                "Leçon enregistrée ({}).",
+                app::fr::training_verdict(&args.verdict)
+            ),
             result: serde_json::json!({ "training_session_id": id }),
         })
     }

@@ -67,23 +67,13 @@ fn answer(sessions: &[Session]) -> String {
         )
     );
     for s in sessions {
-        let verdict = match s.verdict.as_str() {
-            "approved" => "approuvé",
-            "rejected" => "écarté",
-            "demoted" => "rétrogradé",
-            "guideline" => "consigne",
-            other => other,
-        };
-        let mut line = format!("\n- {verdict}");
+        let mut line = format!(
+            "\n- {}",
+            app::fr::capitalized(app::fr::training_verdict(&s.verdict))
+        );
         // The kind of event in the team's words, never its key.
         let kind = s.event_type.as_deref().map(app::event_types::label);
-        let category = s.category.as_deref().map(|c| {
-            app::training::CATEGORIES
-                .iter()
-                .find(|(key, _)| *key == c)
-                .map_or(c, |(_, label)| label)
-                .to_lowercase()
-        });
+        let category = s.category.as_deref().map(app::fr::training_category);
         let about: Vec<&str> = [
             s.member_code.as_deref(),
             kind.as_deref(),

@@ -34,7 +34,7 @@ fn db_error(e: sqlx::Error) -> AppError {
 
 fn save_error(e: store::SaveError) -> AppError {
     match e {
-        store::SaveError::Invalid(_) => AppError::Invalid(capitalised(&e.to_string())),
+        store::SaveError::Invalid(_) => AppError::Invalid(app::fr::capitalized(&e.to_string())),
         store::SaveError::Db(sqlx::Error::RowNotFound) => AppError::NotFound,
         store::SaveError::Db(e) => db_error(e),
     }
@@ -45,20 +45,10 @@ fn review_error(e: miner::ReviewError) -> AppError {
     match e {
         R::NotFound => AppError::NotFound,
         R::Db(e) => db_error(e),
-        R::AlreadyReviewed => AppError::Conflict(capitalised(&e.to_string())),
+        R::AlreadyReviewed => AppError::Conflict(app::fr::capitalized(&e.to_string())),
         R::Invalid(_) | R::NameTaken(_) | R::Save(_) => {
-            AppError::Invalid(capitalised(&e.to_string()))
+            AppError::Invalid(app::fr::capitalized(&e.to_string()))
         }
-    }
-}
-
-/// The modules' messages start in lower case (they follow a colon in the
-/// logs); a message shown alone starts with a capital.
-fn capitalised(message: &str) -> String {
-    let mut chars = message.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => String::new(),
     }
 }
 
@@ -199,7 +189,7 @@ impl PlaybookConsole for PlaybookConsoleService {
             .map_err(|e| match e {
                 stations::StationError::Unknown(_) => AppError::NotFound,
                 stations::StationError::Invalid(_) => {
-                    AppError::Invalid(capitalised(&e.to_string()))
+                    AppError::Invalid(app::fr::capitalized(&e.to_string()))
                 }
                 stations::StationError::Db(e) => db_error(e),
             })
@@ -297,9 +287,9 @@ mod tests {
     #[test]
     fn messages_shown_alone_start_with_a_capital() {
         assert_eq!(
-            capitalised("définition refusée : x"),
+            app::fr::capitalized("définition refusée : x"),
             "Définition refusée : x"
         );
-        assert_eq!(capitalised(""), "");
+        assert_eq!(app::fr::capitalized(""), "");
     }
 }

@@ -123,7 +123,7 @@ impl Effect {
         self.verdict
             .as_ref()
             .filter(|(v, _)| v == "rejected")
-            .map(|(_, c)| sentence_case(c) + ".")
+            .map(|(_, c)| app::fr::capitalized(c) + ".")
     }
 
     /// `sentence` with the lessons that moved this venue appended.
@@ -139,14 +139,6 @@ impl Effect {
         }
         let base = sentence.trim_end().trim_end_matches('.');
         format!("{base} ; {}.", parts.join(", "))
-    }
-}
-
-fn sentence_case(text: &str) -> String {
-    let mut c = text.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
     }
 }
 

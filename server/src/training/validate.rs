@@ -83,17 +83,9 @@ fn one_of(what: &str, article: &str, value: &str, allowed: &[&str]) -> Result<St
         };
         Err(Invalid(format!(
             "{} {unknown} : « {value} » (valeurs permises : {}).",
-            capitalized(what),
+            app::fr::capitalized(what),
             allowed.join(", ")
         )))
-    }
-}
-
-fn capitalized(label: &str) -> String {
-    let mut c = label.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
     }
 }
 
@@ -153,7 +145,7 @@ pub fn check(draft: &Draft) -> Result<Valid, Invalid> {
     } else if draft.member_id.is_none() {
         return Err(Invalid(format!(
             "Le verdict « {} » porte sur un lieu : lequel ?",
-            verdict_label(&verdict)
+            app::fr::training_verdict(&verdict)
         )));
     }
     for (label, id) in [
@@ -175,27 +167,6 @@ pub fn check(draft: &Draft) -> Result<Valid, Invalid> {
         event_type,
         directives: draft.directives.clone(),
     })
-}
-
-pub fn verdict_label(verdict: &str) -> &str {
-    match verdict {
-        "approved" => "bon choix",
-        "rejected" => "à ne plus proposer",
-        "demoted" => "compatible plutôt que recommandé",
-        "guideline" => "consigne générale",
-        other => other,
-    }
-}
-
-pub fn category_label(category: &str) -> &str {
-    match category {
-        "geo" => "géographie",
-        "capacity" => "capacité",
-        "ambiance" => "ambiance",
-        "service" => "service",
-        "other" => "autre",
-        other => other,
-    }
 }
 
 #[cfg(test)]

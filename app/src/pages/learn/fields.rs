@@ -1,5 +1,5 @@
 //! The fields both learning forms share: category, event type, directive.
-use crate::training::CATEGORIES;
+use crate::fr::{capitalized, TRAINING_CATEGORIES};
 use leptos::prelude::*;
 
 #[component]
@@ -8,7 +8,7 @@ pub fn CategorySelect() -> impl IntoView {
         <label class="block">
             "Catégorie"
             <select name="category" class="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1" data-testid="training-category">
-                {CATEGORIES.iter().map(|(value, label)| view! { <option value=*value>{*label}</option> }).collect_view()}
+                {TRAINING_CATEGORIES.iter().map(|(value, label)| view! { <option value=*value>{capitalized(label)}</option> }).collect_view()}
             </select>
         </label>
     }

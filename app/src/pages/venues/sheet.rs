@@ -100,7 +100,7 @@ fn SheetMain(sheet: VenueSheet) -> impl IntoView {
                                 <ul class="space-y-2">
                                     {sheet.rooms.iter().map(|r| {
                                         let layouts = r.capacities.iter()
-                                            .map(|(c, n)| format!("{} : {}", capitalised(label_of(c)), fr::plural(*n, "personne", "personnes")))
+                                            .map(|(c, n)| format!("{} : {}", crate::fr::capitalized(label_of(c)), fr::plural(*n, "personne", "personnes")))
                                             .collect::<Vec<_>>();
                                         view! {
                                             <li class="rounded-xl border border-slate-200 bg-white p-3 text-sm" data-testid="venue-room">
@@ -164,12 +164,4 @@ fn SheetAside(sheet: VenueSheet, website: Option<String>) -> impl IntoView {
                 </aside>
     }
     .into_any()
-}
-
-fn capitalised(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().collect::<String>() + chars.as_str(),
-        None => String::new(),
-    }
 }

@@ -11,9 +11,7 @@ use app::chat::{CardBody, CardField};
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 
-pub use crate::training::validate::{
-    category_label, verdict_label, CATEGORIES, MAX_REASON_CHARS, VERDICTS,
-};
+pub use crate::training::validate::{CATEGORIES, MAX_REASON_CHARS, VERDICTS};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -130,11 +128,11 @@ pub async fn describe(
     let mut rows = vec![
         CardField {
             label: "Verdict".into(),
-            value: verdict_label(&args.verdict).into(),
+            value: app::fr::training_verdict(&args.verdict).into(),
         },
         CardField {
             label: "Catégorie".into(),
-            value: category_label(&args.category).into(),
+            value: app::fr::training_category(&args.category).into(),
         },
     ];
     if let Some(id) = args.request_id {
@@ -188,7 +186,10 @@ pub async fn describe(
     }
     let title = match args.verdict.as_str() {
         "guideline" => "Enregistrer une consigne générale".to_string(),
-        verdict => format!("Enregistrer une leçon : {}", verdict_label(verdict)),
+        verdict => format!(
+            "Enregistrer une leçon : {}",
+            app::fr::training_verdict(verdict)
+        ),
     };
     Ok((title, CardBody::Fields { rows }))
 }
