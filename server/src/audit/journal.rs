@@ -7,10 +7,20 @@
 //! for one member, `(action, at DESC)` for one family), where a catch-all
 //! `$n IS NULL OR …` statement would get one generic plan for all.
 use super::labels;
-use app::admin::{JournalFilters, FAMILIES, JOURNAL_PAGE_SIZE, PERIODS};
+use app::admin::{AuditKind, JournalFilters, FAMILIES, JOURNAL_PAGE_SIZE, PERIODS};
 use app::errors::AppError;
 use chrono::{DateTime, NaiveDate, Utc};
 use sqlx::{PgPool, Postgres, QueryBuilder};
+
+/// The `actor_kind`s a view shows.
+pub(crate) fn actor_kinds(kind: AuditKind) -> &'static [&'static str] {
+    match kind {
+        AuditKind::All => &["user", "anonymous", "magic_link", "system"],
+        AuditKind::Team => &["user"],
+        AuditKind::Outsiders => &["anonymous", "magic_link"],
+        AuditKind::System => &["system"],
+    }
+}
 
 /// The filters checked: every value is one the form offers.
 #[derive(Debug, Default, PartialEq)]
@@ -42,7 +52,7 @@ fn day(text: &str, which: &str) -> Result<Option<NaiveDate>, AppError> {
 /// Checks `filters` against what the form offers; a value it does not
 /// offer is refused in French, never silently dropped.
 pub fn check(filters: &JournalFilters) -> Result<Checked, AppError> {
-    let kind = app::admin::AuditKind::parse(&filters.journal)?;
+    let kind = AuditKind::parse(&filters.journal)?;
     let member = match filters.member.trim() {
         "" => None,
         m => Some(
@@ -78,7 +88,7 @@ pub fn check(filters: &JournalFilters) -> Result<Checked, AppError> {
         .filter(|t| !t.is_empty())
         .map(|t| t.chars().take(100).collect());
     Ok(Checked {
-        actor_kinds: super::reader::actor_kinds(kind),
+        actor_kinds: actor_kinds(kind),
         member,
         areas,
         period,

@@ -1,8 +1,9 @@
 //! The audit log as the admin console reads it (`app::admin::AuditLog`):
 //! one view per kind of actor, each with its own latest rows, and summary
 //! rows told in French.
+use super::journal::{self, actor_kinds};
 use super::labels;
-use super::{journal, objects};
+use super::objects;
 use crate::db::audit_log;
 use app::admin::{AuditEvent, AuditKind, AuditLog, JournalFilters, JournalPage, JournalRow};
 use app::errors::AppError;
@@ -10,16 +11,6 @@ use sqlx::PgPool;
 
 pub struct AuditReader {
     pub db: PgPool,
-}
-
-/// The `actor_kind`s a view shows.
-pub(crate) fn actor_kinds(kind: AuditKind) -> &'static [&'static str] {
-    match kind {
-        AuditKind::All => &["user", "anonymous", "magic_link", "system"],
-        AuditKind::Team => &["user"],
-        AuditKind::Outsiders => &["anonymous", "magic_link"],
-        AuditKind::System => &["system"],
-    }
 }
 
 /// What a summary row of `action` standing for `rows` rows says: the rows
