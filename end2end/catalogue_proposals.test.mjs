@@ -18,7 +18,7 @@ const REQUEST_ID = Number(process.env.MAXY_E2E_FULL_DRAFT_REQUEST_ID);
 
 async function waitForTurnEnd(page) {
   await page.getByTestId('chat-running').waitFor({ state: 'detached', timeout: TURN_TIMEOUT });
-  await page.getByTestId('turn-end').last().waitFor({ timeout: TURN_TIMEOUT });
+  await page.getByTestId('turn-end').last().waitFor({ state: 'attached', timeout: TURN_TIMEOUT });
 }
 
 async function send(page, text) {

@@ -24,7 +24,7 @@ test('a silent turn shows « Le modèle ne répond pas… » within 5 seconds, w
     await input.press('Enter');
     await page.waitForURL((url) => /^\/chat\/\d+$/.test(url.pathname));
     await page.getByTestId('chat-running').waitFor({ state: 'detached', timeout: TURN_TIMEOUT });
-    await page.getByTestId('turn-end').last().waitFor({ timeout: TURN_TIMEOUT });
+    await page.getByTestId('turn-end').last().waitFor({ state: 'attached', timeout: TURN_TIMEOUT });
     const conversationId = Number(location(page).pathname.split('/').pop());
     assert.equal(await page.getByTestId('chat-stalled').count(), 0, 'no warning after a turn that ended');
 
