@@ -74,14 +74,10 @@ fn answer(sessions: &[Session]) -> String {
         // The kind of event in the team's words, never its key.
         let kind = s.event_type.as_deref().map(app::event_types::label);
         let category = s.category.as_deref().map(app::fr::training_category);
-        let about: Vec<&str> = [
-            s.member_code.as_deref(),
-            kind.as_deref(),
-            category.as_deref(),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
+        let about: Vec<&str> = [s.member_code.as_deref(), kind.as_deref(), category]
+            .into_iter()
+            .flatten()
+            .collect();
         if !about.is_empty() {
             line.push_str(&format!(" ({})", about.join(", ")));
         }
