@@ -11,7 +11,7 @@ use app::admin::JournalObject;
 use sqlx::PgPool;
 use std::collections::HashMap;
 
-type Key = (String, i64);
+pub(super) type Key = (String, i64);
 
 fn quoted(title: &str) -> String {
     format!("« {} »", title.trim())

@@ -5,9 +5,12 @@ use super::journal::{self, actor_kinds};
 use super::labels;
 use super::objects;
 use crate::db::audit_log;
-use app::admin::{AuditEvent, AuditKind, AuditLog, JournalFilters, JournalPage, JournalRow};
+use app::admin::{
+    AuditEvent, AuditKind, AuditLog, JournalFilters, JournalObject, JournalPage, JournalRow,
+};
 use app::errors::AppError;
 use sqlx::PgPool;
+use std::collections::HashMap;
 
 pub struct AuditReader {
     pub db: PgPool,
@@ -45,18 +48,27 @@ fn actor_words(actor_kind: &str) -> &'static str {
     }
 }
 
+/// What the rows' objects are called, in one query per kind: objects by
+/// their public words (« demande D-2026-00042 »), never by id.
+async fn describe_objects<'a>(
+    db: &PgPool,
+    objects: impl Iterator<Item = (&'a Option<String>, Option<i64>)>,
+) -> Result<HashMap<objects::Key, JournalObject>, AppError> {
+    let keys: Vec<(String, Option<i64>)> = objects
+        .filter_map(|(kind, id)| kind.clone().map(|k| (k, id)))
+        .collect();
+    objects::describe(db, &keys)
+        .await
+        .map_err(crate::db::app_error)
+}
+
 #[async_trait::async_trait]
 impl AuditLog for AuditReader {
     async fn page(&self, filters: JournalFilters) -> Result<JournalPage, AppError> {
         let checked = journal::check(&filters)?;
         let (rows, has_next) = journal::page(&self.db, &checked).await?;
-        let keys: Vec<(String, Option<i64>)> = rows
-            .iter()
-            .filter_map(|r| r.object_type.clone().map(|t| (t, r.object_id)))
-            .collect();
-        let described = objects::describe(&self.db, &keys)
-            .await
-            .map_err(crate::db::app_error)?;
+        let described =
+            describe_objects(&self.db, rows.iter().map(|r| (&r.object_type, r.object_id))).await?;
         let members: Vec<(i64, String)> =
             sqlx::query_as("SELECT id, display_name FROM users ORDER BY lower(display_name), id")
                 .fetch_all(&self.db)
@@ -92,14 +104,8 @@ impl AuditLog for AuditReader {
         let rows = audit_log::latest(&self.db, actor_kinds(kind), limit)
             .await
             .map_err(crate::db::app_error)?;
-        // Objects by their public words (« demande D-2026-00042 »), never by id.
-        let keys: Vec<(String, Option<i64>)> = rows
-            .iter()
-            .filter_map(|r| r.object_type.clone().map(|t| (t, r.object_id)))
-            .collect();
-        let described = objects::describe(&self.db, &keys)
-            .await
-            .map_err(crate::db::app_error)?;
+        let described =
+            describe_objects(&self.db, rows.iter().map(|r| (&r.object_type, r.object_id))).await?;
         Ok(rows
             .into_iter()
             .map(|r| AuditEvent {
