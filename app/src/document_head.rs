@@ -20,7 +20,7 @@ pub fn DocumentAssets(options: LeptosOptions) -> impl IntoView {
     view! {
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" id="maxy-css" href=stylesheet />
-        {hydrate.then(|| view! { <HydrationScripts options /> })}
+        {hydrate.then(|| view! { <HydrationScripts options islands=true /> })}
     }
 }
 

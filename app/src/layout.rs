@@ -85,17 +85,10 @@ pub fn AppLayout() -> impl IntoView {
     let known = server_side_user();
     let user: CurrentUser = Resource::new_blocking(|| (), move |_| load_user(known.clone()));
     provide_context(user);
-    // Without JavaScript the browser follows `#contenu` itself; with it the
-    // router would take the click, so the focus is moved here.
-    let content = NodeRef::<leptos::html::Main>::new();
-    let skip = move |ev: leptos::ev::MouseEvent| {
-        if let Some(main) = content.get_untracked() {
-            ev.prevent_default();
-            let _ = main.focus();
-        }
-    };
+    // The layout is server HTML (no router in the browser): following
+    // `#contenu` moves the focus to `<main tabindex="-1">` natively.
     view! {
-        <a href="#contenu" data-testid="skip-link" on:click=skip
+        <a href="#contenu" data-testid="skip-link"
             class="sr-only focus:not-sr-only focus:fixed focus:left-3 focus:top-3 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:text-sm focus:font-medium focus:text-indigo-700 focus:shadow-lg focus:ring-2 focus:ring-indigo-500">
             "Aller au contenu"
         </a>
@@ -128,7 +121,7 @@ pub fn AppLayout() -> impl IntoView {
                     </Suspense>
                 </div>
             </header>
-            <main id="contenu" node_ref=content tabindex="-1" class="min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-6 md:px-10 md:py-8">
+            <main id="contenu" tabindex="-1" class="min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-6 md:px-10 md:py-8">
                 <Outlet />
             </main>
         </div>

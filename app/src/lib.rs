@@ -6,6 +6,7 @@
 
 pub mod admin;
 pub mod auth;
+pub mod browser;
 pub mod catalogue_builder;
 pub mod chat;
 pub mod document_head;
@@ -69,7 +70,6 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
-    mark_hydrated();
     view! {
         <Title formatter=|page: String| {
             raw_text::title_text(if page.is_empty() { "Maxy".to_string() } else { format!("{page} · Maxy") })
@@ -109,15 +109,19 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// Sets `data-hydrated="true"` on `<body>` once the wasm has taken over.
+/// Sets `data-hydrated="true"` on `<body>` once the page's islands have
+/// hydrated: end-to-end tests wait for it before they click.
 ///
-/// Effects never run during server rendering, so the attribute appears only in
-/// a hydrated browser: end-to-end tests wait for it before they click.
-fn mark_hydrated() {
-    Effect::new(|_| {
-        #[cfg(feature = "hydrate")]
-        if let Some(body) = document().body() {
-            let _ = body.set_attribute("data-hydrated", "true");
-        }
-    });
+/// The island script hydrates the islands right after `hydrate()` returns,
+/// one after another in microtasks; a zero-delay timeout runs after all of them.
+#[cfg(feature = "hydrate")]
+pub fn mark_hydrated() {
+    set_timeout(
+        || {
+            if let Some(body) = document().body() {
+                let _ = body.set_attribute("data-hydrated", "true");
+            }
+        },
+        std::time::Duration::ZERO,
+    );
 }

@@ -74,7 +74,10 @@ pub fn CatalogueBuilderPage() -> impl IntoView {
     }
 }
 
-#[component]
+/// The board: the island that hydrates (every operation is a server call
+/// whose answer redraws it). Its one prop, the catalogue as loaded, is
+/// serialised into the page.
+#[island]
 fn BuilderBody(initial: CatalogueView) -> impl IntoView {
     let builder = Builder::new(initial);
     let view_signal = builder.view;

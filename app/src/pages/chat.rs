@@ -17,29 +17,49 @@ use crate::chat::{list_conversations, load_conversation, SentMessage};
 use composer::Composer;
 use conversation::ConversationView;
 use leptos::prelude::*;
-use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
-use leptos_router::NavigateOptions;
+use leptos_router::hooks::{use_params_map, use_query_map};
+use serde::{Deserialize, Serialize};
 use sidebar::Sidebar;
 
 use super::PageHeader;
 
 #[component]
 pub fn ChatPage() -> impl IntoView {
+    // Read once on the server: every page is a full load in islands mode.
     let params = use_params_map();
     let query = use_query_map();
-    // `Err(())`: an id that is not one (a 404 message, not the new page).
-    let conversation_id = Memo::new(move |_| {
-        params
-            .read()
-            .get("id")
-            .map(|id| id.parse::<i64>().map_err(|_| ()))
-    });
-    let current = Signal::derive(move || conversation_id.get().and_then(Result::ok));
-    let request_id = Memo::new(move |_| {
-        query
-            .read()
-            .get("request")
-            .and_then(|r| r.trim().parse::<i64>().ok())
+    let opened = match params.read_untracked().get("id") {
+        None => Opened::New,
+        Some(id) => id
+            .parse::<i64>()
+            .map_or(Opened::Unknown, Opened::Conversation),
+    };
+    let request_id = query
+        .read_untracked()
+        .get("request")
+        .and_then(|r| r.trim().parse::<i64>().ok());
+    view! {
+        <PageHeader title="Chat" subtitle="Discutez avec Maxy ; les modifications proposées attendent votre approbation." />
+        <ChatLive opened request_id />
+    }
+}
+
+/// Which conversation the page shows (an island prop: serialised into the page).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+enum Opened {
+    New,
+    Conversation(i64),
+    /// `/chat/abc`: a 404 message, not the new page.
+    Unknown,
+}
+
+/// The conversations and the open one: the island that hydrates, follows a
+/// running turn live and sends messages and decisions.
+#[island]
+fn ChatLive(opened: Opened, request_id: Option<i64>) -> impl IntoView {
+    let current = Signal::derive(move || match opened {
+        Opened::Conversation(id) => Some(id),
+        _ => None,
     });
     // Bumped when a message is sent or a turn ends: the list refreshes.
     let refresh = RwSignal::new(0u32);
@@ -54,15 +74,14 @@ pub fn ChatPage() -> impl IntoView {
         },
     );
     view! {
-        <PageHeader title="Chat" subtitle="Discutez avec Maxy ; les modifications proposées attendent votre approbation." />
         <div class="group/chat md:flex md:items-start md:gap-6">
             <Sidebar conversations current />
             <section class="min-w-0 md:flex-1" aria-label="Conversation">
                 <Suspense fallback=|| view! { <p class="text-sm text-slate-500">"Chargement de la conversation…"</p> }>
-                    {move || match conversation_id.get() {
-                        None => Some(view! { <NewConversation request_id=request_id.get() refresh /> }.into_any()),
-                        Some(Err(())) => Some(not_found().into_any()),
-                        Some(Ok(_)) => log.get().map(|loaded| match loaded {
+                    {move || match opened {
+                        Opened::New => Some(view! { <NewConversation request_id refresh /> }.into_any()),
+                        Opened::Unknown => Some(not_found().into_any()),
+                        Opened::Conversation(_) => log.get().map(|loaded| match loaded {
                             Some(Ok(log)) => view! { <ConversationView log refresh /> }.into_any(),
                             Some(Err(e)) => view! {
                                 <p role="alert" class="rounded-md bg-red-50 px-4 py-3 text-sm text-red-700">{e.to_string()}</p>
@@ -86,13 +105,9 @@ fn not_found() -> impl IntoView {
 /// to `/chat/{id}`, which follows the turn.
 #[component]
 fn NewConversation(request_id: Option<i64>, refresh: RwSignal<u32>) -> impl IntoView {
-    let navigate = use_navigate();
     let on_sent = Callback::new(move |sent: SentMessage| {
         refresh.update(|n| *n += 1);
-        navigate(
-            &format!("/chat/{}", sent.conversation_id),
-            NavigateOptions::default(),
-        );
+        crate::browser::go_to(&format!("/chat/{}", sent.conversation_id));
     });
     let placeholder = request_id.map(|_| "Qualifie cette demande".to_string());
     view! {

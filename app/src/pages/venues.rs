@@ -23,8 +23,19 @@ use results::ResultsView;
 use super::{HeldSearch, MyPreferencesPanel, PageHeader};
 use crate::raw_text::textarea_value;
 
-/// Enter in the search text submits the form, as in a one-line field;
-/// Shift+Enter (and an input method composing) keeps its newline.
+/// The search text. An island for one reason: Enter in it submits the form,
+/// as in a one-line field; Shift+Enter (and an input method composing) keeps
+/// its newline. Without JavaScript it is a plain textarea.
+#[island]
+fn SearchText(text: String) -> impl IntoView {
+    view! {
+        <textarea name="q" rows="2" maxlength=MAX_TEXT_CHARS.to_string() data-testid="venue-search-text"
+            placeholder="Rooftop festif dans le 8e pour 100 personnes avec vue sur Paris — ou collez l'e-mail de l'organisateur"
+            class="mt-1 block w-full resize-y rounded-md border border-slate-300 px-3 py-2"
+            on:keydown=submit_on_enter>{textarea_value(text)}</textarea>
+    }
+}
+
 fn submit_on_enter(ev: leptos::ev::KeyboardEvent) {
     #[cfg(feature = "hydrate")]
     {
@@ -105,7 +116,7 @@ pub fn VenuesPage() -> impl IntoView {
         <MyPreferencesPanel />
         <Suspense fallback=|| view! { <p class="mt-6 text-sm text-slate-500">"Recherche…"</p> }>
             {move || results.get().flatten().map(|r| match r {
-                Ok(r) if r.held => view! { <HeldSearch on_run=move || results.refetch()
+                Ok(r) if r.held => view! { <HeldSearch
                     message="Cette recherche vient d'un lien extérieur : elle n'a pas été lancée. Vérifiez les critères ci-dessus."
                     testid="search-held" run_testid="run-search" /> }.into_any(),
                 Ok(r) => view! { <ResultsView results=r /> }.into_any(),
@@ -169,10 +180,7 @@ fn SearchFormView(
                     // A textarea: a pasted e-mail keeps its lines, which is how
                     // its signature and quoted thread are told from its body.
                     // Enter searches, Shift+Enter goes to a new line.
-                    <textarea name="q" rows="2" maxlength=MAX_TEXT_CHARS.to_string() data-testid="venue-search-text"
-                        placeholder="Rooftop festif dans le 8e pour 100 personnes avec vue sur Paris — ou collez l'e-mail de l'organisateur"
-                        class="mt-1 block w-full resize-y rounded-md border border-slate-300 px-3 py-2"
-                        on:keydown=submit_on_enter>{textarea_value(f.text.clone())}</textarea>
+                    <SearchText text=f.text.clone() />
                 </label>
             </div>
             <div class="grid gap-4 md:grid-cols-[12rem_12rem_1fr]">

@@ -9,7 +9,6 @@ use crate::catalogue_builder::{
 use crate::room_configurations::Configuration;
 use crate::venue_search::list_pools;
 use leptos::prelude::*;
-use leptos_router::hooks::use_navigate;
 
 use super::PageHeader;
 
@@ -67,20 +66,18 @@ fn ScenarioRow(scenario: ScenarioOption) -> impl IntoView {
 }
 
 /// « Inventer une demande »: stored as a workspace scenario, then its
-/// training builder opens.
-#[component]
+/// training builder opens. An island: the form is built in the browser.
+#[island]
 fn InventForm() -> impl IntoView {
     let pools = Resource::new(|| (), |_| list_pools());
     let form = RwSignal::new(InventedScenario::default());
     let participants = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
-    let navigate = use_navigate();
     let invent = Action::new(move |scenario: &InventedScenario| {
         let scenario = scenario.clone();
-        let navigate = navigate.clone();
         async move {
             match invent_workspace_scenario(scenario).await {
-                Ok(href) => navigate(&href, Default::default()),
+                Ok(href) => crate::browser::go_to(&href),
                 Err(e) => error.set(Some(e.to_string())),
             }
         }

@@ -3,7 +3,6 @@
 use crate::chat::ConversationSummary;
 use crate::errors::AppError;
 use leptos::prelude::*;
-use leptos_router::components::A;
 
 /// Newest first, then the most recent id. The server writes every time in
 /// UTC; only the optional fraction of a second varies in length, so it is
@@ -53,10 +52,10 @@ pub fn Sidebar(
         <aside id="conversations-list" data-testid="conversations-list"
             class="hidden space-y-3 group-has-[#conversations-toggle:checked]/chat:block md:block md:w-64 md:group-has-[#conversations-toggle:checked]/chat:hidden"
             aria-label="Conversations">
-            <A href="/chat" attr:data-testid="new-conversation"
-                attr:class="block rounded-md bg-indigo-600 px-3 py-2 text-center text-sm font-medium text-white hover:bg-indigo-700">
+            <a href="/chat" data-testid="new-conversation"
+                class="block rounded-md bg-indigo-600 px-3 py-2 text-center text-sm font-medium text-white hover:bg-indigo-700">
                 "Nouvelle conversation"
-            </A>
+            </a>
             <Suspense fallback=|| view! { <p class="text-sm text-slate-500">"Chargement…"</p> }>
                 {move || conversations.get().map(|result| match result {
                     Ok(list) if list.is_empty() => view! {
@@ -88,8 +87,11 @@ fn Line(conversation: ConversationSummary, current: Signal<Option<i64>>) -> impl
         title
     };
     let pending = conversation.pending_approvals;
+    // The sidebar hydrates with the chat (an island): no router there, so
+    // the current line is marked here rather than by a router link.
+    let is_current = move || current.get() == Some(id);
     let class = move || {
-        if current.get() == Some(id) {
+        if is_current() {
             "flex items-center justify-between gap-2 rounded-md bg-indigo-50 px-3 py-2 text-sm font-medium text-indigo-700"
         } else {
             "flex items-center justify-between gap-2 rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100"
@@ -97,7 +99,8 @@ fn Line(conversation: ConversationSummary, current: Signal<Option<i64>>) -> impl
     };
     view! {
         <li>
-            <A href=format!("/chat/{id}") attr:data-testid="conversation-link" attr:class=class>
+            <a href=format!("/chat/{id}") data-testid="conversation-link" class=class
+                aria-current=move || is_current().then_some("page")>
                 <span class="truncate" title=title.clone()>{title.clone()}</span>
                 {(pending > 0).then(|| view! {
                     <span data-testid="pending-badge" title="Approbations en attente"
@@ -105,7 +108,7 @@ fn Line(conversation: ConversationSummary, current: Signal<Option<i64>>) -> impl
                         {pending}
                     </span>
                 })}
-            </A>
+            </a>
         </li>
     }
 }

@@ -14,7 +14,19 @@ use leptos_router::hooks::use_query_map;
 
 #[component]
 pub fn AccountsPage() -> impl IntoView {
-    view! { <AdminOnly><Accounts /></AdminOnly> }
+    // `?fait=…`: what a form posted without JavaScript did (read here, on
+    // the server: the island has no router).
+    let done = use_query_map()
+        .read_untracked()
+        .get("fait")
+        .and_then(|f| outcome_message(&f))
+        .map(str::to_string);
+    view! {
+        <AdminOnly>
+            <PageHeader title="Comptes" subtitle="Les membres de l'équipe, leurs rôles et leurs accès." />
+            <Accounts done=done.clone() />
+        </AdminOnly>
+    }
 }
 
 /// The page's five actions, shared by the forms of every row.
@@ -30,8 +42,10 @@ const FIELD: &str = "mt-1 block w-full min-w-0 rounded-md border border-slate-30
 const BUTTON: &str =
     "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-slate-700 hover:bg-slate-50";
 
-#[component]
-fn Accounts() -> impl IntoView {
+/// An island: a generated password is the answer of the server function,
+/// shown once beside the form, which a plain form post could not show.
+#[island]
+fn Accounts(done: Option<String>) -> impl IntoView {
     let create = ServerAction::<CreateAccount>::new();
     let actions = Actions {
         role: ServerAction::new(),
@@ -50,9 +64,8 @@ fn Accounts() -> impl IntoView {
     };
     let accounts = Resource::new(changes, |_| list_accounts());
     view! {
-        <PageHeader title="Comptes" subtitle="Les membres de l'équipe, leurs rôles et leurs accès." />
         <ConsoleNav current="/console/comptes" />
-        <Outcome create actions />
+        <Outcome create actions done />
         <CreateForm create />
         <h2 class="mb-3 mt-8 text-lg font-medium">"Membres"</h2>
         <FormError error=failure(actions.role) testid="account-error" />
@@ -75,9 +88,13 @@ fn Accounts() -> impl IntoView {
 /// What the last change did: from the address without JavaScript, from the
 /// action's answer with it (a generated password is shown here, once).
 #[component]
-fn Outcome(create: ServerAction<CreateAccount>, actions: Actions) -> impl IntoView {
-    let query = use_query_map();
-    let from_address = move || query.read().get("fait").and_then(|f| outcome_message(&f));
+fn Outcome(
+    create: ServerAction<CreateAccount>,
+    actions: Actions,
+    done: Option<String>,
+) -> impl IntoView {
+    let done = StoredValue::new(done);
+    let from_address = move || done.get_value();
     let created = move || create.value().get().and_then(Result::ok);
     let reset = move || actions.reset.value().get().and_then(Result::ok);
     let ok = |action_done: bool, text: &'static str| action_done.then_some(text);
@@ -100,6 +117,7 @@ fn Outcome(create: ServerAction<CreateAccount>, actions: Actions) -> impl IntoVi
                 .and_then(Result::ok)
                 .map(|_| "Sessions fermées : le compte devra se reconnecter.")
         })
+        .map(str::to_string)
         .or_else(from_address)
     };
     let status = "mb-4 rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800";

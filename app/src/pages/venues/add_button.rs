@@ -1,12 +1,13 @@
 //! « Ajouter au catalogue de D-… »: one click puts a result into the
 //! request's draft (the builder's own add: same rules, same audit). A plain
-//! form posting to the server function, so it works without JavaScript.
+//! form posting to the server function, so it works without JavaScript; an
+//! island, so that with it the answer shows in place (no reload of the search).
 use crate::catalogue_builder::{builder_href, AddFromSearch};
 use crate::pages::{failure, FormError};
 use crate::venue_search::RequestTarget;
 use leptos::prelude::*;
 
-#[component]
+#[island]
 pub fn AddToCatalogue(target: RequestTarget, member_id: i64, already: bool) -> impl IntoView {
     let action = ServerAction::<AddFromSearch>::new();
     let busy = action.pending();
