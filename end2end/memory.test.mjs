@@ -57,8 +57,8 @@ test('a memory is added, found by the search, and a reminder is done (JavaScript
     const word = unique('pavillon');
     const form = page.getByTestId('memory-add-form');
     await form.getByTestId('memory-add-content').fill(`Le ${word} ne prend plus de groupes le dimanche`);
-    await form.getByTestId('memory-add-submit').click();
-    await page.getByTestId('memory-add-saved').waitFor();
+    // A server-rendered form (ADR 0038): the post comes back to the page, listed.
+    await Promise.all([page.waitForEvent('load'), form.getByTestId('memory-add-submit').click()]);
     await page.getByTestId('memory-item').filter({ hasText: word }).first().waitFor();
 
     const before = await searchesCounted(page);
@@ -77,7 +77,7 @@ test('a memory is added, found by the search, and a reminder is done (JavaScript
     await reminder.getByTestId('reminder-title').fill(title);
     await reminder.getByTestId('reminder-due').fill(today());
     await reminder.getByTestId('reminder-time').fill('23:59');
-    await reminder.getByTestId('reminder-submit').click();
+    await Promise.all([page.waitForEvent('load'), reminder.getByTestId('reminder-submit').click()]);
     const item = page.getByTestId('reminder-item').filter({ hasText: title });
     await item.first().waitFor();
     const group = await item.first().evaluate((el) => el.closest('[data-testid="reminder-group"]').dataset.group);
@@ -90,11 +90,10 @@ test('a memory is added, found by the search, and a reminder is done (JavaScript
     }
     await reminder.getByTestId('reminder-title').fill(later);
     await reminder.getByTestId('reminder-due').fill(inDays(10));
-    await reminder.getByTestId('reminder-submit').click();
+    await Promise.all([page.waitForEvent('load'), reminder.getByTestId('reminder-submit').click()]);
     const laterItem = page.locator('[data-group="later"]').getByTestId('reminder-item').filter({ hasText: later });
     await laterItem.first().waitFor();
-    await item.first().getByTestId('reminder-done').click();
-    await page.getByTestId('reminder-done-saved').waitFor();
+    await Promise.all([page.waitForEvent('load'), item.first().getByTestId('reminder-done').click()]);
     await item.first().waitFor({ state: 'detached' });
     assert.deepEqual(problems, []);
   });

@@ -47,8 +47,7 @@ test('a zone preference is applied to the next search, labelled, and cleared in 
     const form = page.getByTestId('my-preferences-form');
     await form.waitFor();
     await fillPreferences(form, { label: 'Paris 9e', codes: '75009' });
-    await page.getByTestId('save-my-preferences').click();
-    await page.getByTestId('my-preferences-saved').waitFor();
+    await Promise.all([page.waitForEvent('load'), page.getByTestId('save-my-preferences').click()]);
 
     await page.goto(`${BASE_URL}${SEARCH}`);
     await waitForHydration(page, problems);
@@ -89,8 +88,7 @@ test('a zone preference is applied to the next search, labelled, and cleared in 
     await page.getByTestId('my-preferences').locator('summary').click();
     const again = page.getByTestId('my-preferences-form');
     await fillPreferences(again, {});
-    await page.getByTestId('save-my-preferences').click();
-    await page.getByTestId('my-preferences-saved').waitFor();
+    await Promise.all([page.waitForEvent('load'), page.getByTestId('save-my-preferences').click()]);
     assert.match(await page.getByTestId('my-preferences-summary').innerText(), /aucune/);
     assert.deepEqual(problems, []);
   });

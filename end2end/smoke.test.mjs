@@ -37,7 +37,7 @@ test('GET /healthz answers 200 "ok"', async () => {
   assert.equal((await res.text()).trim(), 'ok');
 });
 
-test('home page hydrates and the nav links navigate on the client', { timeout: TEST_TIMEOUT }, async () => {
+test('home page hydrates and the nav links open the next page, which hydrates too', { timeout: TEST_TIMEOUT }, async () => {
   await withPage({}, async (page, problems) => {
     await signIn(page, ADMIN);
     assert.equal(location(page).pathname, '/', 'sign-in without `suivant` lands on /');
@@ -48,14 +48,14 @@ test('home page hydrates and the nav links navigate on the client', { timeout: T
     await waitForHydration(page, problems);
     assert.deepEqual(problems, []);
 
-    // A full page load would drop this marker; client-side routing keeps it.
-    await page.evaluate(() => {
-      window.__noReload = 1;
-    });
+    // Islands (ADR 0038): no client-side router, a link is a page load,
+    // the current entry is marked by the server, and the next page's
+    // islands hydrate from the cached bundle.
     await mainNav(page).getByRole('link', { name: 'Lieux', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/lieux');
     await heading(page, 'Lieux').waitFor();
-    assert.equal(await page.evaluate(() => window.__noReload), 1, 'navigation reloaded the page');
+    assert.equal(await mainNav(page).getByRole('link', { name: 'Lieux', exact: true }).getAttribute('aria-current'), 'page');
+    await waitForHydration(page, problems);
     assert.deepEqual(problems, []);
   });
 });

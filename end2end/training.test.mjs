@@ -37,8 +37,7 @@ test('a guideline added on /entrainement is listed (JavaScript on)', { timeout: 
     await waitForHydration(page, problems);
     const prefer = unique('jardin');
     const form = await fillGuideline(page, { trigger: 'festif', prefer, avoid: 'sous-sol' });
-    await form.getByTestId('guideline-submit').click();
-    await page.getByTestId('guideline-saved').waitFor();
+    await Promise.all([page.waitForEvent('load'), form.getByTestId('guideline-submit').click()]);
     const item = page.getByTestId('training-session').filter({ hasText: prefer });
     await item.first().waitFor();
     assert.match(await item.first().getByTestId('training-directive').innerText(), /Quand « festif » : préférer/);

@@ -32,7 +32,7 @@ pub use learn::{GuidelineForm, LearnButton, TrainingPage};
 pub use memory::MemoryPage;
 pub use not_found::NotFoundPage;
 pub use organizer_catalogue::OrganizerCataloguePage;
-pub use outreach::CatalogueOutreach;
+pub use outreach::{outreach_state, CatalogueOutreach};
 pub use page_header::{ComingSoon, PageHeader};
 pub use requests::{RequestDetailPage, RequestsPage};
 pub use search_preferences::{AppliedDefaults, MyPreferencesPanel, RequestPreferencesPanel};

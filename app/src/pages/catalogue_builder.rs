@@ -30,7 +30,7 @@ use crate::catalogue_builder::{
 };
 use crate::errors::AppError;
 use crate::fr;
-use crate::pages::CatalogueOutreach;
+use crate::pages::{outreach_state, CatalogueOutreach};
 use acceptance::AcceptanceLine;
 use add_box::AddBox;
 use leptos::prelude::*;
@@ -79,8 +79,12 @@ pub fn CatalogueBuilderPage() -> impl IntoView {
 /// serialised into the page.
 #[island]
 fn BuilderBody(initial: CatalogueView) -> impl IntoView {
+    let request_id = initial.request_id;
     let builder = Builder::new(initial);
     let view_signal = builder.view;
+    let catalogue_id = Memo::new(move |_| view_signal.with(|v| v.catalogue_id));
+    let (outreach, outreach_state) =
+        outreach_state(request_id, Signal::derive(move || Some(catalogue_id.get())));
     let busy = builder.act.pending();
     view! {
         {move || {
@@ -141,7 +145,7 @@ fn BuilderBody(initial: CatalogueView) -> impl IntoView {
                     data-catalogue-id=v.catalogue_id.to_string()
                     data-request-id=v.request_id.to_string()>
                     {(!v.is_training()).then(|| view! {
-                        <CatalogueOutreach request_id=v.request_id catalogue_id=Some(v.catalogue_id) />
+                        <CatalogueOutreach actions=outreach state=outreach_state />
                     })}
                 </div>
             }

@@ -19,15 +19,27 @@ use venue_table::VenueTable;
 
 /// The actions of the panel; any of them reloads the view.
 #[derive(Clone, Copy)]
-pub(crate) struct OutreachActions {
+pub struct OutreachActions {
     pub send: ServerAction<SendCatalogue>,
     pub revoke: ServerAction<RevokeCatalogueLinks>,
     pub ask: ServerAction<SendAvailabilityChecks>,
     pub retry: ServerAction<RetryMail>,
 }
 
-#[component]
-pub fn CatalogueOutreach(request_id: i64, catalogue_id: Option<i64>) -> impl IntoView {
+/// What the panel shows, reloaded after any of its actions.
+pub type OutreachState = Resource<Result<crate::outreach::OutreachView, crate::errors::AppError>>;
+
+/// The panel's actions and state, for a catalogue that may change (a new
+/// version is another catalogue).
+///
+/// Created at the top of the builder's island, not inside the panel: the
+/// panel is drawn inside a reactive closure, which the server runs after
+/// the island's body, outside the island's hydration scope; a resource
+/// created there would not be handed to the browser with the page.
+pub fn outreach_state(
+    request_id: i64,
+    catalogue_id: Signal<Option<i64>>,
+) -> (OutreachActions, OutreachState) {
     let actions = OutreachActions {
         send: ServerAction::new(),
         revoke: ServerAction::new(),
@@ -37,14 +49,20 @@ pub fn CatalogueOutreach(request_id: i64, catalogue_id: Option<i64>) -> impl Int
     let state = Resource::new(
         move || {
             (
+                catalogue_id.get(),
                 actions.send.version().get(),
                 actions.revoke.version().get(),
                 actions.ask.version().get(),
                 actions.retry.version().get(),
             )
         },
-        move |_| load_outreach(request_id, catalogue_id),
+        move |(catalogue_id, ..)| load_outreach(request_id, catalogue_id),
     );
+    (actions, state)
+}
+
+#[component]
+pub fn CatalogueOutreach(actions: OutreachActions, state: OutreachState) -> impl IntoView {
     view! {
         <section class="space-y-6" data-testid="catalogue-outreach">
             <Transition fallback=|| view! { <p class="text-sm text-slate-500">"Chargement…"</p> }>
