@@ -59,6 +59,7 @@ test('a memory is added, found by the search, and a reminder is done (JavaScript
     await form.getByTestId('memory-add-content').fill(`Le ${word} ne prend plus de groupes le dimanche`);
     // A server-rendered form (ADR 0038): the post comes back to the page, listed.
     await Promise.all([page.waitForEvent('load'), form.getByTestId('memory-add-submit').click()]);
+    await page.getByTestId('memory-add-saved').waitFor();
     await page.getByTestId('memory-item').filter({ hasText: word }).first().waitFor();
 
     const before = await searchesCounted(page);
@@ -94,6 +95,7 @@ test('a memory is added, found by the search, and a reminder is done (JavaScript
     const laterItem = page.locator('[data-group="later"]').getByTestId('reminder-item').filter({ hasText: later });
     await laterItem.first().waitFor();
     await Promise.all([page.waitForEvent('load'), item.first().getByTestId('reminder-done').click()]);
+    await page.getByTestId('reminder-done-saved').waitFor();
     await item.first().waitFor({ state: 'detached' });
     assert.deepEqual(problems, []);
   });

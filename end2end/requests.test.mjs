@@ -61,8 +61,12 @@ test('a request opens on its page and its memo is saved', { timeout: TEST_TIMEOU
     assert.equal(await page.getByTestId('open-in-chat').getAttribute('href'), `/chat?request=${id}`);
     const memo = `Rappeler l'organisateur lundi (${Date.now()})`;
     await page.getByTestId('team-memo').fill(memo);
-    // A server-rendered form (ADR 0038): the post comes back to the page.
+    // A server-rendered form (ADR 0038): the post comes back to the page,
+    // which says it was saved, once.
     await Promise.all([page.waitForEvent('load'), page.getByTestId('save-notes').click()]);
+    assert.match(await page.getByTestId('edit-outcome').innerText(), /Enregistré/);
+    await page.reload();
+    assert.equal(await page.getByTestId('edit-outcome').count(), 0, 'the confirmation is said once');
     await page.getByTestId('team-memo').waitFor();
     assert.equal(await page.getByTestId('team-memo').inputValue(), memo);
     assert.deepEqual(problems, []);

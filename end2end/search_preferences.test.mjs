@@ -48,6 +48,7 @@ test('a zone preference is applied to the next search, labelled, and cleared in 
     await form.waitFor();
     await fillPreferences(form, { label: 'Paris 9e', codes: '75009' });
     await Promise.all([page.waitForEvent('load'), page.getByTestId('save-my-preferences').click()]);
+    await page.getByTestId('my-preferences-saved').waitFor();
 
     await page.goto(`${BASE_URL}${SEARCH}`);
     await waitForHydration(page, problems);

@@ -38,6 +38,7 @@ test('a guideline added on /entrainement is listed (JavaScript on)', { timeout: 
     const prefer = unique('jardin');
     const form = await fillGuideline(page, { trigger: 'festif', prefer, avoid: 'sous-sol' });
     await Promise.all([page.waitForEvent('load'), form.getByTestId('guideline-submit').click()]);
+    await page.getByTestId('guideline-saved').waitFor();
     const item = page.getByTestId('training-session').filter({ hasText: prefer });
     await item.first().waitFor();
     assert.match(await item.first().getByTestId('training-directive').innerText(), /Quand « festif » : préférer/);

@@ -25,3 +25,14 @@ pub fn show_address(href: &str) {
     #[cfg(not(feature = "hydrate"))]
     let _ = href;
 }
+
+/// After [`show_address`], Back and Forward move between addresses the
+/// island did not load: load them.
+pub fn reload_on_history_moves() {
+    #[cfg(feature = "hydrate")]
+    {
+        let _ = leptos::prelude::window_event_listener(leptos::ev::popstate, |_| {
+            let _ = leptos::prelude::window().location().reload();
+        });
+    }
+}

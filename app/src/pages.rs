@@ -25,7 +25,7 @@ pub use console::AccountsPage;
 pub use console::{
     ConsolePage, DecisionsPage, MotifsPage, PlaybooksPage, SimulatorPage, StationsPage,
 };
-pub use form_error::{failure, FormError};
+pub use form_error::{failure, posted_to, FormError, FORM_DONE_COOKIE};
 pub use held_search::HeldSearch;
 pub use home::HomePage;
 pub use learn::{GuidelineForm, LearnButton, TrainingPage};

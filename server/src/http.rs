@@ -12,6 +12,7 @@ pub mod client_addr;
 pub mod csrf;
 pub mod errors;
 pub mod extract;
+mod form_done;
 mod form_errors;
 pub mod headers;
 mod health;
@@ -45,8 +46,8 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 ///
 /// A request crosses, in order: request id + tracing, security headers (CSP
 /// nonce), error logging, path check (and trailing-slash redirect), NUL
-/// check, client address, CSRF check, form-error
-/// check, cross-site marker, magic-link rate limit, the organizer page's
+/// check, client address, CSRF check, plain-post
+/// confirmation, form-error check, cross-site marker, magic-link rate limit, the organizer page's
 /// renderings, authentication (session cookie), page and server-function
 /// guard, then its handler.
 pub fn router(state: AppState) -> Router {
@@ -83,6 +84,10 @@ pub fn router(state: AppState) -> Router {
         .layer(from_fn_with_state(
             state.clone(),
             form_errors::vouch_for_form_errors,
+        ))
+        .layer(from_fn_with_state(
+            state.clone(),
+            form_done::confirm_plain_posts,
         ))
         .layer(from_fn_with_state(state.clone(), csrf::require_same_origin))
         .layer(from_fn_with_state(state.clone(), client_addr::resolve))

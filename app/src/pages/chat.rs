@@ -59,6 +59,7 @@ enum Opened {
 fn ChatLive(opened: Opened, request_id: Option<i64>) -> impl IntoView {
     // A first message turns the new conversation into `/chat/{id}` in place.
     let opened = RwSignal::new(opened);
+    crate::browser::reload_on_history_moves();
     let current = Signal::derive(move || match opened.get() {
         Opened::Conversation(id) => Some(id),
         _ => None,

@@ -11,19 +11,21 @@ pub use training_page::TrainingPage;
 
 use crate::errors::AppError;
 use crate::fr;
-use crate::pages::FormError;
+use crate::pages::{posted_to, FormError};
 use crate::training::{AddGuideline, Learn, VENUE_VERDICTS};
 use fields::{CategorySelect, DirectiveFields, EventTypeInput};
 use leptos::prelude::*;
 
-/// The outcome of a form's last post: the server's message, or a thank-you.
+/// The outcome of a form's last post: the server's message, or a thank-you
+/// (also when the page is the one a plain post came back to: `posted`).
 #[component]
 fn Outcome(
     result: impl Fn() -> Option<Result<i64, AppError>> + Send + Sync + 'static,
     testid: &'static str,
+    #[prop(optional)] posted: bool,
 ) -> impl IntoView {
     move || {
-        result().map(|result| match result {
+        result().or_else(|| posted.then_some(Ok(0))).map(|result| match result {
             Ok(_) => view! {
                 <p role="status" class="rounded-md bg-emerald-50 px-3 py-2 text-emerald-800" data-testid=format!("{testid}-saved")>
                     "Leçon enregistrée : Maxy en tiendra compte dans les prochaines recherches."
@@ -132,7 +134,7 @@ pub fn GuidelineForm(request_id: Option<i64>) -> impl IntoView {
             <button type="submit" class="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700" data-testid="guideline-submit">
                 "Ajouter la consigne"
             </button>
-            <Outcome result=move || action.value().get() testid="guideline" />
+            <Outcome result=move || action.value().get() testid="guideline" posted=posted_to(action) />
         </ActionForm>
     }
 }

@@ -94,15 +94,18 @@ fn shown_title(title: &str, content: &str) -> Option<String> {
     }
 }
 
-/// The outcome of a form's last post: the server's message, or `ok`.
+/// The outcome of a form's last post: the server's message, or `ok` (also
+/// when the page is the one a plain post came back to: `posted`).
 #[component]
 fn Outcome<T: Clone + Send + Sync + 'static>(
     result: Signal<Option<Result<T, AppError>>>,
     ok: &'static str,
     testid: &'static str,
+    #[prop(optional)] posted: bool,
 ) -> impl IntoView {
     move || {
-        result.get().map(|result| match result {
+        let result = result.get().map(|r| r.map(|_| ()));
+        result.or_else(|| posted.then_some(Ok(()))).map(|result| match result {
             Ok(_) => view! {
                 <p role="status" class="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800" data-testid=format!("{testid}-saved")>
                     {ok}

@@ -8,7 +8,7 @@
 mod fields;
 
 use crate::errors::AppError;
-use crate::pages::FormError;
+use crate::pages::{posted_to, FormError};
 use crate::search_preferences::{
     my_search_preferences, request_search_preferences, AppliedDefault, PreferencesInput,
     RequestPreferences, SaveMySearchPreferences, SaveRequestSearchPreferences, SearchPreferences,
@@ -16,14 +16,17 @@ use crate::search_preferences::{
 use fields::PreferencesFields;
 use leptos::prelude::*;
 
-/// The outcome of the form's last post.
+/// The outcome of the form's last post (also when the page is the one a
+/// plain post came back to: `posted`).
 #[component]
 fn Outcome(
     result: impl Fn() -> Option<Result<SearchPreferences, AppError>> + Send + Sync + 'static,
     testid: &'static str,
+    #[prop(optional)] posted: bool,
 ) -> impl IntoView {
     move || {
-        result().map(|result| match result {
+        let result = result().map(|r| r.map(|_| ()));
+        result.or_else(|| posted.then_some(Ok(()))).map(|result| match result {
             Ok(_) => view! {
                 <p role="status" data-testid=format!("{testid}-saved") class="text-sm text-emerald-700">
                     "Préférences enregistrées : elles s'appliquent aux prochaines recherches."
@@ -59,7 +62,8 @@ pub fn MyPreferencesPanel() -> impl IntoView {
     let save = ServerAction::<SaveMySearchPreferences>::new();
     let prefs = Resource::new(move || save.version().get(), |_| my_search_preferences());
     // Stays open once posted (its outcome is inside); closed on arrival.
-    let open = move || save.value().with(Option::is_some);
+    let posted = posted_to(save);
+    let open = move || posted || save.value().with(Option::is_some);
     view! {
         <details class="mt-4 rounded-xl border border-slate-200 bg-white p-4 text-sm" data-testid="my-preferences" open=open>
             <summary class="cursor-pointer font-medium text-slate-700">
@@ -90,7 +94,7 @@ pub fn MyPreferencesPanel() -> impl IntoView {
                     Err(e) => view! { <p role="alert" class="mt-2 text-red-700">{e.to_string()}</p> }.into_any(),
                 })}
             </Suspense>
-            <Outcome result=move || save.value().get() testid="my-preferences" />
+            <Outcome result=move || save.value().get() testid="my-preferences" posted />
         </details>
     }
 }
@@ -116,7 +120,7 @@ pub fn RequestPreferencesPanel(request_id: i64) -> impl IntoView {
                     Err(e) => view! { <p role="alert" class="text-red-700">{e.to_string()}</p> }.into_any(),
                 })}
             </Suspense>
-            <Outcome result=move || save.value().get() testid="request-preferences" />
+            <Outcome result=move || save.value().get() testid="request-preferences" posted=posted_to(save) />
         </section>
     }
 }

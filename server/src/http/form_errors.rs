@@ -49,20 +49,32 @@ pub async fn vouch_for_form_errors(
             .and_then(|l| query_error(l.split_once('?').map(|(_, q)| q)));
         if let Some(error) = error {
             let secure = state.config.auth.secure_cookies();
-            let cookie = Cookie::build((COOKIE, token(&state, &error)))
-                .path("/")
-                .http_only(true)
-                .same_site(SameSite::Lax)
-                .secure(secure)
-                .max_age(cookie::time::Duration::seconds(LIFETIME_SECS))
-                .build()
-                .to_string();
-            if let Ok(value) = HeaderValue::from_str(&cookie) {
-                response.headers_mut().append(header::SET_COOKIE, value);
+            let value = token(&state, &error);
+            if let Some(cookie) = short_lived_cookie(COOKIE, &value, LIFETIME_SECS, secure) {
+                response.headers_mut().append(header::SET_COOKIE, cookie);
             }
         }
     }
     response
+}
+
+/// A cookie that follows one redirect: whole site, HttpOnly, SameSite=Lax,
+/// Secure behind TLS, gone after `max_age_secs` (0 clears it).
+pub(super) fn short_lived_cookie(
+    name: &str,
+    value: &str,
+    max_age_secs: i64,
+    secure: bool,
+) -> Option<HeaderValue> {
+    let cookie = Cookie::build((name.to_string(), value.to_string()))
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(secure)
+        .max_age(cookie::time::Duration::seconds(max_age_secs))
+        .build()
+        .to_string();
+    HeaderValue::from_str(&cookie).ok()
 }
 
 /// The `__err` value of a query, decoded.

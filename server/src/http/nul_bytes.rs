@@ -105,7 +105,7 @@ fn json_has_nul(bytes: &[u8]) -> bool {
 
 /// A browser's page load or plain form post (no JavaScript), rather than a
 /// client that reads JSON.
-fn accepts_html(headers: &HeaderMap) -> bool {
+pub(super) fn accepts_html(headers: &HeaderMap) -> bool {
     headers
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())

@@ -3,6 +3,7 @@
 //! a disclosure: no JavaScript needed).
 use super::{shown_title, Actions, Outcome};
 use crate::memory::MemoryView;
+use crate::pages::posted_to;
 use crate::raw_text::textarea_value;
 use leptos::prelude::*;
 
@@ -27,10 +28,10 @@ pub fn Memories(memories: Vec<MemoryView>, actions: Actions) -> impl IntoView {
                 <button type="submit" class="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700" data-testid="memory-add-submit">
                     "Retenir"
                 </button>
-                <Outcome result=Signal::derive(move || save.value().get()) ok="Souvenir enregistré." testid="memory-add" />
+                <Outcome result=Signal::derive(move || save.value().get()) ok="Souvenir enregistré." testid="memory-add" posted=posted_to(save) />
             </ActionForm>
-            <Outcome result=Signal::derive(move || actions.update.value().get()) ok="Souvenir modifié." testid="memory-edit" />
-            <Outcome result=Signal::derive(move || actions.delete.value().get()) ok="Souvenir supprimé." testid="memory-delete" />
+            <Outcome result=Signal::derive(move || actions.update.value().get()) ok="Souvenir modifié." testid="memory-edit" posted=posted_to(actions.update) />
+            <Outcome result=Signal::derive(move || actions.delete.value().get()) ok="Souvenir supprimé." testid="memory-delete" posted=posted_to(actions.delete) />
             {if memories.is_empty() {
                 view! { <p class="text-sm text-slate-500" data-testid="memory-empty">"Aucun souvenir pour l'instant."</p> }.into_any()
             } else {

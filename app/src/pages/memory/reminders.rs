@@ -4,6 +4,7 @@
 //! « Reporter » (+1 day, next Monday); and the form to create one.
 use super::{Actions, Outcome};
 use crate::memory::{DueGroup, ReminderView, RECURRENCES, SNOOZES};
+use crate::pages::posted_to;
 use leptos::prelude::*;
 
 /// Consecutive reminders of the same group (the list comes in group order).
@@ -24,8 +25,8 @@ pub fn Reminders(reminders: Vec<ReminderView>, more: i64, actions: Actions) -> i
     view! {
         <section>
             <h2 class="mb-3 text-lg font-medium">"Rappels"</h2>
-            <Outcome result=Signal::derive(move || actions.done.value().get()) ok="Rappel fait." testid="reminder-done" />
-            <Outcome result=Signal::derive(move || actions.snooze.value().get()) ok="Rappel reporté." testid="reminder-snooze" />
+            <Outcome result=Signal::derive(move || actions.done.value().get()) ok="Rappel fait." testid="reminder-done" posted=posted_to(actions.done) />
+            <Outcome result=Signal::derive(move || actions.snooze.value().get()) ok="Rappel reporté." testid="reminder-snooze" posted=posted_to(actions.snooze) />
             {if reminders.is_empty() {
                 view! { <p class="text-sm text-slate-500" data-testid="reminder-empty">"Aucun rappel en cours."</p> }.into_any()
             } else {
@@ -91,7 +92,7 @@ pub fn Reminders(reminders: Vec<ReminderView>, more: i64, actions: Actions) -> i
                     <button type="submit" class="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700" data-testid="reminder-submit">
                         "Créer le rappel"
                     </button>
-                    <Outcome result=Signal::derive(move || remind.value().get()) ok="Rappel créé." testid="reminder" />
+                    <Outcome result=Signal::derive(move || remind.value().get()) ok="Rappel créé." testid="reminder" posted=posted_to(remind) />
                 </ActionForm>
             </details>
         </section>

@@ -1,7 +1,7 @@
 //! The team's edits on a request page: the status, and the memo with the
 //! « consignes de recherche ». Both post the one `edit_request` server
 //! function (fields left out are kept), with or without JavaScript.
-use crate::pages::FormError;
+use crate::pages::{posted_to, FormError};
 use crate::raw_text::textarea_value;
 use crate::requests::{status_label, EditRequest, MAX_HINTS_CHARS, MAX_MEMO_CHARS, STATUSES};
 use leptos::prelude::*;
@@ -9,8 +9,11 @@ use leptos::prelude::*;
 /// The last edit's outcome, under the form that sent it.
 #[component]
 fn Outcome(edit: ServerAction<EditRequest>, testid: &'static str) -> impl IntoView {
+    // Also on the page a plain post came back to.
+    let posted = posted_to(edit);
     move || {
-        edit.value().get().map(|result| match result {
+        let result = edit.value().get().map(|r| r.map(|_| ()));
+        result.or_else(|| posted.then_some(Ok(()))).map(|result| match result {
             Ok(_) => view! { <p role="status" data-testid=testid class="text-sm text-emerald-700">"Enregistré."</p> }.into_any(),
             Err(e) => view! { <FormError error=Signal::stored(Some(e)) testid=testid /> }.into_any(),
         })
