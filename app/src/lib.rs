@@ -1,7 +1,9 @@
 //! Maxy's user interface: the HTML shell, the router and the pages.
 //!
-//! Compiled twice: with `ssr` inside the server (renders HTML) and with
-//! `hydrate` inside the wasm bundle (makes that HTML interactive).
+//! Compiled twice: with `ssr` inside the server (renders every page's HTML)
+//! and with `hydrate` inside the wasm bundle, which holds only the
+//! `#[island]` components: the parts of a page that need the browser
+//! (ADR 0038). Everything else is server HTML whose forms post.
 #![recursion_limit = "256"]
 
 pub mod admin;
