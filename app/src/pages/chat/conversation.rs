@@ -53,8 +53,8 @@ pub fn ConversationView(log: ConversationLog, refresh: RwSignal<u32>) -> impl In
             problem.set(Some(e.to_string()));
         }
     });
-    let on_sent = Callback::new(move |_: SentMessage| {
-        timeline.update(|t| t.running = true);
+    let on_sent = Callback::new(move |sent: SentMessage| {
+        timeline.update(|t| t.sent(sent.seq));
         refresh.update(|n| *n += 1);
     });
     let count = move || timeline.with(|t| t.entries.len());

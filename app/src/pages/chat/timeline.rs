@@ -94,9 +94,21 @@ pub struct Timeline {
     pub cost_eur: f64,
     /// The playbook ruling the conversation, while one is open.
     pub playbook: Option<PlaybookProgress>,
+    /// The `seq` of a message this page sent that no log or stream has
+    /// brought back yet: a log read before the send (a reload after the
+    /// previous turn, answering late) must not say the new turn is over.
+    pub awaiting: Option<i64>,
 }
 
 impl Timeline {
+    /// A message was sent (its event's `seq`): its turn runs from now.
+    pub fn sent(&mut self, seq: i64) {
+        self.running = true;
+        if seq > self.last_seq {
+            self.awaiting = Some(seq);
+        }
+    }
+
     /// The timeline of a loaded conversation. Its `running`, `offline` and
     /// `cost_eur` are the server's word (the cost includes calls outside
     /// turns, and a turn still running may already have spent some).
@@ -108,12 +120,13 @@ impl Timeline {
 
     /// Catches up with a reloaded log (after a lost stream, a decision or a
     /// finished turn): applies the events not seen yet, then takes the
-    /// server's word on the turn, the mode and the cost.
+    /// server's word on the turn, the mode and the cost — unless the log is
+    /// older than a message sent since ([`Self::awaiting`]).
     pub fn merge_log(&mut self, log: &ConversationLog) {
         for event in &log.events {
             self.apply(event);
         }
-        self.running = log.running;
+        self.running = log.running || self.awaiting.is_some();
         self.offline = log.offline;
         self.cost_eur = log.cost_eur;
     }
@@ -125,6 +138,9 @@ impl Timeline {
             return false;
         }
         self.last_seq = event.seq;
+        if self.awaiting.is_some_and(|sent| event.seq >= sent) {
+            self.awaiting = None;
+        }
         self.fold(&event.event);
         true
     }

@@ -427,3 +427,25 @@ fn an_interrupted_answer_keeps_its_text_and_the_next_answer_is_apart() {
     }
     assert_eq!(t.entries.len(), 2);
 }
+
+#[test]
+fn a_log_read_before_a_message_was_sent_does_not_end_its_turn() {
+    let ended = vec![
+        at(1, user("Bonjour")),
+        at(2, started(true)),
+        at(3, finished(0.0)),
+    ];
+    let mut t = Timeline::from_log(&log(ended.clone(), false, true, 0.0));
+    // The next message is sent (its event is seq 4)…
+    t.sent(4);
+    assert!(t.running);
+    // …then the reload asked for after the previous turn answers, late.
+    t.merge_log(&log(ended.clone(), false, true, 0.0));
+    assert!(t.running, "a stale log must not end the new turn");
+    // Once the message is seen (stream or log), the server's word holds.
+    let mut seen = ended;
+    seen.push(at(4, user("Et maintenant ?")));
+    t.merge_log(&log(seen, false, true, 0.0));
+    assert!(!t.running);
+    assert_eq!(t.awaiting, None);
+}
