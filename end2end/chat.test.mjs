@@ -85,12 +85,14 @@ test('a message streams the answer and its tool activity, in offline mode', { ti
     assert.match(await page.getByTestId('chat-error').innerText(), /trop long/);
     assert.equal(location(page).pathname, '/chat');
 
-    // A marker on the window: still there after the answer means the answer
-    // arrived live, without a page load.
+    // The first message opens its conversation's page (ADR 0038); a marker
+    // set there, still there after the answer, means the answer arrived
+    // live, without another page load.
+    const path = await send(page, PROMPT);
+    await waitForHydration(page, problems);
     await page.evaluate(() => {
       window.__chatMarker = 'same page';
     });
-    const path = await send(page, PROMPT);
     await page.getByTestId('message-user').filter({ hasText: PROMPT }).waitFor();
     const tool = page.getByTestId('tool-activity').first();
     await tool.waitFor({ timeout: TURN_TIMEOUT });

@@ -57,10 +57,7 @@ enum Opened {
 /// running turn live and sends messages and decisions.
 #[island]
 fn ChatLive(opened: Opened, request_id: Option<i64>) -> impl IntoView {
-    // A first message turns the new conversation into `/chat/{id}` in place.
-    let opened = RwSignal::new(opened);
-    crate::browser::reload_on_history_moves();
-    let current = Signal::derive(move || match opened.get() {
+    let current = Signal::derive(move || match opened {
         Opened::Conversation(id) => Some(id),
         _ => None,
     });
@@ -81,8 +78,8 @@ fn ChatLive(opened: Opened, request_id: Option<i64>) -> impl IntoView {
             <Sidebar conversations current />
             <section class="min-w-0 md:flex-1" aria-label="Conversation">
                 <Suspense fallback=|| view! { <p class="text-sm text-slate-500">"Chargement de la conversation…"</p> }>
-                    {move || match opened.get() {
-                        Opened::New => Some(view! { <NewConversation request_id refresh opened /> }.into_any()),
+                    {move || match opened {
+                        Opened::New => Some(view! { <NewConversation request_id refresh /> }.into_any()),
                         Opened::Unknown => Some(not_found().into_any()),
                         Opened::Conversation(_) => log.get().map(|loaded| match loaded {
                             Some(Ok(log)) => view! { <ConversationView log refresh /> }.into_any(),
@@ -104,18 +101,15 @@ fn not_found() -> impl IntoView {
     }
 }
 
-/// An empty conversation: the first message creates it, then the address
-/// becomes `/chat/{id}` and the page follows the turn, without a reload.
+/// An empty conversation: the first message creates it, then the page
+/// `/chat/{id}` opens and follows the turn from its log (a page load: one
+/// conversation view per page keeps its stream, its stall watch and its
+/// reloads in step; switching views in place raced them).
 #[component]
-fn NewConversation(
-    request_id: Option<i64>,
-    refresh: RwSignal<u32>,
-    opened: RwSignal<Opened>,
-) -> impl IntoView {
+fn NewConversation(request_id: Option<i64>, refresh: RwSignal<u32>) -> impl IntoView {
     let on_sent = Callback::new(move |sent: SentMessage| {
         refresh.update(|n| *n += 1);
-        crate::browser::show_address(&format!("/chat/{}", sent.conversation_id));
-        opened.set(Opened::Conversation(sent.conversation_id));
+        crate::browser::go_to(&format!("/chat/{}", sent.conversation_id));
     });
     let placeholder = request_id.map(|_| "Qualifie cette demande".to_string());
     view! {
