@@ -391,3 +391,67 @@ async fn each_pipeline_has_its_own_client_model_and_canary() {
     }
     assert_eq!(shared.bodies().len(), 2);
 }
+
+/// The batch sizes of every request the fake received, in order.
+fn batch_sizes(fake: &Fake) -> Vec<usize> {
+    fake.bodies()
+        .iter()
+        .map(|b| b["input"].as_array().unwrap().len())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_slow_server_slows_a_backfill_down_without_failing_it() {
+    // 40 ms per text: a batch of 48 takes 1.9 s against a 1 s timeout, as
+    // the busy local model did (3.6 texts/s, 13 s per 48 against 10 s).
+    let fake = Fake::throttled(384, Duration::from_millis(40)).await;
+    let client = OpenAiEmbeddings::new(
+        EmbeddingPipeline::Venues,
+        &fake.settings(),
+        Duration::from_secs(1),
+    )
+    .unwrap();
+    let vectors = client
+        .embed(&texts(100), InputType::Document)
+        .await
+        .unwrap();
+    let order: Vec<f32> = vectors.iter().map(|v| v[0]).collect();
+    assert_eq!(order, (0..100).map(|i| i as f32).collect::<Vec<_>>());
+
+    let sizes = batch_sizes(&fake);
+    // The whole batch once (it timed out), then a quarter, then batches
+    // sized to half the timeout at the measured 40 ms per text.
+    assert_eq!(sizes[0], 48, "{sizes:?}");
+    assert_eq!(sizes[1], 12, "{sizes:?}");
+    assert!(sizes[2..].iter().all(|&n| n <= 12), "{sizes:?}");
+    assert_eq!(sizes[1..].iter().sum::<usize>(), 100, "{sizes:?}");
+
+    // The next call (the next backfill batch) starts at the measured speed:
+    // no timeout, nothing sent twice.
+    let before = sizes.len();
+    client
+        .embed(&texts(48), InputType::Document)
+        .await
+        .unwrap();
+    let next = &batch_sizes(&fake)[before..];
+    assert!(next.iter().all(|&n| n <= 12), "{next:?}");
+    assert_eq!(next.iter().sum::<usize>(), 48, "{next:?}");
+}
+
+#[tokio::test]
+async fn a_server_that_hangs_still_fails_after_a_few_smaller_batches() {
+    let fake = Fake::start(384, vec![Reply::Hang(Duration::from_secs(5)); 8]).await;
+    let client = OpenAiEmbeddings::new(
+        EmbeddingPipeline::Venues,
+        &fake.settings(),
+        Duration::from_millis(200),
+    )
+    .unwrap();
+    let err = client
+        .embed(&texts(48), InputType::Document)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, EmbeddingError::Unavailable(_)), "{err}");
+    // 48, 12, 3, then one text with its three attempts.
+    assert_eq!(batch_sizes(&fake), vec![48, 12, 3, 1, 1, 1]);
+}

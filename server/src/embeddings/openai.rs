@@ -21,10 +21,11 @@ use crate::outbound::{self, RetryPolicy};
 use lane::{Connections, Lane};
 use reqwest::header::{HeaderValue, AUTHORIZATION};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use wire::{parse_vectors, WireRequest};
 
 mod lane;
+mod pace;
 mod wire;
 
 /// Documents: three attempts, up to 0.25 s then 0.5 s apart (jittered). A
@@ -90,8 +91,18 @@ impl std::fmt::Debug for OpenAiEmbeddings {
     }
 }
 
+/// How a lane's call ended when it brought no vectors.
+enum LaneError {
+    /// For the caller.
+    Failed(EmbeddingError),
+    /// A batch of several texts outlasted the timeout: the server is slower
+    /// than the batch assumed. Sent again in smaller batches, not retried
+    /// whole (see [`pace`]).
+    TooSlow(String),
+}
+
 /// Why one attempt failed, and whether another may succeed.
-type Failure = outbound::Failure<EmbeddingError>;
+type Failure = outbound::Failure<LaneError>;
 
 impl OpenAiEmbeddings {
     /// One pipeline's client; `timeout` bounds each HTTP attempt of the
@@ -155,19 +166,49 @@ impl OpenAiEmbeddings {
     }
 
     /// Every text, batch by batch, on the query lane or the document lane;
-    /// each response passes the canary.
+    /// each response passes the canary. Batches are sized to the lane's
+    /// measured speed, and a batch that timed out goes again in quarters.
     async fn embed_on(
         &self,
         texts: &[String],
         input_type: InputType,
         query_lane: bool,
     ) -> Result<Vec<Vec<f32>>, EmbeddingError> {
+        let lane = if query_lane {
+            &self.queries
+        } else {
+            &self.documents
+        };
         let mut vectors = Vec::with_capacity(texts.len());
-        for batch in texts.chunks(self.batch_size) {
-            let batch_vectors = self.embed_batch(batch, input_type, query_lane).await?;
-            // Checked per response: a wrong first batch stops the others.
-            self.canary.check(&batch_vectors)?;
-            vectors.extend(batch_vectors);
+        let mut rest = texts;
+        // Shrinks on every timeout within this call, so the call always
+        // progresses (down to one text, which is retried as usual).
+        let mut cap = self.batch_size;
+        while !rest.is_empty() {
+            let size = lane
+                .pace
+                .batch_that_fits(cap, lane.timeout)
+                .min(rest.len());
+            let (batch, tail) = rest.split_at(size);
+            match self.embed_batch(batch, input_type, query_lane).await {
+                Ok(batch_vectors) => {
+                    // Checked per response: a wrong first batch stops the others.
+                    self.canary.check(&batch_vectors)?;
+                    vectors.extend(batch_vectors);
+                    rest = tail;
+                }
+                Err(LaneError::TooSlow(reason)) => {
+                    lane.pace.timed_out(size, lane.timeout);
+                    cap = (size / 4).max(1);
+                    tracing::info!(
+                        pipeline = %self.pipeline.label(),
+                        lane = lane.name,
+                        texts = size,
+                        "embedding batch too slow, sending smaller ones: {reason}"
+                    );
+                }
+                Err(LaneError::Failed(e)) => return Err(e),
+            }
         }
         Ok(vectors)
     }
@@ -179,7 +220,7 @@ impl OpenAiEmbeddings {
         texts: &[String],
         input_type: InputType,
         query_lane: bool,
-    ) -> Result<Vec<Vec<f32>>, EmbeddingError> {
+    ) -> Result<Vec<Vec<f32>>, LaneError> {
         let body = self.request_body(texts, input_type);
         if !query_lane || self.queries.same_server_as(&self.documents) {
             let lane = if query_lane {
@@ -192,7 +233,9 @@ impl OpenAiEmbeddings {
         match self.on_lane(&self.queries, &body, texts.len()).await {
             // Only when nothing listens: a query lane that is slow or failing
             // would hand the document lane a query it answers slower still.
-            Err(EmbeddingError::Unavailable(reason)) if self.queries.is_unreachable() => {
+            Err(LaneError::Failed(EmbeddingError::Unavailable(reason)))
+                if self.queries.is_unreachable() =>
+            {
                 if !self.fell_back.swap(true, Ordering::Relaxed) {
                     tracing::warn!(
                         pipeline = %self.pipeline.label(),
@@ -213,11 +256,11 @@ impl OpenAiEmbeddings {
         lane: &Lane,
         body: &WireRequest<'_>,
         expected: usize,
-    ) -> Result<Vec<Vec<f32>>, EmbeddingError> {
+    ) -> Result<Vec<Vec<f32>>, LaneError> {
         lane.retry
             .run(
                 &self.place(lane),
-                EmbeddingError::Unavailable,
+                |reason| LaneError::Failed(EmbeddingError::Unavailable(reason)),
                 || self.attempt(lane, body, expected),
                 |attempt, wait, reason| {
                     tracing::info!(
@@ -257,6 +300,7 @@ impl OpenAiEmbeddings {
         expected: usize,
     ) -> Result<Vec<Vec<f32>>, Failure> {
         let _slot = lane.slot.lock().await;
+        let started = Instant::now();
         let mut request = lane.http.post(&lane.url).timeout(lane.timeout).json(body);
         if let Some((header, _)) = &self.auth {
             request = request.header(AUTHORIZATION, header.clone());
@@ -264,20 +308,21 @@ impl OpenAiEmbeddings {
         let response = request
             .send()
             .await
-            .map_err(|e| self.network_failure(lane, e))?;
+            .map_err(|e| self.network_failure(lane, e, expected))?;
         lane.set_unreachable(false);
         let status = response.status();
         let retry_after = outbound::retry_after(&response);
         let bytes = response
             .bytes()
             .await
-            .map_err(|e| self.network_failure(lane, e))?;
+            .map_err(|e| self.network_failure(lane, e, expected))?;
         if status.is_success() {
+            lane.pace.answered(expected, started.elapsed());
             return parse_vectors(&bytes, expected).map_err(|reason| {
                 let place = self.place(lane);
-                Failure::Final(EmbeddingError::Rejected(
+                Failure::Final(LaneError::Failed(EmbeddingError::Rejected(
                     self.scrub(format!("{place} {reason}")),
-                ))
+                )))
             });
         }
         let reason = format!(
@@ -292,17 +337,23 @@ impl OpenAiEmbeddings {
             })
         } else {
             let place = self.place(lane);
-            Err(Failure::Final(EmbeddingError::Rejected(format!(
-                "{place} {reason}"
+            Err(Failure::Final(LaneError::Failed(EmbeddingError::Rejected(
+                format!("{place} {reason}"),
             ))))
         }
     }
 
-    fn network_failure(&self, lane: &Lane, e: reqwest::Error) -> Failure {
+    /// A network failure of an attempt carrying `texts` texts: retried,
+    /// unless it is a timeout of several texts (sent again smaller).
+    fn network_failure(&self, lane: &Lane, e: reqwest::Error, texts: usize) -> Failure {
         lane.set_unreachable(e.is_connect());
-        let reason = crate::outbound::network_failure_reason(e, lane.timeout);
+        let timed_out = e.is_timeout();
+        let reason = self.scrub(crate::outbound::network_failure_reason(e, lane.timeout));
+        if timed_out && texts > 1 {
+            return Failure::Final(LaneError::TooSlow(reason));
+        }
         Failure::Retry {
-            reason: self.scrub(reason),
+            reason,
             retry_after: None,
         }
     }

@@ -40,15 +40,28 @@ pub struct Fake {
     pub addr: SocketAddr,
     dims: usize,
     script: Arc<Mutex<VecDeque<Reply>>>,
+    /// A throttled server: every answer takes this long per text.
+    per_text: Option<Duration>,
     pub seen: Seen,
 }
 
 impl Fake {
     pub async fn start(dims: usize, script: Vec<Reply>) -> Fake {
+        Fake::serve(dims, script, None).await
+    }
+
+    /// A server as slow as a busy local model: `per_text` for each text of
+    /// a request, before answering.
+    pub async fn throttled(dims: usize, per_text: Duration) -> Fake {
+        Fake::serve(dims, vec![], Some(per_text)).await
+    }
+
+    async fn serve(dims: usize, script: Vec<Reply>, per_text: Option<Duration>) -> Fake {
         let mut fake = Fake {
             addr: SocketAddr::from(([127, 0, 0, 1], 0)), // set below; the handler never reads it
             dims,
             script: Arc::new(Mutex::new(script.into())),
+            per_text,
             seen: Arc::default(),
         };
         let app = Router::new()
@@ -111,6 +124,9 @@ async fn answer(State(fake): State<Fake>, headers: HeaderMap, Json(body): Json<V
             json!({"object": "embedding", "index": i, "embedding": v})
         })
         .collect();
+    if let Some(per_text) = fake.per_text {
+        tokio::time::sleep(per_text * texts.len() as u32).await;
+    }
     let status = |code: u16| StatusCode::from_u16(code).unwrap();
     match reply {
         Reply::Vectors => {}

@@ -2,6 +2,7 @@
 //! may take, how it retries, and the slot that keeps its requests one at a
 //! time. Queries (with the documents a person waits for) and bulk documents
 //! each have a lane (see the parent module).
+use super::pace::Pace;
 use crate::config::redact_url;
 use crate::outbound::RetryPolicy;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,6 +19,8 @@ pub(super) struct Lane {
     /// One request at a time on this lane: the local server serves one at a
     /// time anyway, and a queue here is cheaper than one in its socket.
     pub slot: tokio::sync::Mutex<()>,
+    /// How fast the server has been answering, to size batches.
+    pub pace: Pace,
     /// The last attempt could not connect at all (nothing listens), as
     /// opposed to a slow or failing server.
     unreachable: AtomicBool,
@@ -57,6 +60,7 @@ impl Lane {
             timeout,
             retry,
             slot: tokio::sync::Mutex::new(()),
+            pace: Pace::default(),
             unreachable: AtomicBool::new(false),
         })
     }
