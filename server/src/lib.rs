@@ -28,6 +28,7 @@ pub mod outbound;
 pub mod outreach;
 pub mod planner;
 pub mod playbooks;
+pub mod request_cookies;
 pub mod requests_desk;
 pub mod search;
 pub mod search_preferences;

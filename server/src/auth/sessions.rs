@@ -2,7 +2,7 @@
 //! sign-out. The browser holds a random token; the database, its sha256.
 use super::tokens;
 use crate::config::AuthSettings;
-use axum::http::{header, HeaderMap};
+use axum::http::HeaderMap;
 use cookie::{Cookie, SameSite};
 
 /// The cookie's name over plain http (local use).
@@ -24,13 +24,8 @@ pub fn cookie_name(settings: &AuthSettings) -> &'static str {
 /// The session token the browser sent, if any. Only the cookie name in use is
 /// read: over https, a plain `maxy_session` is ignored.
 pub fn token_from(headers: &HeaderMap, settings: &AuthSettings) -> Option<String> {
-    let name = cookie_name(settings);
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| Cookie::split_parse(v).filter_map(Result::ok))
-        .find(|c| c.name() == name)
+    crate::request_cookies::named(headers, cookie_name(settings))
+        .next()
         .map(|c| c.value().to_string())
         .filter(|v| !v.is_empty() && v.len() <= 64)
 }
@@ -87,7 +82,7 @@ pub async fn start(
 mod tests {
     use super::*;
     use crate::config::Env;
-    use axum::http::HeaderValue;
+    use axum::http::{header, HeaderValue};
 
     fn settings(public_url: &str) -> AuthSettings {
         AuthSettings::from_source(&Env::from_pairs([("MAXY_PUBLIC_URL", public_url)])).unwrap()

@@ -16,7 +16,6 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, Method};
 use axum::middleware::Next;
 use axum::response::Response;
-use cookie::Cookie;
 
 /// Where Leptos mounts the server functions.
 const SERVER_FN_PREFIX: &str = "/api/";
@@ -49,12 +48,9 @@ pub async fn confirm_plain_posts(
 }
 
 fn has_cookie(headers: &HeaderMap) -> bool {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| Cookie::split_parse(v).filter_map(Result::ok))
-        .any(|c| c.name() == FORM_DONE_COOKIE)
+    crate::request_cookies::named(headers, FORM_DONE_COOKIE)
+        .next()
+        .is_some()
 }
 
 /// A refused post comes back with `__err` in its address (form_errors.rs).

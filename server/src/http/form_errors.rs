@@ -96,18 +96,11 @@ fn digest(error: &str) -> String {
 /// Whether the browser holds this server's token for exactly `error`.
 fn vouched(request: &Request<Body>, state: &AppState, error: &str) -> bool {
     let expected = digest(error);
-    request
-        .headers()
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| Cookie::split_parse(v).filter_map(Result::ok))
-        .filter(|c| c.name() == COOKIE)
-        .any(|c| {
-            let token = c.value();
-            token.split_once('.').is_some_and(|(d, _)| d == expected)
-                && state.signing_key.verify(PURPOSE, token)
-        })
+    crate::request_cookies::named(request.headers(), COOKIE).any(|c| {
+        let token = c.value();
+        token.split_once('.').is_some_and(|(d, _)| d == expected)
+            && state.signing_key.verify(PURPOSE, token)
+    })
 }
 
 /// The same path and query, less the error's two parameters.
