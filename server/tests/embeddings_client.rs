@@ -429,10 +429,7 @@ async fn a_slow_server_slows_a_backfill_down_without_failing_it() {
     // The next call (the next backfill batch) starts at the measured speed:
     // no timeout, nothing sent twice.
     let before = sizes.len();
-    client
-        .embed(&texts(48), InputType::Document)
-        .await
-        .unwrap();
+    client.embed(&texts(48), InputType::Document).await.unwrap();
     let next = &batch_sizes(&fake)[before..];
     assert!(next.iter().all(|&n| n <= 12), "{next:?}");
     assert_eq!(next.iter().sum::<usize>(), 48, "{next:?}");
@@ -454,4 +451,44 @@ async fn a_server_that_hangs_still_fails_after_a_few_smaller_batches() {
     assert!(matches!(err, EmbeddingError::Unavailable(_)), "{err}");
     // 48, 12, 3, then one text with its three attempts.
     assert_eq!(batch_sizes(&fake), vec![48, 12, 3, 1, 1, 1]);
+}
+
+#[tokio::test]
+async fn a_query_asked_again_is_answered_without_a_request_documents_always_go_out() {
+    let fake = Fake::start(384, vec![]).await;
+    let client = fake.client(&fake.settings());
+    let first = client
+        .embed(&["salle   pour 80 personnes".into()], InputType::Query)
+        .await
+        .unwrap();
+    let again = client
+        .embed(&[" salle pour 80 personnes ".into()], InputType::Query)
+        .await
+        .unwrap();
+    assert_eq!(first, again);
+    assert_eq!(fake.bodies().len(), 1);
+
+    // The same text as a document is another embedding (prefix, lane): sent.
+    client
+        .embed(&["salle pour 80 personnes".into()], InputType::Document)
+        .await
+        .unwrap();
+    client
+        .embed(&["salle pour 80 personnes".into()], InputType::Document)
+        .await
+        .unwrap();
+    assert_eq!(fake.bodies().len(), 3);
+
+    // A failed query is not kept: the next one asks again.
+    let down = Fake::start(384, vec![Reply::Status(400, "{}")]).await;
+    let client = down.client(&down.settings());
+    assert!(client
+        .embed(&["rooftop 1".into()], InputType::Query)
+        .await
+        .is_err());
+    client
+        .embed(&["rooftop 1".into()], InputType::Query)
+        .await
+        .unwrap();
+    assert_eq!(down.bodies().len(), 2);
 }

@@ -38,16 +38,18 @@ pub async fn run(db: &PgPool, settings: &EmbeddingSettings, opts: &Options) -> a
          or set MAXY_EMBEDDING_QUERY_URL",
         crate::config::redact_url(&venue_settings.base_url)
     );
-    let lanes: Arc<dyn EmbeddingProvider> = Arc::new(OpenAiEmbeddings::new(
-        EmbeddingPipeline::Venues,
-        venue_settings,
-        settings.timeout,
-    )?);
+    // Without the query cache: the fixed queries come back every round, and
+    // what is measured is a new wording's wait for the model.
+    let lanes: Arc<dyn EmbeddingProvider> = Arc::new(
+        OpenAiEmbeddings::new(EmbeddingPipeline::Venues, venue_settings, settings.timeout)?
+            .without_query_cache(),
+    );
     // Before the lanes: queries on the document server, with its timeout.
     let mut single = venue_settings.clone();
     single.query_url = single.base_url.clone();
     single.query_timeout = settings.timeout;
-    let one_lane = OpenAiEmbeddings::new(EmbeddingPipeline::Venues, &single, settings.timeout)?;
+    let one_lane = OpenAiEmbeddings::new(EmbeddingPipeline::Venues, &single, settings.timeout)?
+        .without_query_cache();
 
     // Venues without a vector get a synthetic one, as in `bench search`:
     // stage 2 then costs what it costs in production.

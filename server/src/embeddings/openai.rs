@@ -19,6 +19,7 @@ use super::{EmbeddingError, EmbeddingProvider, InputType};
 use crate::config::{redact_url, EmbeddingPipeline, InputTypeStyle, PipelineSettings};
 use crate::outbound::{self, RetryPolicy};
 use lane::{Connections, Lane};
+use query_cache::QueryCache;
 use reqwest::header::{HeaderValue, AUTHORIZATION};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -26,6 +27,7 @@ use wire::{parse_vectors, WireRequest};
 
 mod lane;
 mod pace;
+mod query_cache;
 mod wire;
 
 /// Documents: three attempts, up to 0.25 s then 0.5 s apart (jittered). A
@@ -73,6 +75,8 @@ pub struct OpenAiEmbeddings {
     /// it from error bodies that echo it back.
     auth: Option<(HeaderValue, String)>,
     canary: DimensionCanary,
+    /// Query vectors by text: a query asked again costs no round trip.
+    query_cache: QueryCache,
 }
 
 impl std::fmt::Debug for OpenAiEmbeddings {
@@ -162,13 +166,40 @@ impl OpenAiEmbeddings {
             batch_size: settings.batch_size.max(1),
             auth,
             canary: DimensionCanary::new(pipeline, settings),
+            query_cache: QueryCache::default(),
         })
+    }
+
+    /// Every query goes to the model, none is answered from the cache: for
+    /// measuring the lanes themselves (`maxy bench lanes` repeats a fixed
+    /// set of queries, which the cache would answer after the first round).
+    pub fn without_query_cache(mut self) -> Self {
+        self.query_cache = QueryCache::disabled();
+        self
+    }
+
+    /// Every text, from the query cache or embedded; see [`Self::embed_batches`].
+    async fn embed_on(
+        &self,
+        texts: &[String],
+        input_type: InputType,
+        query_lane: bool,
+    ) -> Result<Vec<Vec<f32>>, EmbeddingError> {
+        if input_type != InputType::Query {
+            return self.embed_batches(texts, input_type, query_lane).await;
+        }
+        if let Some(vectors) = self.query_cache.all(texts) {
+            return Ok(vectors);
+        }
+        let vectors = self.embed_batches(texts, input_type, query_lane).await?;
+        self.query_cache.keep(texts, &vectors);
+        Ok(vectors)
     }
 
     /// Every text, batch by batch, on the query lane or the document lane;
     /// each response passes the canary. Batches are sized to the lane's
     /// measured speed, and a batch that timed out goes again in quarters.
-    async fn embed_on(
+    async fn embed_batches(
         &self,
         texts: &[String],
         input_type: InputType,
@@ -185,10 +216,7 @@ impl OpenAiEmbeddings {
         // progresses (down to one text, which is retried as usual).
         let mut cap = self.batch_size;
         while !rest.is_empty() {
-            let size = lane
-                .pace
-                .batch_that_fits(cap, lane.timeout)
-                .min(rest.len());
+            let size = lane.pace.batch_that_fits(cap, lane.timeout).min(rest.len());
             let (batch, tail) = rest.split_at(size);
             match self.embed_batch(batch, input_type, query_lane).await {
                 Ok(batch_vectors) => {

@@ -42,7 +42,11 @@ impl Pace {
         let _ = self
             .micros_per_text
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
-                Some(if old == 0 { measured } else { (old + measured) / 2 })
+                Some(if old == 0 {
+                    measured
+                } else {
+                    (old + measured) / 2
+                })
             });
     }
 
