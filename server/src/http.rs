@@ -9,6 +9,7 @@
 pub mod auth_routes;
 mod chat_events;
 pub mod client_addr;
+mod content_types;
 pub mod csrf;
 pub mod errors;
 pub mod extract;
@@ -89,6 +90,7 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             form_done::confirm_plain_posts,
         ))
+        .layer(from_fn(content_types::refuse_unread_bodies))
         .layer(from_fn_with_state(state.clone(), csrf::require_same_origin))
         .layer(from_fn_with_state(state.clone(), client_addr::resolve))
         .layer(from_fn(nul_bytes::refuse_nul_bytes))

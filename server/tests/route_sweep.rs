@@ -199,3 +199,151 @@ async fn no_get_writes_whoever_links_to_it(db: PgPool) {
         .collect();
     assert!(changed.is_empty(), "GETs wrote to {changed:?}");
 }
+
+/// Bodies no page of ours sends: JSON, content types no route reads, a
+/// multipart body without its boundary, bytes with no type, and a form past
+/// the size limit. All are refused before a handler reads them.
+fn bodies_refused_at_the_edge() -> Vec<(Option<&'static str>, Vec<u8>)> {
+    vec![
+        (Some("application/json"), b"{\"form\": {\"pool\": ".to_vec()),
+        (Some("application/json"), b"[1, 2, {}]".to_vec()),
+        (Some("text/plain"), "bonjour".into()),
+        (
+            Some("application/xml"),
+            b"<!DOCTYPE a [<!ENTITY x \"y\">]><a>&x;</a>".to_vec(),
+        ),
+        (Some("multipart/form-data"), b"--x\r\n\r\n".to_vec()),
+        (None, b"\x00\x01\x02".to_vec()),
+        (
+            Some("application/x-www-form-urlencoded"),
+            format!("text={}", "x".repeat(server::http::BODY_LIMIT + 1)).into(),
+        ),
+    ]
+}
+
+/// Forms no page of ours sends: bytes that are not UTF-8, and brackets
+/// nested past any argument. None names a function's argument, so a
+/// function whose arguments are all optional reads an empty form (a valid
+/// call); the others must refuse them cleanly.
+fn garbled_forms() -> Vec<Vec<u8>> {
+    vec![
+        vec![0xff, 0xfe, b'=', 0xc3, 0x28, b'&', b'%', b'z', b'z'],
+        b"a[b][c][d][e][f][g]=1&a[=2&]]=3&%=%".to_vec(),
+    ]
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn hostile_bodies_methods_and_sessions_never_fail_and_never_write(db: PgPool) {
+    use reqwest::Method;
+    seed_demo(&db).await;
+    let app = TestApp::start(db.clone()).await;
+    let admin = app.sign_in(ADMIN, PASSWORD).await;
+    let team = app.sign_in(support::app::TEAM, PASSWORD).await;
+    let fill = real_params(&app).await;
+    let routes: Vec<(String, String)> = every_route(fill)
+        .into_iter()
+        // A conversation's event stream stays open: it reads (chat.rs).
+        .filter(|(_, path)| !path.ends_with("/events"))
+        .collect();
+    // Anonymous, a member on an admin's functions, a session that is not
+    // one, and the admin.
+    let sessions = [
+        None,
+        Some(team.as_str()),
+        Some("forged-token"),
+        Some(admin.as_str()),
+    ];
+    let form = Some("application/x-www-form-urlencoded");
+    let before = fingerprint(&db).await;
+    let mut sent = 0;
+    for (method, path) in &routes {
+        let others: &[Method] = if method == "GET" {
+            &[Method::POST, Method::PUT, Method::DELETE]
+        } else {
+            &[Method::GET, Method::PUT, Method::DELETE, Method::PATCH]
+        };
+        for session in sessions {
+            for other in others {
+                let reply = app
+                    .send(other.clone(), path, form, b"text=x".to_vec(), session)
+                    .await;
+                sent += 1;
+                assert!(
+                    !reply.status.is_server_error(),
+                    "{other} {path} (a {method} route): {} {}",
+                    reply.status,
+                    reply.body
+                );
+            }
+            if method != "POST" {
+                continue;
+            }
+            for (content_type, body) in bodies_refused_at_the_edge() {
+                let shown = String::from_utf8_lossy(&body[..body.len().min(40)]).into_owned();
+                let reply = app
+                    .send(Method::POST, path, content_type, body, session)
+                    .await;
+                sent += 1;
+                assert!(
+                    matches!(reply.status.as_u16(), 400 | 403 | 413),
+                    "POST {path} {content_type:?} {shown:?}: {} {}",
+                    reply.status,
+                    reply.body
+                );
+            }
+        }
+    }
+    assert!(sent > 1_000, "only {sent} requests: are the routes listed?");
+    let after = fingerprint(&db).await;
+    let changed: Vec<&String> = before
+        .iter()
+        .zip(&after)
+        .filter(|(b, a)| b != a)
+        .map(|(b, _)| &b.0)
+        .collect();
+    assert!(changed.is_empty(), "hostile requests wrote to {changed:?}");
+
+    for (method, path) in routes.iter().filter(|(m, _)| m == "POST") {
+        for session in sessions {
+            for body in garbled_forms() {
+                let reply = app.send(Method::POST, path, form, body, session).await;
+                assert!(
+                    !reply.status.is_server_error(),
+                    "{method} {path} garbled form: {} {}",
+                    reply.status,
+                    reply.body
+                );
+            }
+        }
+    }
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_body_that_is_not_a_form_is_refused_in_french(db: PgPool) {
+    use reqwest::Method;
+    seed_demo(&db).await;
+    let app = TestApp::start(db).await;
+    let team = app.sign_in(support::app::TEAM, PASSWORD).await;
+    // As reproduced: plain text read as a form with every field empty
+    // cleared the caller's search preferences.
+    let reply = app
+        .send(
+            Method::POST,
+            "/api/search-preferences/save-mine",
+            Some("text/plain"),
+            "bonjour".into(),
+            Some(&team),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{}", reply.body);
+    assert_eq!(reply.json()["error"], "bad_request");
+    assert_eq!(
+        reply.json()["message"],
+        "Le format de la requête n'est pas pris en charge : envoyez un formulaire."
+    );
+    // An empty post needs no type (a sign-out button without a body).
+    let reply = app
+        .send(Method::POST, "/deconnexion", None, Vec::new(), Some(&team))
+        .await;
+    assert_eq!(reply.status, StatusCode::SEE_OTHER, "{}", reply.body);
+}

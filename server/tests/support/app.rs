@@ -226,6 +226,31 @@ impl TestApp {
         Reply::from(response).await
     }
 
+    /// Any method with any body and content type, from our own origin.
+    pub async fn send(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        content_type: Option<&str>,
+        body: Vec<u8>,
+        session: Option<&str>,
+    ) -> Reply {
+        let mut headers = self.headers(session);
+        headers.insert(
+            ORIGIN,
+            HeaderValue::from_str(&self.url("")).expect("origin"),
+        );
+        let mut request = self
+            .client
+            .request(method, self.url(path))
+            .headers(headers)
+            .body(body);
+        if let Some(content_type) = content_type {
+            request = request.header("content-type", content_type);
+        }
+        Reply::from(request.send().await.expect("send")).await
+    }
+
     /// A post with exactly the given extra headers (no Origin unless given).
     pub async fn post_raw(
         &self,
