@@ -289,6 +289,9 @@ fn dated(day: u32, month: u32, year: Option<i32>, today: NaiveDate) -> Option<Na
 }
 
 #[cfg(test)]
+mod proptests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
