@@ -54,6 +54,7 @@ pub mod memory_searches;
 pub mod memory_summaries;
 pub mod memory_vectors;
 pub mod memory_words;
+pub mod notifications;
 pub mod request_catalogues;
 pub mod request_emails;
 pub mod requests;

@@ -166,6 +166,11 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         llm.clone(),
         memory.clone(),
     );
+    tokio::spawn(crate::agent::live::follow_other_processes(
+        state.chat_live.clone(),
+        db.clone(),
+        jobs_shutdown.clone(),
+    ));
     tokio::spawn(crate::agent::expiry::sweep_forever(
         db.clone(),
         state.chat_live.clone(),

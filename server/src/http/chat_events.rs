@@ -5,8 +5,9 @@
 //! JSON, its SSE id the seq.
 //!
 //! The log is read from the database, so any server process can serve any
-//! conversation: this process's turns wake the stream at once; events
-//! written elsewhere are found by polling every [`POLL`]. When no turn runs
+//! conversation: events appended by this process or another wake the
+//! stream at once (`agent::live`), and a slow poll every [`POLL`] covers a
+//! listening connection that is down. When no turn runs
 //! and the log is caught up, an `idle` event closes the stream.
 use super::extract::TeamUser;
 use super::route_table::RouteTable;
@@ -21,8 +22,9 @@ use serde::Deserialize;
 use std::convert::Infallible;
 use std::time::Duration;
 
-/// How often a stream looks for events written by another process.
-const POLL: Duration = Duration::from_millis(500);
+/// How often a stream looks for events written by another process when no
+/// notification came (`LISTEN chat`, `agent::live`, wakes it at once).
+const POLL: Duration = Duration::from_secs(2);
 /// Events sent per database read.
 const BATCH: i64 = 500;
 
