@@ -15,6 +15,7 @@ use sqlx::PgPool;
 #[async_trait::async_trait]
 impl CallLog for PgPool {
     async fn record(&self, call: &CallRecord, context: CallContext) -> Result<i64, CallLogError> {
+        crate::metrics::global().model_called(call);
         db::llm_calls::insert(self, call, context)
             .await
             .map_err(error)

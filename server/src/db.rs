@@ -55,6 +55,7 @@ pub mod memory_summaries;
 pub mod memory_vectors;
 pub mod memory_words;
 pub mod notifications;
+pub mod operations;
 pub mod request_catalogues;
 pub mod request_emails;
 pub mod requests;

@@ -17,6 +17,7 @@ mod form_done;
 mod form_errors;
 pub mod headers;
 mod health;
+mod metrics_route;
 pub mod middleware;
 pub mod navigation;
 pub mod nul_bytes;
@@ -96,7 +97,8 @@ pub fn router(state: AppState) -> Router {
         .layer(from_fn(nul_bytes::refuse_nul_bytes))
         .layer(from_fn(paths::refuse_unnormalised))
         .layer(from_fn(errors::log_errors))
-        .layer(DefaultBodyLimit::max(BODY_LIMIT));
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(from_fn(metrics_route::time_requests));
     let router = headers::with_security_headers(router, &state.config.auth);
     request_id::with_request_ids(router).with_state(state)
 }
@@ -117,6 +119,7 @@ fn server_routes() -> RouteTable {
     health::routes()
         .merge(auth_routes::routes())
         .merge(chat_events::routes())
+        .merge(metrics_route::routes())
 }
 
 /// Method and path of every axum route outside Leptos, from the same table

@@ -24,6 +24,7 @@ pub mod llm;
 pub mod mail;
 pub mod memory;
 pub mod memory_desk;
+pub mod metrics;
 pub mod outbound;
 pub mod outreach;
 pub mod planner;

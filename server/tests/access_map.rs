@@ -18,6 +18,9 @@ const PUBLIC: &[(&str, &str)] = &[
     ("POST", "/deconnexion"),
     ("GET", "/healthz"),
     ("GET", "/readyz"),
+    // Guarded by the caller's address, not a session: this machine by
+    // default, as here (`metrics_endpoint.rs`).
+    ("GET", "/metrics"),
     // Describes the caller to themselves (`null` when anonymous).
     ("POST", "/api/session/user"),
 ];

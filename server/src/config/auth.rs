@@ -19,6 +19,9 @@ pub struct AuthSettings {
     /// Peers whose `X-Forwarded-For` is believed (reverse proxies, load
     /// balancers). Empty: the socket's peer is the client.
     pub trusted_proxies: Vec<IpNet>,
+    /// Clients that may read `/metrics` (`MAXY_METRICS_ALLOW`; loopback by
+    /// default, empty with `none`). Everyone else gets a 404.
+    pub metrics_allow: Vec<IpNet>,
 }
 
 impl std::fmt::Debug for AuthSettings {
@@ -30,6 +33,7 @@ impl std::fmt::Debug for AuthSettings {
             .field("session_max_age", &self.session_max_age)
             .field("link_ttl", &self.link_ttl)
             .field("trusted_proxies", &self.trusted_proxies)
+            .field("metrics_allow", &self.metrics_allow)
             .finish()
     }
 }
@@ -76,7 +80,8 @@ impl AuthSettings {
             session_ttl: Duration::from_secs(3600 * ttl_hours),
             session_max_age: Duration::from_secs(86_400 * max_days),
             link_ttl: Duration::from_secs(86_400 * env.number("MAXY_LINK_TTL_DAYS", 30, 1..=365)?),
-            trusted_proxies: trusted_proxies(env)?,
+            trusted_proxies: address_list(env, "MAXY_TRUSTED_PROXIES")?.unwrap_or_default(),
+            metrics_allow: metrics_allow(env)?,
         })
     }
 
@@ -87,6 +92,12 @@ impl AuthSettings {
             .is_some_and(|u| u.starts_with("https://"))
     }
 
+    /// Whether `client` may read `/metrics`.
+    pub fn may_read_metrics(&self, client: IpAddr) -> bool {
+        let client = client.to_canonical();
+        self.metrics_allow.iter().any(|net| net.contains(&client))
+    }
+
     /// Whether `peer` is one of the configured proxies.
     pub fn is_trusted_proxy(&self, peer: IpAddr) -> bool {
         let peer = peer.to_canonical();
@@ -94,11 +105,25 @@ impl AuthSettings {
     }
 }
 
-/// `MAXY_TRUSTED_PROXIES`: addresses or CIDR blocks, separated by commas.
-fn trusted_proxies(env: &Env) -> Result<Vec<IpNet>, ConfigError> {
-    const VAR: &str = "MAXY_TRUSTED_PROXIES";
-    let Some(list) = env.raw(VAR)? else {
+/// `MAXY_METRICS_ALLOW`: who may scrape `/metrics`. Unset: this machine
+/// only (a Prometheus beside the server); `none`: nobody.
+fn metrics_allow(env: &Env) -> Result<Vec<IpNet>, ConfigError> {
+    const VAR: &str = "MAXY_METRICS_ALLOW";
+    if env.raw(VAR)?.is_some_and(|v| v.trim() == "none") {
         return Ok(Vec::new());
+    }
+    Ok(address_list(env, VAR)?.unwrap_or_else(|| {
+        vec![
+            IpNet::from(IpAddr::from([127, 0, 0, 1])),
+            IpNet::from(IpAddr::from(std::net::Ipv6Addr::LOCALHOST)),
+        ]
+    }))
+}
+
+/// Addresses or CIDR blocks, separated by commas; `None` when unset.
+fn address_list(env: &Env, var: &str) -> Result<Option<Vec<IpNet>>, ConfigError> {
+    let Some(list) = env.raw(var)? else {
+        return Ok(None);
     };
     list.split(',')
         .map(str::trim)
@@ -107,12 +132,13 @@ fn trusted_proxies(env: &Env) -> Result<Vec<IpNet>, ConfigError> {
                 .or_else(|_| item.parse::<IpAddr>().map(IpNet::from))
                 .map(|net| net.trunc())
                 .map_err(|_| ConfigError::Invalid {
-                    var: VAR.into(),
+                    var: var.into(),
                     expected: "addresses or CIDR blocks separated by commas, like 127.0.0.1,10.0.0.0/8,::1".into(),
                     got: item.into(),
                 })
         })
-        .collect()
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
 }
 
 #[cfg(test)]

@@ -40,6 +40,7 @@ fn every_bad_value_names_its_variable() {
         ("MAXY_LINK_TTL_DAYS", "forever"),
         ("MAXY_SESSION_MAX_DAYS", "0"),
         ("MAXY_TRUSTED_PROXIES", "the proxy"),
+        ("MAXY_METRICS_ALLOW", "prometheus.local"),
     ];
     for (var, value) in cases {
         let err = config(&[(var, value)]).err();
@@ -451,5 +452,21 @@ fn the_openai_key_never_shows_in_debug_or_errors() -> Result<(), ConfigError> {
         .unwrap_or_default();
     assert!(message.starts_with("MAXY_OPENAI_API_KEY"), "{message}");
     assert!(!message.contains("secret"), "{message}");
+    Ok(())
+}
+
+#[test]
+fn metrics_are_for_this_machine_unless_listed() -> Result<(), ConfigError> {
+    let local = config(&[])?.auth;
+    assert!(local.may_read_metrics("127.0.0.1".parse().unwrap()));
+    assert!(local.may_read_metrics("::1".parse().unwrap()));
+    assert!(local.may_read_metrics("::ffff:127.0.0.1".parse().unwrap()));
+    assert!(!local.may_read_metrics("10.1.2.3".parse().unwrap()));
+    let listed = config(&[("MAXY_METRICS_ALLOW", "10.0.0.0/8, 192.0.2.7")])?.auth;
+    assert!(listed.may_read_metrics("10.1.2.3".parse().unwrap()));
+    assert!(listed.may_read_metrics("192.0.2.7".parse().unwrap()));
+    assert!(!listed.may_read_metrics("127.0.0.1".parse().unwrap()));
+    let off = config(&[("MAXY_METRICS_ALLOW", "none")])?.auth;
+    assert!(!off.may_read_metrics("127.0.0.1".parse().unwrap()));
     Ok(())
 }

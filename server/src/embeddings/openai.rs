@@ -285,7 +285,8 @@ impl OpenAiEmbeddings {
         body: &WireRequest<'_>,
         expected: usize,
     ) -> Result<Vec<Vec<f32>>, LaneError> {
-        lane.retry
+        let result = lane
+            .retry
             .run(
                 &self.place(lane),
                 |reason| LaneError::Failed(EmbeddingError::Unavailable(reason)),
@@ -300,7 +301,11 @@ impl OpenAiEmbeddings {
                     );
                 },
             )
-            .await
+            .await;
+        if let Err(LaneError::Failed(_)) = &result {
+            crate::metrics::global().embedding_failed(self.pipeline.label(), lane.name);
+        }
+        result
     }
 
     fn request_body<'a>(&'a self, texts: &'a [String], input_type: InputType) -> WireRequest<'a> {

@@ -59,6 +59,7 @@ async fn events(
         after,
         pending: Vec::new().into_iter(),
         done: false,
+        _open: crate::metrics::OpenStream::opened(),
     };
     let stream = stream::unfold(follow, |mut follow| async move {
         let event = follow.next().await?;
@@ -73,6 +74,8 @@ struct Follow {
     after: i64,
     pending: std::vec::IntoIter<app::chat::SeqEvent>,
     done: bool,
+    /// Counted in `maxy_chat_streams_open` while the stream lives.
+    _open: crate::metrics::OpenStream,
 }
 
 impl Follow {
