@@ -160,6 +160,17 @@ async fn fingerprint(db: &PgPool) -> Vec<(String, String)> {
     digests
 }
 
+/// The tables whose digest differs from `before`.
+async fn changed_since(before: &[(String, String)], db: &PgPool) -> Vec<String> {
+    let after = fingerprint(db).await;
+    before
+        .iter()
+        .zip(&after)
+        .filter(|(b, a)| b != a)
+        .map(|(b, _)| b.0.clone())
+        .collect()
+}
+
 #[sqlx::test(migrations = "../migrations")]
 async fn no_get_writes_whoever_links_to_it(db: PgPool) {
     seed_demo(&db).await;
@@ -190,13 +201,7 @@ async fn no_get_writes_whoever_links_to_it(db: PgPool) {
             );
         }
     }
-    let after = fingerprint(&db).await;
-    let changed: Vec<&String> = before
-        .iter()
-        .zip(&after)
-        .filter(|(b, a)| b != a)
-        .map(|(b, _)| &b.0)
-        .collect();
+    let changed = changed_since(&before, &db).await;
     assert!(changed.is_empty(), "GETs wrote to {changed:?}");
 }
 
@@ -294,13 +299,7 @@ async fn hostile_bodies_methods_and_sessions_never_fail_and_never_write(db: PgPo
         }
     }
     assert!(sent > 1_000, "only {sent} requests: are the routes listed?");
-    let after = fingerprint(&db).await;
-    let changed: Vec<&String> = before
-        .iter()
-        .zip(&after)
-        .filter(|(b, a)| b != a)
-        .map(|(b, _)| &b.0)
-        .collect();
+    let changed = changed_since(&before, &db).await;
     assert!(changed.is_empty(), "hostile requests wrote to {changed:?}");
 
     for (method, path) in routes.iter().filter(|(m, _)| m == "POST") {

@@ -92,6 +92,19 @@ async fn a_turn_run_by_one_server_is_followed_and_approved_on_the_other(db: PgPo
     assert_eq!(kinds, ["approval_decided"]);
 }
 
+/// A conversation of the team member, with no message yet.
+async fn new_conversation(db: &PgPool, title: &str) -> i64 {
+    sqlx::query_scalar(
+        "INSERT INTO ai_conversations (user_id, title)
+         SELECT id, $2 FROM users WHERE email = $1 RETURNING id",
+    )
+    .bind(TEAM)
+    .bind(title)
+    .fetch_one(db)
+    .await
+    .unwrap()
+}
+
 /// Whether `notify` fires within ten seconds of `by` (a bound for a failing
 /// test, not a measure: nothing but the listener notifies here).
 async fn fires(notify: Arc<Notify>, by: impl std::future::Future<Output = ()>) -> bool {
@@ -125,14 +138,7 @@ async fn a_process_hears_events_and_stops_written_by_another(db: PgPool) {
     }
     assert!(up, "the listener never heard a probe");
 
-    let conversation: i64 = sqlx::query_scalar(
-        "INSERT INTO ai_conversations (user_id, title)
-         SELECT id, 'Deux serveurs' FROM users WHERE email = $1 RETURNING id",
-    )
-    .bind(TEAM)
-    .fetch_one(&db)
-    .await
-    .unwrap();
+    let conversation: i64 = new_conversation(&db, "Deux serveurs").await;
     // Another process appends two events in one statement: this one's
     // streams of that conversation wake.
     let append = sqlx::query(
@@ -148,14 +154,7 @@ async fn a_process_hears_events_and_stops_written_by_another(db: PgPool) {
         .await
     );
     // Another conversation's events do not wake this one.
-    let elsewhere: i64 = sqlx::query_scalar(
-        "INSERT INTO ai_conversations (user_id, title)
-         SELECT id, 'Ailleurs' FROM users WHERE email = $1 RETURNING id",
-    )
-    .bind(TEAM)
-    .fetch_one(&db)
-    .await
-    .unwrap();
+    let elsewhere: i64 = new_conversation(&db, "Ailleurs").await;
     let this_one = live.channel(conversation);
     let quiet = this_one.notified();
     tokio::pin!(quiet);

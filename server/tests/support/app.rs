@@ -210,20 +210,17 @@ impl TestApp {
         fields: &[(&str, &str)],
         session: Option<&str>,
     ) -> Reply {
-        let mut headers = self.headers(session);
-        headers.insert(
-            ORIGIN,
-            HeaderValue::from_str(&self.url("")).expect("origin"),
-        );
-        let response = self
-            .client
-            .post(self.url(path))
-            .headers(headers)
-            .form(fields)
-            .send()
-            .await
-            .expect("post");
-        Reply::from(response).await
+        let body = form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(fields)
+            .finish();
+        self.send(
+            reqwest::Method::POST,
+            path,
+            Some("application/x-www-form-urlencoded"),
+            body.into_bytes(),
+            session,
+        )
+        .await
     }
 
     /// Any method with any body and content type, from our own origin.
