@@ -61,6 +61,10 @@ pub struct Config {
 #[derive(Clone)]
 pub struct DatabaseSettings {
     pub url: String,
+    /// A read replica (`MAXY_DATABASE_READ_URL`): the venue search and the
+    /// requests list read from it; everything that must see its own writes
+    /// stays on `url`. `None`: everything on `url`.
+    pub read_url: Option<String>,
     pub max_connections: u32,
     pub connect_timeout: Duration,
 }
@@ -69,6 +73,7 @@ impl std::fmt::Debug for DatabaseSettings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DatabaseSettings")
             .field("url", &redact_url(&self.url))
+            .field("read_url", &self.read_url.as_deref().map(redact_url))
             .field("max_connections", &self.max_connections)
             .field("connect_timeout", &self.connect_timeout)
             .finish()
@@ -89,6 +94,12 @@ impl Config {
                 DEFAULT_DATABASE_URL,
                 &["postgres", "postgresql"],
             )?,
+            read_url: match env.raw("MAXY_DATABASE_READ_URL")? {
+                Some(_) => {
+                    Some(env.url("MAXY_DATABASE_READ_URL", "", &["postgres", "postgresql"])?)
+                }
+                None => None,
+            },
             max_connections: env.number("MAXY_DB_MAX_CONNECTIONS", 10, 1..=500)?,
             connect_timeout: Duration::from_secs(env.number(
                 "MAXY_DB_CONNECT_TIMEOUT_SECS",

@@ -106,6 +106,27 @@ pub async fn connect(settings: &DatabaseSettings) -> Result<PgPool, DbError> {
     Ok(pool)
 }
 
+/// The pool reads that may lag go to: the replica of `read_url`, connected
+/// lazily and read-only (a write sent there by mistake fails instead of
+/// diverging), or `primary` itself when no replica is configured. A URL
+/// the driver cannot read falls back to the primary, with an error logged.
+pub fn read_pool(settings: &DatabaseSettings, primary: &PgPool) -> PgPool {
+    let Some(url) = &settings.read_url else {
+        return primary.clone();
+    };
+    match url.parse::<sqlx::postgres::PgConnectOptions>() {
+        Ok(options) => PgPoolOptions::new()
+            .max_connections(settings.max_connections)
+            .acquire_timeout(settings.connect_timeout)
+            .test_before_acquire(false)
+            .connect_lazy_with(options.options([("default_transaction_read_only", "on")])),
+        Err(e) => {
+            tracing::error!(url = %redact_url(url), error = %e, "MAXY_DATABASE_READ_URL cannot be used; reading from the primary");
+            primary.clone()
+        }
+    }
+}
+
 /// Applies the migrations that have not run yet (a no-op when all have).
 ///
 /// sqlx takes an advisory lock, so two servers starting together are safe.

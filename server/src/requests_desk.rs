@@ -31,6 +31,9 @@ const SIMILAR: i64 = 3;
 
 pub struct RequestsDeskService {
     pub db: PgPool,
+    /// Where the list reads (a replica, `MAXY_DATABASE_READ_URL`); `None`:
+    /// `db`. A request's own page and every write stay on `db`.
+    pub read_db: Option<PgPool>,
     /// The filter form's pools, kept for a minute.
     pub pools: pool_cache::PoolCache,
 }
@@ -52,7 +55,7 @@ impl RequestsDesk for RequestsDeskService {
             limit: size + 1,
             offset: i64::from(filters.page - 1) * size,
         };
-        let mut rows = requests::list(&self.db, &db_filter)
+        let mut rows = requests::list(self.read_db.as_ref().unwrap_or(&self.db), &db_filter)
             .await
             .map_err(app_error)?;
         let has_next = rows.len() > PAGE_SIZE;

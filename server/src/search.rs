@@ -30,6 +30,9 @@ use std::sync::Arc;
 /// The search as server functions and the chat tool call it.
 pub struct SearchService {
     pub db: PgPool,
+    /// Where the venue stages read (a replica, `MAXY_DATABASE_READ_URL`);
+    /// `None`: `db`. The caller's preferences and the run's log stay on `db`.
+    pub read_db: Option<PgPool>,
     /// The venue pipeline's embedder; `None` runs without vectors.
     pub embedder: Option<Arc<dyn EmbeddingProvider>>,
     /// The stage-3 ranker; the offline provider ranks deterministically.
@@ -65,8 +68,8 @@ impl SearchService {
         let zone = defaults.apply_zone(&mut form, &reading.criteria);
         let req = request::build_from(&form, reading.criteria, notes)
             .map_err(|e| AppError::Invalid(e.0))?;
-        let mut outcome = match pipeline::run(&self.db, self.embedder.as_deref(), &llm, &req).await
-        {
+        let venues = self.read_db.as_ref().unwrap_or(&self.db);
+        let mut outcome = match pipeline::run(venues, self.embedder.as_deref(), &llm, &req).await {
             Ok(mut outcome) => {
                 let applied = defaults
                     .reorder(&self.db, &mut outcome.results)

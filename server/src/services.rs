@@ -86,6 +86,8 @@ services! {
 /// What the services are built from.
 pub struct Dependencies {
     pub db: PgPool,
+    /// The read replica's pool (`db::read_pool`); `db` itself without one.
+    pub db_read: PgPool,
     pub signing_key: SigningKey,
     /// What magic links open (shared with the organizer page's cache).
     pub link_views: Arc<LinkViewsService>,
@@ -124,6 +126,7 @@ impl Services {
     pub fn new(deps: Dependencies) -> Self {
         let Dependencies {
             db,
+            db_read,
             signing_key,
             link_views,
             venue_embedder,
@@ -137,6 +140,7 @@ impl Services {
             outbox,
         } = deps;
         let search = Arc::new(SearchService {
+            read_db: Some(db_read.clone()),
             db: db.clone(),
             embedder: venue_embedder.clone(),
             llm: llm.clone(),
@@ -192,6 +196,7 @@ impl Services {
                 outbox: outbox.clone(),
             }),
             requests_desk: Arc::new(RequestsDeskService {
+                read_db: Some(db_read.clone()),
                 db: db.clone(),
                 pools: Default::default(),
             }),

@@ -68,6 +68,7 @@ impl AppState {
         });
         let services = Services::new(Dependencies {
             db: db.clone(),
+            db_read: crate::db::read_pool(&config.database, &db),
             signing_key: signing_key.clone(),
             link_views: link_views.clone(),
             venue_embedder,

@@ -27,6 +27,7 @@ fn builder(db: &PgPool) -> CatalogueBuilderService {
     CatalogueBuilderService {
         db: db.clone(),
         search: Arc::new(SearchService {
+            read_db: None,
             db: db.clone(),
             embedder: None,
             llm: Arc::new(server::llm::OfflineLlm),

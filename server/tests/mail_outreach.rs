@@ -476,6 +476,7 @@ async fn an_approved_availability_check_from_the_assistant_is_emailed(db: PgPool
         conversation_id: conversation,
         request_id: Some(f.request_id),
         search: Arc::new(server::search::SearchService {
+            read_db: None,
             db: db.clone(),
             embedder: None,
             llm: Arc::new(server::llm::OfflineLlm),

@@ -19,6 +19,7 @@ fn service(db: &PgPool) -> CatalogueBuilderService {
     CatalogueBuilderService {
         db: db.clone(),
         search: Arc::new(SearchService {
+            read_db: None,
             db: db.clone(),
             embedder: None,
             llm: Arc::new(server::llm::OfflineLlm),

@@ -389,6 +389,7 @@ async fn every_planted_marker_reaches_the_model_wrapped_and_none_the_system_prom
         conversation_id: 1,
         request_id: Some(t.request),
         search: Arc::new(SearchService {
+            read_db: None,
             db: db.clone(),
             embedder: None,
             llm: Arc::new(server::llm::OfflineLlm),

@@ -191,6 +191,7 @@ async fn a_pool_the_caller_names_is_the_one_searched_and_said(db: PgPool) {
 
 fn service(db: &PgPool) -> SearchService {
     SearchService {
+        read_db: None,
         db: db.clone(),
         // Without vectors: the ranking is the deterministic score.
         embedder: None,

@@ -85,6 +85,7 @@ async fn plant(db: &PgPool) -> Planted {
 
 fn desk(db: &PgPool) -> RequestsDeskService {
     RequestsDeskService {
+        read_db: None,
         db: db.clone(),
         pools: Default::default(),
     }

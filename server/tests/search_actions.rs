@@ -17,6 +17,7 @@ use support::app::{seed_demo, TestApp, PASSWORD, TEAM};
 
 fn search(db: &PgPool) -> Arc<SearchService> {
     Arc::new(SearchService {
+        read_db: None,
         db: db.clone(),
         embedder: None,
         llm: Arc::new(server::llm::OfflineLlm),

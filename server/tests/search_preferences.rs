@@ -102,6 +102,7 @@ fn desk(db: &PgPool) -> SearchPreferencesService {
 
 fn search_service(db: &PgPool) -> Arc<SearchService> {
     Arc::new(SearchService {
+        read_db: None,
         db: db.clone(),
         embedder: None,
         llm: Arc::new(server::llm::OfflineLlm),

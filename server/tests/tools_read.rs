@@ -124,6 +124,7 @@ fn context(db: &PgPool, planted: &Planted, request_id: Option<i64>) -> ToolConte
         conversation_id: 1,
         request_id,
         search: Arc::new(SearchService {
+            read_db: None,
             db: db.clone(),
             embedder: None,
             llm: Arc::new(server::llm::OfflineLlm),

@@ -94,6 +94,7 @@ fn form(event_type: Option<&str>) -> SearchForm {
 
 async fn search(db: &PgPool, form: &SearchForm) -> SearchResults {
     SearchService {
+        read_db: None,
         db: db.clone(),
         embedder: None,
         llm: Arc::new(server::llm::OfflineLlm),
@@ -592,6 +593,7 @@ async fn the_tool_and_the_service_give_the_same_sessions(db: PgPool) {
         conversation_id: 1,
         request_id: None,
         search: Arc::new(SearchService {
+            read_db: None,
             db: db.clone(),
             embedder: None,
             llm: Arc::new(server::llm::OfflineLlm),
@@ -719,6 +721,7 @@ async fn the_llm_ranking_prompt_carries_the_wrapped_training(db: PgPool) {
     ])
     .await;
     let service = SearchService {
+        read_db: None,
         db: db.clone(),
         embedder: None,
         llm: fake.provider("5000"),
@@ -758,6 +761,7 @@ async fn the_llm_ranking_prompt_carries_the_wrapped_training(db: PgPool) {
     ])
     .await;
     let service = SearchService {
+        read_db: None,
         db: db.clone(),
         embedder: None,
         llm: fake.provider("5000"),

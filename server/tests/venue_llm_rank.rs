@@ -33,6 +33,7 @@ async fn a_valid_answer_becomes_the_catalogue_and_its_cost_is_recorded(db: PgPoo
     ])
     .await;
     let service = SearchService {
+        read_db: None,
         db: db.clone(),
         embedder: None,
         llm: fake.provider("5000"),
@@ -341,6 +342,7 @@ async fn venue_text_is_wrapped_and_escaped_as_data(db: PgPool) {
 async fn the_offline_provider_ranks_deterministically_without_a_notice_or_a_call(db: PgPool) {
     seed(&db, 12).await;
     let service = SearchService {
+        read_db: None,
         db: db.clone(),
         embedder: None,
         llm: Arc::new(OfflineLlm),

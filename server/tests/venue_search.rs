@@ -31,6 +31,7 @@ async fn service(db: &PgPool, embedding_up: bool) -> SearchService {
     .unwrap();
     let embedders = server::embeddings::Embedders::from_settings(&config.embeddings).unwrap();
     SearchService {
+        read_db: None,
         db: db.clone(),
         embedder: Some(embedders.venues.clone()),
         llm: std::sync::Arc::new(server::llm::OfflineLlm),

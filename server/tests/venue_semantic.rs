@@ -48,6 +48,7 @@ async fn embedded_demo(db: &PgPool) -> SearchService {
         summary.embedded
     );
     SearchService {
+        read_db: None,
         db: db.clone(),
         embedder: Some(embedders.venues.clone()),
         llm: std::sync::Arc::new(server::llm::OfflineLlm),

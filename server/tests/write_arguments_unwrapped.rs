@@ -20,6 +20,7 @@ fn context(db: &PgPool) -> ToolContext {
         conversation_id: 1,
         request_id: None,
         search: Arc::new(SearchService {
+            read_db: None,
             db: db.clone(),
             embedder: None,
             llm: Arc::new(server::llm::OfflineLlm),

@@ -329,6 +329,7 @@ async fn service(
         provider: Arc::new(client),
         offline: offline.clone(),
         search: Arc::new(SearchService {
+            read_db: None,
             db: db.clone(),
             embedder: None,
             llm: offline,

@@ -41,6 +41,7 @@ fn every_bad_value_names_its_variable() {
         ("MAXY_SESSION_MAX_DAYS", "0"),
         ("MAXY_TRUSTED_PROXIES", "the proxy"),
         ("MAXY_METRICS_ALLOW", "prometheus.local"),
+        ("MAXY_DATABASE_READ_URL", "mysql://replica/maxy"),
     ];
     for (var, value) in cases {
         let err = config(&[(var, value)]).err();

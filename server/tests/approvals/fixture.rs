@@ -156,6 +156,7 @@ pub fn ctx(db: &PgPool, w: &World) -> ToolContext {
         conversation_id: w.conversation,
         request_id: Some(w.request_id),
         search: Arc::new(SearchService {
+            read_db: None,
             db: db.clone(),
             embedder: None,
             llm: Arc::new(OfflineLlm),
