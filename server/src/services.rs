@@ -164,7 +164,6 @@ impl Services {
             summaries: Default::default(),
             known: Default::default(),
             memory: Some(memory.clone()),
-            stages: None,
         });
         Services {
             playbook_console,

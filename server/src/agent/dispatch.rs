@@ -279,9 +279,12 @@ impl Agent {
         name: &str,
         input: &serde_json::Value,
     ) -> (Block, ChatEvent) {
-        let (outcome, ran) = stages::timed(tokio::time::timeout(
-            self.settings.tool_limit,
-            Toolbox::run_read(tools, name, input),
+        let (outcome, ran) = stages::timed(tracing::Instrument::instrument(
+            tokio::time::timeout(
+                self.settings.tool_limit,
+                Toolbox::run_read(tools, name, input),
+            ),
+            tracing::info_span!("tool", tool = name),
         ))
         .await;
         self.part(tools.conversation_id, Part::ToolRun, ran);

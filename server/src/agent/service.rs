@@ -283,14 +283,20 @@ impl Assistant for AssistantService {
                 seq,
                 reads,
             } => {
-                if let Some(log) = &self.agent.stages {
-                    log.begin(conversation_id, called);
-                }
+                crate::agent::stages::begin(conversation_id, called);
                 self.agent.known.keep(conversation_id, &reads.messages);
                 self.agent.lap(conversation_id, Stage::Send);
                 self.agent.live.notify(conversation_id);
                 // The send's commit was durable: the message is on disk.
-                tokio::spawn(self.agent.clone().run_turn(conversation, turn_id, *reads));
+                // The turn's span: its logs carry who and which turn, and an
+                // exporter sees model calls and tools inside it.
+                let span = tracing::info_span!("chat_turn", user_id, conversation_id, turn_id);
+                tokio::spawn(
+                    tracing::Instrument::instrument(
+                        self.agent.clone().run_turn(conversation, turn_id, *reads),
+                        span,
+                    ),
+                );
                 Ok(SentMessage {
                     conversation_id,
                     seq,

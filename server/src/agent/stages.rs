@@ -1,7 +1,11 @@
 //! Where a chat turn's server time goes, stage by stage, for `maxy bench
-//! chat`. The agent holds an `Option<Arc<StageLog>>`: the production wiring
-//! (`crate::services`) passes `None`, so a turn then only tests that option
-//! at each stage boundary and records nothing.
+//! chat`. The turn only emits `tracing` events on [`TARGET`] at each stage
+//! boundary ([`begin`], [`lap`], [`part`]); the process's subscriber carries
+//! a [`layer`] that turns them into figures once the benchmark [`collect`]s
+//! them. Until then the layer's filter refuses those events (one atomic
+//! load each) and nothing is recorded: production code carries no
+//! benchmark plumbing, and any other layer (an OpenTelemetry exporter) may
+//! read the same events.
 //!
 //! Stages are laps of one clock per conversation: each boundary attributes
 //! the time since the previous one to the stage that just ended, so the
@@ -10,8 +14,17 @@
 //! same time inside one stage are kept apart as [`Part`]s (they overlap, so
 //! they do not add up).
 use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
+use tracing::field::{Field, Visit};
+use tracing::subscriber::Interest;
+use tracing::{Event, Subscriber};
+use tracing_subscriber::layer::Filter;
+use tracing_subscriber::layer::{Context, Layer};
+
+/// The target of the stage events.
+pub const TARGET: &str = "maxy::stages";
 
 /// A segment of a turn's critical path, in the order a turn runs them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,6 +191,130 @@ impl StageLog {
     }
 }
 
+/// A turn starts: `send` was called at `sent_at` (the conversation may have
+/// been created since, so its id is known only now).
+pub fn begin(conversation_id: i64, sent_at: Instant) {
+    tracing::trace!(
+        target: TARGET,
+        conversation_id,
+        since_send_us = u64::try_from(sent_at.elapsed().as_micros()).unwrap_or(u64::MAX),
+        "turn begins"
+    );
+}
+
+/// `stage` ended now.
+pub fn lap(conversation_id: i64, stage: Stage) {
+    tracing::trace!(target: TARGET, conversation_id, stage = stage as u64, "stage ended");
+}
+
+/// A concurrent part of a stage took `took`.
+pub fn part(conversation_id: i64, part: Part, took: Duration) {
+    tracing::trace!(
+        target: TARGET,
+        conversation_id,
+        part = part as u64,
+        took_us = u64::try_from(took.as_micros()).unwrap_or(u64::MAX),
+        "part timed"
+    );
+}
+
+static COLLECTING: AtomicBool = AtomicBool::new(false);
+
+fn log() -> &'static StageLog {
+    static LOG: OnceLock<StageLog> = OnceLock::new();
+    LOG.get_or_init(StageLog::default)
+}
+
+/// Starts recording the stage events of this process and gives their log
+/// (for `maxy bench chat`; the process's subscriber must carry [`layer`]).
+pub fn collect() -> &'static StageLog {
+    COLLECTING.store(true, Ordering::Relaxed);
+    log()
+}
+
+/// The layer that records stage events into [`collect`]'s log, filtered so
+/// that it sees nothing else and nothing at all until collecting starts.
+pub fn layer<S: Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>>() -> impl Layer<S>
+{
+    StageLayer.with_filter(StageEvents)
+}
+
+/// Stage events only, and only while collecting: every other callsite is
+/// never asked about again; a stage event costs one atomic load.
+struct StageEvents;
+
+impl<S> Filter<S> for StageEvents {
+    fn enabled(&self, meta: &tracing::Metadata<'_>, _: &Context<'_, S>) -> bool {
+        meta.target() == TARGET && COLLECTING.load(Ordering::Relaxed)
+    }
+
+    fn callsite_enabled(&self, meta: &'static tracing::Metadata<'static>) -> Interest {
+        if meta.target() == TARGET {
+            Interest::sometimes()
+        } else {
+            Interest::never()
+        }
+    }
+}
+
+struct StageLayer;
+
+impl<S: Subscriber> Layer<S> for StageLayer {
+    fn on_event(&self, event: &Event<'_>, _: Context<'_, S>) {
+        let mut fields = StageFields::default();
+        event.record(&mut fields);
+        record(log(), &fields);
+    }
+}
+
+/// The fields of one stage event.
+#[derive(Default)]
+struct StageFields {
+    conversation_id: Option<i64>,
+    since_send_us: Option<u64>,
+    stage: Option<u64>,
+    part: Option<u64>,
+    took_us: Option<u64>,
+}
+
+impl Visit for StageFields {
+    fn record_i64(&mut self, field: &Field, value: i64) {
+        if field.name() == "conversation_id" {
+            self.conversation_id = Some(value);
+        }
+    }
+
+    fn record_u64(&mut self, field: &Field, value: u64) {
+        match field.name() {
+            "since_send_us" => self.since_send_us = Some(value),
+            "stage" => self.stage = Some(value),
+            "part" => self.part = Some(value),
+            "took_us" => self.took_us = Some(value),
+            _ => {}
+        }
+    }
+
+    fn record_debug(&mut self, _: &Field, _: &dyn std::fmt::Debug) {}
+}
+
+fn record(log: &StageLog, f: &StageFields) {
+    let Some(conversation_id) = f.conversation_id else {
+        return;
+    };
+    if let Some(us) = f.since_send_us {
+        let at = Instant::now()
+            .checked_sub(Duration::from_micros(us))
+            .unwrap_or_else(Instant::now);
+        log.begin(conversation_id, at);
+    } else if let Some(stage) = f.stage.and_then(|i| Stage::ALL.get(i as usize)) {
+        log.lap(conversation_id, *stage);
+    } else if let (Some(part), Some(us)) =
+        (f.part.and_then(|i| Part::ALL.get(i as usize)), f.took_us)
+    {
+        log.part(conversation_id, *part, Duration::from_micros(us));
+    }
+}
+
 /// Runs `work`, then gives its result and how long it took.
 pub async fn timed<T>(work: impl std::future::Future<Output = T>) -> (T, Duration) {
     let started = Instant::now();
@@ -208,6 +345,28 @@ mod tests {
         let sum: Duration = t.stages.iter().sum();
         assert_eq!(Some(sum), t.total());
         assert!(log.take(7).is_none(), "taken once");
+    }
+
+    #[test]
+    fn the_layer_records_stage_events_once_collecting() {
+        use tracing_subscriber::layer::SubscriberExt;
+        let subscriber = tracing_subscriber::registry().with(layer());
+        tracing::subscriber::with_default(subscriber, || {
+            // Before collecting: nothing is kept.
+            begin(41, Instant::now());
+            lap(41, Stage::Close);
+            assert!(log().take(41).is_none());
+
+            let log = collect();
+            begin(42, Instant::now() - Duration::from_millis(5));
+            lap(42, Stage::Send);
+            part(42, Part::ToolRun, Duration::from_millis(2));
+            lap(42, Stage::Close);
+            let t = log.take_closed(42).expect("recorded");
+            assert!(t.stage(Stage::Send) >= Duration::from_millis(5));
+            assert_eq!(t.part(Part::ToolRun), Duration::from_millis(2));
+            assert!(t.total().is_some());
+        });
     }
 
     #[test]

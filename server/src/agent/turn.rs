@@ -15,7 +15,7 @@ use super::history;
 use super::live::Live;
 use super::prompt::{self, PromptContext, SimilarCache};
 use super::sink::{EventSink, FLUSH_EVERY};
-use super::stages::{self, Part, Stage, StageLog};
+use super::stages::{self, Part, Stage};
 use crate::db::ai_context;
 use crate::db::ai_conversations::{self, Conversation};
 use crate::db::ai_events::{Closing, FinalMessage};
@@ -93,9 +93,6 @@ pub struct Agent {
     /// Playbooks: the doors and the open run's rules (`None`: the
     /// assistant chooses freely among its tools).
     pub guide: Option<Arc<crate::playbooks::runtime::Guide>>,
-    /// Per-stage timings of each turn, for `maxy bench chat` only: `None`
-    /// in production, where nothing is recorded.
-    pub stages: Option<Arc<StageLog>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -153,17 +150,13 @@ impl Agent {
         }
     }
 
-    /// A stage boundary (a no-op unless the benchmark collects timings).
+    /// A stage boundary, as a `tracing` event (`agent::stages`).
     pub(super) fn lap(&self, conversation_id: i64, stage: Stage) {
-        if let Some(log) = &self.stages {
-            log.lap(conversation_id, stage);
-        }
+        stages::lap(conversation_id, stage);
     }
 
     pub(super) fn part(&self, conversation_id: i64, part: Part, took: Duration) {
-        if let Some(log) = &self.stages {
-            log.part(conversation_id, part, took);
-        }
+        stages::part(conversation_id, part, took);
     }
 
     /// Runs the turn to its end and closes it. Never panics the caller:

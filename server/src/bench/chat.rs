@@ -220,7 +220,7 @@ async fn overhead_run(
             .map_err(|e| anyhow::anyhow!("send: {e}"))?;
         conversation = Some(sent.conversation_id);
         wait_for_turn(&service, sent.conversation_id).await?;
-        let turn = closed_timings(&log, sent.conversation_id).await?;
+        let turn = closed_timings(log, sent.conversation_id).await?;
         let total = turn.total().unwrap_or_default().as_secs_f64() * 1000.0;
         // The model's time as the fake measured it (to the microsecond;
         // `llm_calls.latency_ms` is whole milliseconds).
@@ -319,9 +319,10 @@ async fn service(
     script: Script,
     think: Duration,
     pace: Duration,
-) -> anyhow::Result<(Arc<AssistantService>, FakeModel, Arc<StageLog>)> {
+) -> anyhow::Result<(Arc<AssistantService>, FakeModel, &'static StageLog)> {
     let fake = FakeModel::start_thinking(script, think, pace, CHUNK).await?;
-    let log = Arc::new(StageLog::default());
+    // The stage events of every turn in this process, from now on.
+    let log = crate::agent::stages::collect();
     let client = client_of(&fake)?;
     let offline = Arc::new(crate::planner::Planner);
     let agent = Agent {
@@ -341,7 +342,6 @@ async fn service(
         summaries: Default::default(),
         known: Default::default(),
         memory: None,
-        stages: Some(log.clone()),
         guide: None,
     };
     let service = Arc::new(AssistantService {

@@ -93,7 +93,19 @@ impl Recording {
         check: Option<Check<'_>>,
     ) -> Result<Completion, LlmError> {
         let started = Instant::now();
-        let result = self.inner.complete(request).await;
+        // The call's span: an operator filters on task and model, and reads
+        // the tokens and cost recorded on it once the call is over.
+        let span = tracing::info_span!(
+            "model_call",
+            task = request.task.label(),
+            provider = self.inner.name(),
+            model = self.inner.model(),
+            input_tokens = tracing::field::Empty,
+            output_tokens = tracing::field::Empty,
+            cost_usd = tracing::field::Empty,
+        );
+        let result =
+            tracing::Instrument::instrument(self.inner.complete(request), span.clone()).await;
         if matches!(result, Err(LlmError::Offline)) {
             // Nothing was called: nothing to record.
             return result;
@@ -104,6 +116,11 @@ impl Recording {
             &result,
             started.elapsed(),
         );
+        span.record("input_tokens", record.usage.input_tokens);
+        span.record("output_tokens", record.usage.output_tokens);
+        if let Some(cost) = record.cost_usd {
+            span.record("cost_usd", cost);
+        }
         let result = match (result, check) {
             (Ok(completion), Some(check)) => match check(&completion) {
                 Ok(()) => Ok(completion),
