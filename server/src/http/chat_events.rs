@@ -24,7 +24,7 @@ use std::time::Duration;
 
 /// How often a stream looks for events written by another process when no
 /// notification came (`LISTEN chat`, `agent::live`, wakes it at once).
-const POLL: Duration = Duration::from_secs(2);
+const POLL: Duration = Duration::from_millis(500);
 /// Events sent per database read.
 const BATCH: i64 = 500;
 
