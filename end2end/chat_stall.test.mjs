@@ -23,6 +23,10 @@ test('a silent turn shows « Le modèle ne répond pas… » within 5 seconds, w
     await input.fill('Bonjour');
     await input.press('Enter');
     await page.waitForURL((url) => /^\/chat\/\d+$/.test(url.pathname));
+    // `/chat/:id` is a new page: when the turn ended before it was rendered,
+    // its HTML already shows the end, and a message typed before it hydrates
+    // would be a new line in a plain textarea, never sent.
+    await waitForHydration(page, problems);
     await page.getByTestId('chat-running').waitFor({ state: 'detached', timeout: TURN_TIMEOUT });
     await page.getByTestId('turn-end').last().waitFor({ state: 'attached', timeout: TURN_TIMEOUT });
     const conversationId = Number(location(page).pathname.split('/').pop());
