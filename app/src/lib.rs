@@ -20,6 +20,7 @@ pub mod geo;
 pub mod layout;
 pub mod links;
 pub mod llm_budget;
+pub mod measures;
 pub mod memory;
 pub mod outreach;
 pub mod pages;
@@ -105,6 +106,8 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("console/decisions") view=DecisionsPage ssr=SsrMode::Async />
                     <Route path=path!("console/motifs") view=MotifsPage ssr=SsrMode::Async />
                     <Route path=path!("console/simulateur") view=SimulatorPage ssr=SsrMode::Async />
+                    <Route path=path!("console/mesures") view=crate::pages::MeasuresPage ssr=SsrMode::Async />
+                    <Route path=path!("console/mesures/lignes") view=crate::pages::MeasureRowsPage ssr=SsrMode::Async />
                 </ParentRoute>
             </Routes>
         </Router>

@@ -23,7 +23,8 @@ pub use catalogue_builder::{AcceptanceRate, CatalogueBuilderPage};
 pub use chat::ChatPage;
 pub use console::AccountsPage;
 pub use console::{
-    ConsolePage, DecisionsPage, MotifsPage, PlaybooksPage, SimulatorPage, StationsPage,
+    ConsolePage, DecisionsPage, MeasureRowsPage, MeasuresPage, MotifsPage, PlaybooksPage,
+    SimulatorPage, StationsPage,
 };
 pub use form_error::{failure, posted_to, FormError, FORM_DONE_COOKIE};
 pub use held_search::HeldSearch;

@@ -34,6 +34,8 @@ pub const PAGES: &[(&str, Access)] = &[
     ("/console/decisions", Access::Signed(Role::Admin)),
     ("/console/motifs", Access::Signed(Role::Admin)),
     ("/console/simulateur", Access::Signed(Role::Admin)),
+    ("/console/mesures", Access::Signed(Role::Admin)),
+    ("/console/mesures/lignes", Access::Signed(Role::Admin)),
     ("/connexion", Access::Public),
     ("/c/:token", Access::MagicLink),
     ("/v/:token", Access::MagicLink),

@@ -45,6 +45,7 @@ pub mod knowledge_entries;
 pub mod links_view;
 pub mod llm_calls;
 pub mod magic_links;
+pub mod measures;
 pub mod member_embeddings;
 pub mod member_search;
 pub mod member_signals;

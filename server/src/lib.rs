@@ -22,6 +22,7 @@ pub mod jobs;
 pub mod link_views;
 pub mod llm;
 pub mod mail;
+pub mod measures;
 pub mod memory;
 pub mod memory_desk;
 pub mod metrics;

@@ -18,6 +18,7 @@ use app::catalogue_builder::CatalogueBuilder;
 use app::chat::Assistant;
 use app::links::LinkViews;
 use app::llm_budget::LlmBudget;
+use app::measures::MeasuresReader;
 use app::memory::MemoryDesk;
 use app::outreach::Outreach;
 use app::playbook_console::PlaybookConsole;
@@ -81,6 +82,8 @@ services! {
     playbook_console: dyn PlaybookConsole,
     /// The home page's « À faire ».
     work_queue: dyn WorkQueueDesk,
+    /// The console's « Mesures »: charts and the rows behind them.
+    measures: dyn MeasuresReader,
 }
 
 /// What the services are built from.
@@ -166,6 +169,10 @@ impl Services {
             memory: Some(memory.clone()),
         });
         Services {
+            measures: Arc::new(crate::measures::MeasuresService {
+                db: db_read.clone(),
+                budget: llm_budget,
+            }),
             playbook_console,
             work_queue: Arc::new(crate::work_queue::WorkQueueService {
                 db: db.clone(),

@@ -212,6 +212,43 @@ pub fn training_source(key: &str) -> &str {
 }
 
 /// Every family, named, for the wording test's list of keys.
+/// `llm_calls.task`: what a language-model call was for.
+pub const LLM_TASKS: Table = &[
+    ("chat", "Conversation"),
+    ("parse", "Lecture des demandes"),
+    ("draft", "Rédaction"),
+    ("rank", "Classement des lieux"),
+    ("summarize", "Résumés"),
+    ("classify", "Classification"),
+    ("guidance", "Choix du playbook"),
+];
+
+pub fn llm_task(key: &str) -> &str {
+    lookup(LLM_TASKS, key).unwrap_or(key)
+}
+
+/// `search_runs.ranking_source`: who ordered a venue search's picks.
+pub const RANKING_SOURCES: Table = &[
+    ("llm", "Modèle"),
+    ("deterministic", "Règles (sans modèle)"),
+    ("direct", "Lieux demandés par leur code"),
+];
+
+pub fn ranking_source(key: &str) -> &str {
+    lookup(RANKING_SOURCES, key).unwrap_or(key)
+}
+
+/// `memory_searches.source`: what answered a memory search.
+pub const MEMORY_SOURCES: Table = &[
+    ("vector", "Par le sens"),
+    ("fts", "Par les mots"),
+    ("recency", "Les plus récentes"),
+];
+
+pub fn memory_source(key: &str) -> &str {
+    lookup(MEMORY_SOURCES, key).unwrap_or(key)
+}
+
 pub const TABLES: &[(&str, Table)] = &[
     ("event_types", EVENT_TYPES),
     ("request_statuses", REQUEST_STATUSES),
@@ -228,6 +265,9 @@ pub const TABLES: &[(&str, Table)] = &[
     ("training_verdicts", TRAINING_VERDICTS),
     ("training_categories", TRAINING_CATEGORIES),
     ("training_sources", TRAINING_SOURCES),
+    ("llm_tasks", LLM_TASKS),
+    ("ranking_sources", RANKING_SOURCES),
+    ("memory_sources", MEMORY_SOURCES),
 ];
 
 #[cfg(test)]

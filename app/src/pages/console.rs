@@ -1,5 +1,5 @@
 //! « Console » (admins): the hub of its sections (accounts, playbooks,
-//! stations, decisions, motifs, simulator: one page each under
+//! stations, decisions, motifs, simulator, measures: one page each under
 //! `/console/…`); its own page shows the assistant's state and the audit
 //! journal, filtered and paged by its address (`/console?quoi=…&page=2`).
 //!
@@ -11,6 +11,8 @@ mod assistant;
 mod decisions;
 mod done;
 mod journal;
+mod measure_rows;
+mod measures;
 mod motifs;
 mod playbook;
 mod playbooks;
@@ -19,6 +21,8 @@ mod stations;
 
 pub use accounts::AccountsPage;
 pub use decisions::DecisionsPage;
+pub use measure_rows::MeasureRowsPage;
+pub use measures::MeasuresPage;
 pub use motifs::MotifsPage;
 pub use playbooks::PlaybooksPage;
 pub use simulator::SimulatorPage;
@@ -63,6 +67,7 @@ const SECTIONS: &[(&str, &str)] = &[
     ("/console/decisions", "Décisions"),
     ("/console/motifs", "Motifs"),
     ("/console/simulateur", "Simulateur"),
+    ("/console/mesures", "Mesures"),
 ];
 
 /// The console's sections as plain links; `current` is the page's address.
