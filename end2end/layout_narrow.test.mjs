@@ -34,6 +34,8 @@ const ADMIN_PAGES = [
   '/console/decisions',
   '/console/motifs',
   '/console/simulateur',
+  '/console/mesures',
+  '/console/mesures/lignes?famille=appels&jours=30',
 ];
 
 /** The page's width beyond the window, and the widest elements that cause it. */

@@ -182,6 +182,10 @@ test('the admin\'s console', { timeout: WORDING_TIMEOUT }, async () => {
       '/console/decisions',
       '/console/motifs',
       '/console/simulateur',
+      '/console/mesures',
+      '/console/mesures/lignes?famille=appels&jours=30',
+      '/console/mesures/lignes?famille=recherches&jours=30',
+      '/console/mesures/lignes?famille=validations&jours=30',
     ]) {
       await read(page, problems, 'admin', path);
     }

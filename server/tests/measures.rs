@@ -224,7 +224,7 @@ async fn the_rows_behind_a_chart_read_in_french(db: PgPool) {
         text.contains("Échec") && !text.contains("HTTP 529"),
         "{text}"
     );
-    assert_eq!(calls.table.rows[0][4], "0,2500\u{a0}€");
+    assert_eq!(calls.table.rows[0][4], "0,25\u{a0}€");
     let today_calls = read("appels", &today).await;
     assert_eq!(today_calls.total, 2);
     assert!(

@@ -287,8 +287,8 @@ fn tokens(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView {
         + total_of(&data.tokens, "cache_write");
     let summary = if all > 0.0 {
         format!(
-            "{} jetons ; {} % des jetons d'entrée lus dans le cache.",
-            fr::int(all.round() as i64),
+            "{} ; {} % des jetons d'entrée lus dans le cache.",
+            fr::plural(all.round() as i64, "jeton", "jetons"),
             percent(total_of(&data.tokens, "cache_read"), input)
         )
     } else {
@@ -438,9 +438,9 @@ fn ranking(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView {
     let all = sum_all(&data.ranking_sources);
     let summary = if all > 0.0 {
         format!(
-            "Le modèle a classé {} % des {} recherches ; les règles, {} %.",
+            "Le modèle a classé {} % des recherches ({}) ; les règles, {} %.",
             percent(total_of(&data.ranking_sources, "llm"), all),
-            fr::int(all.round() as i64),
+            fr::plural(all.round() as i64, "recherche", "recherches"),
             percent(total_of(&data.ranking_sources, "deterministic"), all)
         )
     } else {
@@ -475,9 +475,9 @@ fn acceptance(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView 
     let kept = total_of(&data.acceptance, "kept") + total_of(&data.acceptance, "moved");
     let summary = if all > 0.0 {
         format!(
-            "{} % des {} lieux proposés par la recherche sont restés dans les catalogues envoyés.",
+            "{} % des lieux proposés par la recherche ({}) sont restés dans les catalogues envoyés.",
             percent(kept, all),
-            fr::int(all.round() as i64)
+            fr::plural(all.round() as i64, "lieu", "lieux")
         )
     } else {
         "Aucun catalogue préparé par la recherche n'a été envoyé sur la période.".to_string()
@@ -504,9 +504,9 @@ fn memory(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView {
     let all = sum_all(&data.memory_sources);
     let summary = if all > 0.0 {
         format!(
-            "{} % des {} recherches trouvées par le sens ; {} % par les mots.",
+            "{} % des recherches ({}) trouvées par le sens ; {} % par les mots.",
             percent(total_of(&data.memory_sources, "vector"), all),
-            fr::int(all.round() as i64),
+            fr::plural(all.round() as i64, "recherche", "recherches"),
             percent(total_of(&data.memory_sources, "fts"), all)
         )
     } else {
@@ -553,8 +553,8 @@ fn approvals(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView {
             .map(|s| format!(" ; décision en {} (médiane)", duration(s)))
             .unwrap_or_default();
         format!(
-            "{} propositions : {} % validées, {} {}{decided}.",
-            fr::int(all.round() as i64),
+            "{} : {} % validées, {} {}{decided}.",
+            fr::plural(all.round() as i64, "proposition", "propositions"),
             percent(validated, all),
             fr::int(expired.round() as i64),
             fr::agree(expired.round() as i64, "expirée", "expirées"),
@@ -582,14 +582,17 @@ fn approvals(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView {
 
 fn playbooks(data: &MeasuresData, period: &str) -> ChartView {
     let all = sum_all(&data.playbook_bands);
-    let count = |key| fr::int(total_of(&data.playbook_bands, key).round() as i64);
+    let count = |key, one, many| {
+        let n = total_of(&data.playbook_bands, key).round() as i64;
+        format!("{} {}", fr::int(n), fr::agree(n, one, many))
+    };
     let summary = if all > 0.0 {
         format!(
-            "{} évaluations : {} imposées, {} suggérées, {} observées.",
-            fr::int(all.round() as i64),
-            count("enforce"),
-            count("suggest"),
-            count("observe")
+            "{} : {}, {}, {}.",
+            fr::plural(all.round() as i64, "évaluation", "évaluations"),
+            count("enforce", "imposée", "imposées"),
+            count("suggest", "suggérée", "suggérées"),
+            count("observe", "observée", "observées")
         )
     } else {
         "Aucune évaluation des playbooks sur la période.".to_string()

@@ -76,11 +76,15 @@ fn count(v: Option<i32>) -> String {
     v.map_or_else(|| "—".into(), fr::int)
 }
 
+/// A recorded cost in euros, to the cent; under a cent it says so rather
+/// than rounding a paid call to nothing.
 fn euros(usd: f64, rate: f64) -> String {
-    format!(
-        "{}\u{a0}€",
-        fr::decimal(crate::llm::pricing::usd_to_eur(usd, rate), 4)
-    )
+    let eur = crate::llm::pricing::usd_to_eur(usd, rate);
+    if eur > 0.0 && eur < 0.005 {
+        "moins de 0,01\u{a0}€".to_string()
+    } else {
+        format!("{}\u{a0}€", fr::decimal(eur, 2))
+    }
 }
 
 #[derive(sqlx::FromRow)]
