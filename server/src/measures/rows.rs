@@ -80,7 +80,9 @@ fn count(v: Option<i32>) -> String {
 /// than rounding a paid call to nothing.
 fn euros(usd: f64, rate: f64) -> String {
     let eur = crate::llm::pricing::usd_to_eur(usd, rate);
-    if eur > 0.0 && eur < 0.005 {
+    if eur == 0.0 {
+        "0\u{a0}€".to_string()
+    } else if eur > 0.0 && eur < 0.005 {
         "moins de 0,01\u{a0}€".to_string()
     } else {
         format!("{}\u{a0}€", fr::decimal(eur, 2))
