@@ -20,6 +20,7 @@ pub mod memory_summary;
 pub mod prompt;
 pub mod service;
 pub mod sink;
+pub mod stale;
 pub mod stages;
 pub mod title;
 pub mod turn;

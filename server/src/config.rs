@@ -56,6 +56,9 @@ pub struct Config {
     /// Background job workers `maxy serve` runs (0: none, e.g. on web-only
     /// instances while other machines run the workers).
     pub job_workers: usize,
+    /// How long chat turns running in a stopping server may finish before
+    /// they are closed with a notice (`MAXY_SHUTDOWN_GRACE_SECS`).
+    pub shutdown_grace: Duration,
 }
 
 #[derive(Clone)]
@@ -119,6 +122,11 @@ impl Config {
             auth: AuthSettings::from_source(env)?,
             mail: MailSettings::from_source(env)?,
             job_workers: env.number("MAXY_JOB_WORKERS", 1, 0..=64)?,
+            shutdown_grace: Duration::from_secs(env.number(
+                "MAXY_SHUTDOWN_GRACE_SECS",
+                20,
+                0..=600,
+            )?),
         })
     }
 }

@@ -5,6 +5,7 @@ use crate::embeddings::{EmbeddingHealth, EmbeddingStatus};
 use crate::state::AppState;
 use anyhow::Context;
 use leptos::prelude::LeptosOptions;
+use std::future::IntoFuture;
 use std::net::SocketAddr;
 
 /// Every job kind this server runs. The memory rows' job is interactive
@@ -156,6 +157,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         )
         .with_judge(llm.clone()),
     );
+    let shutdown_grace = config.shutdown_grace;
     let state = AppState::new(
         leptos_options,
         db.clone(),
@@ -184,15 +186,20 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         )),
     ));
     let link_uses = state.link_uses.clone();
+    let drain = crate::shutdown::Drain::new(state.chat_live.clone(), shutdown_grace);
     let app = crate::http::router(state);
     tracing::info!(%addr, "Maxy is listening on http://{addr}");
-    axum::serve(
+    let served = axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
     )
-    .with_graceful_shutdown(crate::shutdown::signal())
-    .await
-    .context("the HTTP server stopped with an error")?;
+    .with_graceful_shutdown(drain.on_signal())
+    .into_future();
+    tokio::select! {
+        served = served => served.context("the HTTP server stopped with an error")?,
+        () = drain.forced() => tracing::warn!("connections still open after the turns were interrupted: closing them"),
+    }
+    drain.finish_turns().await;
     // Workers finish their current batch; one stuck past this is re-queued
     // by another worker's reaper later.
     if let Err(e) = link_uses.flush().await {

@@ -1,4 +1,10 @@
-//! Waits for SIGTERM or Ctrl-C so the server can finish in-flight requests.
+//! Waits for SIGTERM or Ctrl-C so the server can finish in-flight
+//! requests, and stops the chat turns running here cleanly ([`Drain`]).
+use crate::agent::live::Live;
+use std::future::Future;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+use tokio::sync::Notify;
 
 pub async fn signal() {
     let ctrl_c = async {
@@ -22,4 +28,90 @@ pub async fn signal() {
         () = terminate => {},
     }
     tracing::info!("shutdown signal received: finishing in-flight requests");
+}
+
+/// How long after the turns were interrupted the server still waits for
+/// connections and turns to close before it stops anyway.
+const AFTER_INTERRUPT: Duration = Duration::from_secs(10);
+
+/// The server's stop around the chat turns running in it:
+///
+/// 1. at the signal, it stops accepting connections and the streams of
+///    turns run by other servers end (their browsers reconnect elsewhere);
+/// 2. turns running here get the grace period to finish, their streams
+///    followed to the end;
+/// 3. then the ones left are interrupted: each closes as failed with a
+///    notice the user reads (« le serveur redémarre »), no turn stays
+///    « en cours » and no answer is half-written;
+/// 4. [`AFTER_INTERRUPT`] later, whatever is still open is dropped.
+pub struct Drain {
+    live: Arc<Live>,
+    grace: Duration,
+    began: Arc<OnceLock<Instant>>,
+    forced: Arc<Notify>,
+}
+
+impl Drain {
+    pub fn new(live: Arc<Live>, grace: Duration) -> Self {
+        Drain {
+            live,
+            grace,
+            began: Arc::default(),
+            forced: Arc::default(),
+        }
+    }
+
+    /// For `with_graceful_shutdown`: resolves at the signal, after steps 1
+    /// to 4 have been set going.
+    pub fn on_signal(&self) -> impl Future<Output = ()> + Send + 'static {
+        let (live, grace) = (self.live.clone(), self.grace);
+        let (began, forced) = (self.began.clone(), self.forced.clone());
+        async move {
+            signal().await;
+            let _ = began.set(Instant::now());
+            tracing::info!(
+                turns = live.turns_here(),
+                grace_s = grace.as_secs_f64(),
+                "streams of other servers' turns end; turns running here have the grace period"
+            );
+            live.drain();
+            tokio::spawn(async move {
+                tokio::time::sleep(grace).await;
+                live.interrupt_turns();
+                tokio::time::sleep(AFTER_INTERRUPT).await;
+                // A stored permit: `forced` resolves even if awaited later.
+                forced.notify_one();
+            });
+        }
+    }
+
+    /// Resolves when connections stayed open [`AFTER_INTERRUPT`] past the
+    /// interruption.
+    pub async fn forced(&self) {
+        self.forced.notified().await;
+    }
+
+    /// Once the HTTP server stopped: turns still running here (nobody
+    /// watching them) finish within the grace period or are interrupted.
+    pub async fn finish_turns(&self) {
+        let began = self.began.get().copied().unwrap_or_else(Instant::now);
+        let deadline = began + self.grace;
+        while self.live.turns_here() > 0 && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        if self.live.turns_here() == 0 {
+            return;
+        }
+        self.live.interrupt_turns();
+        let until = Instant::now() + AFTER_INTERRUPT;
+        while self.live.turns_here() > 0 && Instant::now() < until {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        if self.live.turns_here() > 0 {
+            tracing::warn!(
+                turns = self.live.turns_here(),
+                "turns still running at exit: another server will close them"
+            );
+        }
+    }
 }

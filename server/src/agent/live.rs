@@ -13,10 +13,99 @@ use tokio::sync::{watch, Notify};
 /// The channel migration 0031's triggers notify.
 const CHANNEL: &str = "chat";
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Live {
     conversations: Mutex<HashMap<i64, Arc<Notify>>>,
     stops: Mutex<HashMap<i64, Arc<Notify>>>,
+    /// Conversations whose turn runs in this process (how many: a turn
+    /// closing and the next opening may overlap for a moment).
+    here: Mutex<HashMap<i64, usize>>,
+    /// The server is shutting down: streams of turns running elsewhere end
+    /// (their browsers reconnect to another server).
+    draining: watch::Sender<bool>,
+    /// The grace period is over: the turns still running here stop.
+    interrupting: watch::Sender<bool>,
+}
+
+impl Default for Live {
+    fn default() -> Self {
+        Live {
+            conversations: Mutex::default(),
+            stops: Mutex::default(),
+            here: Mutex::default(),
+            draining: watch::channel(false).0,
+            interrupting: watch::channel(false).0,
+        }
+    }
+}
+
+/// Held by a turn while it runs in this process.
+pub struct RunsHere {
+    live: Arc<Live>,
+    conversation_id: i64,
+}
+
+impl Drop for RunsHere {
+    fn drop(&mut self) {
+        let mut here = self.live.here.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(n) = here.get_mut(&self.conversation_id) {
+            *n -= 1;
+            if *n == 0 {
+                here.remove(&self.conversation_id);
+            }
+        }
+    }
+}
+
+/// Shutting down, in two steps (`serve`): first the streams of turns
+/// running elsewhere end, then, after the grace period, the turns still
+/// running here stop and close.
+impl Live {
+    /// Marks the conversation's turn as running here until the guard drops.
+    pub fn runs_here(self: &Arc<Self>, conversation_id: i64) -> RunsHere {
+        let mut here = self.here.lock().unwrap_or_else(PoisonError::into_inner);
+        *here.entry(conversation_id).or_default() += 1;
+        RunsHere {
+            live: self.clone(),
+            conversation_id,
+        }
+    }
+
+    /// Whether a turn of the conversation runs in this process.
+    pub fn is_here(&self, conversation_id: i64) -> bool {
+        self.here
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains_key(&conversation_id)
+    }
+
+    /// The server stops taking work: streams not following a turn of
+    /// this process end.
+    pub fn drain(&self) {
+        self.draining.send_replace(true);
+    }
+
+    /// Resolves once [`Self::drain`] was called (at once if it was).
+    pub async fn drained(&self) {
+        let mut rx = self.draining.subscribe();
+        let _ = rx.wait_for(|v| *v).await;
+    }
+
+    /// The grace period is over: the turns running here stop.
+    pub fn interrupt_turns(&self) {
+        self.interrupting.send_replace(true);
+    }
+
+    /// Resolves once [`Self::interrupt_turns`] was called (at once if it was).
+    pub async fn interrupted(&self) {
+        let mut rx = self.interrupting.subscribe();
+        let _ = rx.wait_for(|v| *v).await;
+    }
+
+    /// How many conversations have a turn running here.
+    pub fn turns_here(&self) -> usize {
+        self.here.lock().unwrap_or_else(PoisonError::into_inner).len()
+    }
 }
 
 impl Live {
@@ -87,6 +176,31 @@ mod tests {
         tokio::time::timeout(Duration::from_millis(100), notified)
             .await
             .is_ok()
+    }
+
+    #[tokio::test]
+    async fn turns_here_are_counted_and_shutting_down_is_heard_by_late_listeners() {
+        let live = Arc::new(Live::default());
+        let first = live.runs_here(3);
+        let second = live.runs_here(3);
+        assert!(live.is_here(3) && !live.is_here(4));
+        drop(first);
+        assert!(live.is_here(3), "one turn of 3 still runs");
+        drop(second);
+        assert!(!live.is_here(3));
+        assert_eq!(live.turns_here(), 0);
+        live.drain();
+        // Asked after the fact: resolves at once.
+        tokio::time::timeout(Duration::from_millis(100), live.drained())
+            .await
+            .unwrap();
+        assert!(tokio::time::timeout(Duration::from_millis(50), live.interrupted())
+            .await
+            .is_err());
+        live.interrupt_turns();
+        tokio::time::timeout(Duration::from_millis(100), live.interrupted())
+            .await
+            .unwrap();
     }
 
     #[tokio::test]

@@ -18,8 +18,6 @@ use app::errors::AppError;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// A running turn whose server stopped beating this long ago is closed.
-const STALE_TURN: Duration = Duration::from_secs(60);
 /// Sidebar length.
 const LISTED: i64 = 100;
 /// Events a page loads at once (a long conversation's log stays far below).
@@ -101,24 +99,9 @@ impl AssistantService {
 
     /// Closes turns whose process died, and says so in the log.
     async fn close_stale_turns(&self, conversation_id: i64) -> Result<(), AppError> {
-        let closed = ai_turns::close_stale(&self.agent.db, conversation_id, STALE_TURN)
+        super::stale::close_stale_turns(&self.agent.db, conversation_id)
             .await
             .map_err(AppError::unavailable)?;
-        for turn_id in closed {
-            let events = [
-                ChatEvent::Notice {
-                    text: "La réponse a été interrompue (le serveur s'est arrêté). Renvoyez votre message pour reprendre.".into(),
-                },
-                ChatEvent::TurnFinished {
-                    turn_id,
-                    status: "failed".into(),
-                    cost_eur: 0.0,
-                },
-            ];
-            ai_events::append(&self.agent.db, conversation_id, Some(turn_id), &events)
-                .await
-                .map_err(AppError::unavailable)?;
-        }
         Ok(())
     }
 }

@@ -34,6 +34,10 @@ use sqlx::PgPool;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The outcome of a turn the server's shutdown interrupted (stored as
+/// `failed`, with a notice).
+const SHUT_DOWN: &str = "shut_down";
+
 /// How the agent behaves; defaults from seed 000.
 #[derive(Clone, Debug)]
 pub struct AgentSettings {
@@ -159,7 +163,8 @@ impl Agent {
         stages::part(conversation_id, part, took);
     }
 
-    /// Runs the turn to its end and closes it. Never panics the caller:
+    /// Runs the turn to its end and closes it (or until the server's
+    /// shutdown interrupts it: [`super::live::Live::interrupt_turns`]). Never panics the caller:
     /// every failure ends the turn as `failed` with a notice.
     /// `reads` are what the send that opened it read for it.
     pub async fn run_turn(
@@ -180,11 +185,24 @@ impl Agent {
             main: Recording::new(self.provider.clone(), self.db.clone(), context),
             offline: Recording::new(self.offline.clone(), self.db.clone(), context),
         };
+        let _here = self.live.runs_here(conversation.id);
         let outcome = tokio::select! {
             outcome = self.drive(&conversation, reads, &mut sink, &recorders) => outcome.map(|last| ("done", last)),
             () = self.stop_requested(conversation.id, turn_id) => Ok(("stopped", None)),
+            () = self.live.interrupted() => Ok((SHUT_DOWN, None)),
         };
         let (status, error, last) = match outcome {
+            Ok((SHUT_DOWN, _)) => {
+                // The server is stopping and its grace period is over: the
+                // turn ends here, said so, rather than vanish with the process.
+                let _ = sink
+                    .push(ChatEvent::Notice {
+                        text: "La réponse a été interrompue : le serveur redémarre. Renvoyez votre message pour reprendre."
+                            .into(),
+                    })
+                    .await;
+                ("failed", Some("the server shut down".to_string()), None)
+            }
             Ok((status, last)) => (status, None, last),
             Err(e) => {
                 tracing::error!(conversation_id = conversation.id, turn_id, error = %e, "chat turn failed");

@@ -8,7 +8,10 @@
 //! conversation: events appended by this process or another wake the
 //! stream at once (`agent::live`), and a slow poll every [`POLL`] covers a
 //! listening connection that is down. When no turn runs
-//! and the log is caught up, an `idle` event closes the stream.
+//! and the log is caught up, an `idle` event closes the stream. A turn
+//! whose process died is closed by the stream that meets it; when this
+//! server shuts down, streams of turns run elsewhere end without `idle`
+//! (the browser's EventSource reconnects, to another server).
 use super::extract::TeamUser;
 use super::route_table::RouteTable;
 use crate::db::{ai_conversations, ai_events, ai_turns};
@@ -20,11 +23,14 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::stream::{self, Stream};
 use serde::Deserialize;
 use std::convert::Infallible;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How often a stream looks for events written by another process when no
 /// notification came (`LISTEN chat`, `agent::live`, wakes it at once).
 const POLL: Duration = Duration::from_millis(500);
+/// How often a stream following a turn of another process checks that the
+/// process still beats (`agent::stale`).
+const STALE_CHECK: Duration = Duration::from_secs(5);
 /// Events sent per database read.
 const BATCH: i64 = 500;
 
@@ -59,6 +65,10 @@ async fn events(
         after,
         pending: Vec::new().into_iter(),
         done: false,
+        // The first check comes at once: a page opened on a dead turn.
+        stale_checked: Instant::now()
+            .checked_sub(STALE_CHECK)
+            .unwrap_or_else(Instant::now),
         _open: crate::metrics::OpenStream::opened(),
     };
     let stream = stream::unfold(follow, |mut follow| async move {
@@ -74,6 +84,8 @@ struct Follow {
     after: i64,
     pending: std::vec::IntoIter<app::chat::SeqEvent>,
     done: bool,
+    /// When the running turn was last checked for a dead process.
+    stale_checked: Instant,
     /// Counted in `maxy_chat_streams_open` while the stream lives.
     _open: crate::metrics::OpenStream,
 }
@@ -108,7 +120,25 @@ impl Follow {
             }
             match ai_turns::running(db, self.conversation_id).await {
                 Ok(Some(_)) => {
-                    let _ = tokio::time::timeout(POLL, notified).await;
+                    let live = &self.state.chat_live;
+                    // A turn of this process is followed to its end, even
+                    // while the server shuts down (it closes it within the
+                    // grace period); one run elsewhere may belong to a dead
+                    // process, and its stream ends when this server stops
+                    // (the browser reconnects to another).
+                    let here = live.is_here(self.conversation_id);
+                    if !here && self.stale_checked.elapsed() >= STALE_CHECK {
+                        self.stale_checked = Instant::now();
+                        match crate::agent::stale::close_stale_turns(db, self.conversation_id).await {
+                            Ok(0) => {}
+                            Ok(_) => continue,
+                            Err(e) => tracing::warn!(error = %e, "chat stream: cannot close a stale turn"),
+                        }
+                    }
+                    tokio::select! {
+                        _ = tokio::time::timeout(POLL, notified) => {}
+                        () = live.drained(), if !here => return None,
+                    }
                 }
                 Ok(None) => {
                     // The turn may have ended right after our read: one last look.

@@ -115,6 +115,22 @@ impl TestApp {
         }
     }
 
+    /// A client of a `maxy serve` process a test started at `addr` (on
+    /// `db`, with the default settings' cookie name).
+    #[allow(dead_code)] // only the process tests use it
+    pub fn external(addr: SocketAddr, db: PgPool) -> TestApp {
+        TestApp {
+            addr,
+            db,
+            client: reqwest::Client::builder()
+                .redirect(redirect::Policy::none())
+                .timeout(std::time::Duration::from_secs(60))
+                .build()
+                .expect("client"),
+            cookie_name: "maxy_session",
+        }
+    }
+
     /// A server whose assistant calls a local model speaking Anthropic's
     /// wire at `model_url`, with more settings.
     pub async fn on_model(db: PgPool, model_url: &str, settings: &[(&str, &str)]) -> TestApp {
