@@ -19,11 +19,7 @@ pub const MESSAGE: &str =
 pub async fn refuse_unread_bodies(request: Request<Body>, next: Next) -> Response {
     if *request.method() == Method::POST && !form_or_empty(request.headers()) {
         let error = AppError::BadRequest(MESSAGE.into());
-        return if super::nul_bytes::accepts_html(request.headers()) {
-            super::errors::html_page(error)
-        } else {
-            super::errors::json(error)
-        };
+        return super::errors::for_caller(request.headers(), error);
     }
     next.run(request).await
 }

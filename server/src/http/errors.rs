@@ -11,7 +11,7 @@ use app::errors::http::{attach, ErrorSlot};
 use app::errors::AppError;
 use axum::body::Body;
 use axum::extract::Request;
-use axum::http::StatusCode;
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
@@ -67,6 +67,26 @@ pub fn html_page(error: AppError) -> Response {
         message = error,
     );
     attach((error.status(), Html(body)).into_response(), error)
+}
+
+/// A browser's page load or plain form post (no JavaScript), rather than a
+/// client that reads JSON.
+pub fn accepts_html(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|a| a.contains("text/html"))
+}
+
+/// The error in the shape the caller asked for: a page for a browser's
+/// page load or plain form post, JSON for everything else (a refusal made
+/// before any route is chosen, from the request's headers alone).
+pub fn for_caller(headers: &HeaderMap, error: AppError) -> Response {
+    if accepts_html(headers) {
+        html_page(error)
+    } else {
+        json(error)
+    }
 }
 
 /// The error as `{"error": code, "message": …}`: what server functions send,

@@ -8,7 +8,7 @@
 //! response clears the cookie, so it is said once. A cookie, not the URL: a
 //! link from elsewhere cannot make a page claim something was saved.
 use super::form_errors::short_lived_cookie;
-use super::nul_bytes::accepts_html;
+use super::errors::accepts_html;
 use crate::state::AppState;
 use app::pages::FORM_DONE_COOKIE;
 use axum::body::Body;

@@ -12,7 +12,7 @@ use super::BODY_LIMIT;
 use app::errors::AppError;
 use axum::body::{to_bytes, Body};
 use axum::extract::Request;
-use axum::http::{header, HeaderMap, Method};
+use axum::http::{header, Method};
 use axum::middleware::Next;
 use axum::response::Response;
 use serde_json::Value;
@@ -22,14 +22,8 @@ pub const MESSAGE: &str = "Le texte envoyé contient un caractère invisible int
      (caractère nul, souvent issu d'un copier-coller). Retirez-le puis réessayez.";
 
 pub async fn refuse_nul_bytes(request: Request<Body>, next: Next) -> Response {
-    let wants_page = accepts_html(request.headers());
-    let refuse = |error: AppError| {
-        if wants_page {
-            super::errors::html_page(error)
-        } else {
-            super::errors::json(error)
-        }
-    };
+    let headers = request.headers().clone();
+    let refuse = |error: AppError| super::errors::for_caller(&headers, error);
     if request.uri().query().is_some_and(form_has_nul) {
         return refuse(AppError::BadRequest(MESSAGE.into()));
     }
@@ -101,15 +95,6 @@ fn json_has_nul(bytes: &[u8]) -> bool {
         }
     }
     bytes.contains(&0) || serde_json::from_slice::<Value>(bytes).is_ok_and(|v| walk(&v))
-}
-
-/// A browser's page load or plain form post (no JavaScript), rather than a
-/// client that reads JSON.
-pub(super) fn accepts_html(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|a| a.contains("text/html"))
 }
 
 #[cfg(test)]
