@@ -142,11 +142,8 @@ pub async fn migrate(pool: &PgPool) -> Result<(), DbError> {
 pub fn app_error(e: sqlx::Error) -> app::errors::AppError {
     use app::errors::AppError;
     match e {
-        sqlx::Error::PoolTimedOut
-        | sqlx::Error::PoolClosed
-        | sqlx::Error::Io(_)
-        | sqlx::Error::Tls(_)
-        | sqlx::Error::WorkerCrashed => AppError::unavailable(e),
+        sqlx::Error::PoolClosed | sqlx::Error::Tls(_) => AppError::unavailable(e),
+        _ if is_transient(&e) => AppError::unavailable(e),
         _ => AppError::internal(e),
     }
 }
