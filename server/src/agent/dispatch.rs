@@ -287,7 +287,7 @@ impl Agent {
             tracing::info_span!("tool", tool = name),
         ))
         .await;
-        self.part(tools.conversation_id, Part::ToolRun, ran);
+        super::stages::part(tools.conversation_id, Part::ToolRun, ran);
         let outcome = outcome.unwrap_or(Err(ToolError::Unavailable));
         let (content, summary, is_error) = match outcome {
             Ok(o) => (o.for_model, o.summary, false),

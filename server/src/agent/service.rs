@@ -268,7 +268,7 @@ impl Assistant for AssistantService {
             } => {
                 crate::agent::stages::begin(conversation_id, called);
                 self.agent.known.keep(conversation_id, &reads.messages);
-                self.agent.lap(conversation_id, Stage::Send);
+                super::stages::lap(conversation_id, Stage::Send);
                 self.agent.live.notify(conversation_id);
                 // The send's commit was durable: the message is on disk.
                 // The turn's span: its logs carry who and which turn, and an

@@ -154,15 +154,6 @@ impl Agent {
         }
     }
 
-    /// A stage boundary, as a `tracing` event (`agent::stages`).
-    pub(super) fn lap(&self, conversation_id: i64, stage: Stage) {
-        stages::lap(conversation_id, stage);
-    }
-
-    pub(super) fn part(&self, conversation_id: i64, part: Part, took: Duration) {
-        stages::part(conversation_id, part, took);
-    }
-
     /// Runs the turn to its end and closes it (or until the server's
     /// shutdown interrupts it: [`super::live::Live::interrupt_turns`]). Never panics the caller:
     /// every failure ends the turn as `failed` with a notice.
@@ -173,7 +164,7 @@ impl Agent {
         turn_id: i64,
         reads: ai_context::TurnReads,
     ) {
-        self.lap(conversation.id, Stage::Spawn);
+        stages::lap(conversation.id, Stage::Spawn);
         let mut sink = EventSink::new(self.db.clone(), self.live.clone(), conversation.id, turn_id);
         let context = CallContext {
             user_id: Some(conversation.user_id),
@@ -256,7 +247,7 @@ impl Agent {
                 tracing::error!(turn_id, error = %e, "cannot close a chat turn");
             }
         }
-        self.lap(conversation.id, Stage::Close);
+        stages::lap(conversation.id, Stage::Close);
         self.live.notify(conversation.id);
         self.summarise_into_memory(conversation.id).await;
     }
@@ -332,7 +323,7 @@ impl Agent {
                 summariser(offline)
             ),
         );
-        self.part(conversation.id, Part::Similar, context.1);
+        stages::part(conversation.id, Part::Similar, context.1);
         let mut context = context.0?;
         let mut first_history = Some(history?);
         // The history of later rounds: the first round's messages with each
@@ -357,7 +348,7 @@ impl Agent {
                         .await?
                 }
             };
-            self.lap(conversation.id, Stage::Reads);
+            stages::lap(conversation.id, Stage::Reads);
             context.summary = summary;
             let request = ChatRequest {
                 task: Task::Chat,
@@ -367,7 +358,7 @@ impl Agent {
                 max_tokens: self.settings.max_tokens,
                 time_limit: Some(self.settings.start_limit),
             };
-            self.lap(conversation.id, Stage::Prompt);
+            stages::lap(conversation.id, Stage::Prompt);
             let answer = if offline {
                 self.round(&recorders.offline, &request, sink).await
             } else {
@@ -384,7 +375,7 @@ impl Agent {
                     other => other,
                 }
             };
-            self.lap(conversation.id, Stage::Model);
+            stages::lap(conversation.id, Stage::Model);
             let answer = match answer {
                 Ok(answer) => answer,
                 Err(RoundError::Db(e)) => return Err(e.into()),
@@ -412,7 +403,7 @@ impl Agent {
                 .await?;
             stored.extend([round.answer, round.results]);
             outcomes = round.outcomes;
-            self.lap(conversation.id, Stage::Tools);
+            stages::lap(conversation.id, Stage::Tools);
         }
         sink.push(ChatEvent::Notice {
             text: format!(
