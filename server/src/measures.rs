@@ -69,12 +69,15 @@ fn by_key(
         .collect()
 }
 
+/// Reads one number of a day of searches.
+type SearchColumn = fn(&q::SearchDay) -> Option<f64>;
+
 /// One series per named column of the search days (`None` where a day had
 /// no search, or no search that went through that stage).
 fn search_series(
     days: &[NaiveDate],
     rows: &[q::SearchDay],
-    columns: &[(&str, fn(&q::SearchDay) -> Option<f64>)],
+    columns: &[(&str, SearchColumn)],
 ) -> Vec<Series> {
     columns
         .iter()

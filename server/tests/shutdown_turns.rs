@@ -22,7 +22,7 @@ async fn serve(db: &PgPool, model: &FakeModel, grace: &str) -> (Child, TestApp) 
     let url = support::url_of(db).await;
     let addr = support::closed_port().await;
     let embedding = format!("http://{}/v1", support::fake_embedding_server().await);
-    let child = Command::new(MAXY)
+    let mut child = Command::new(MAXY)
         .arg("serve")
         .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
@@ -49,7 +49,12 @@ async fn serve(db: &PgPool, model: &FakeModel, grace: &str) -> (Child, TestApp) 
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    panic!("the server never became ready");
+    let _ = child.kill();
+    let out = child.wait_with_output().expect("wait");
+    panic!(
+        "the server never became ready: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// A model that streams `text` slowly (about 20 characters a second).
