@@ -7,10 +7,14 @@
 # Steps:
 #   apt       postgresql, postgresql-contrib, postgresql-server-dev-<ver>,
 #             dpkg-dev, build-essential, pkg-config, curl, ca-certificates,
-#             chromium, python3-venv (only the missing ones)
+#             chromium, python3-venv, pgbouncer (only the missing ones)
 #   pgvector  >= 0.8 for the installed PostgreSQL; on Debian built from the
 #             trixie *source* package (no trixie binaries), on Ubuntu from
 #             postgresql-<ver>-pgvector when that is recent enough
+#   pgbouncer >= 1.21 (transaction pooling with prepared statements, ADR 0040)
+#             for scripts/pgbouncer.sh and server/tests/pgbouncer.rs: Debian's
+#             package where it is recent enough (trixie: 1.24), else trixie's
+#             *source* package built into /usr/local (Debian 12 has 1.18)
 #   node      `npm ci` at the repo root (tailwindcss, wasm-opt) and in end2end/
 #             (playwright-core; it never downloads a browser)
 #   rust      wasm32-unknown-unknown target and wasm-bindgen-cli at the exact
@@ -39,6 +43,9 @@
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 PGVECTOR_MIN=0.8
+# Older PgBouncers hand a statement sqlx prepared on one server to another
+# in transaction mode: wrong answers, not only errors (ADR 0040).
+PGBOUNCER_MIN=1.21
 WASM_BINDGEN_DEFAULT=0.2.130
 
 skip() { [[ ${!1:-0} == 1 ]]; }
@@ -101,6 +108,9 @@ step_apt() {
         have python3 || pkgs+=(python3)
         python3 -c 'import venv, ensurepip' 2>/dev/null || pkgs+=(python3-venv)
     fi
+    # The tests' connection pooler (server/tests/pgbouncer.rs), also when
+    # DATABASE_URL names an outside server: it runs in front of that one.
+    pkgs+=(pgbouncer)
     apt_install "${pkgs[@]}"
 
     if ! skip MAXY_SKIP_PG; then
@@ -143,6 +153,22 @@ debian_mirror() {
     printf '%s\n' "$uri"
 }
 
+# Makes Debian trixie's source packages reachable (a deb-src entry, no
+# binaries) so that `apt-get source $1/trixie` works.
+trixie_sources_for() {
+    local package=$1
+    if ! trixie_src_present; then
+        local uri
+        uri=$(debian_mirror) || die "cannot find this machine's Debian mirror in /etc/apt/sources.list*"
+        say "$package: adding a deb-src entry for Debian trixie (source packages only)"
+        printf 'Types: deb-src\nURIs: %s\nSuites: trixie\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+            "$uri" >/etc/apt/sources.list.d/trixie-src.sources
+        apt_update
+    elif ! apt-cache madison "$package" 2>/dev/null | grep -qE " trixie/[a-z-]+ Sources$"; then
+        apt_update
+    fi
+}
+
 # Runs inside `quiet` (its own subshell, errexit on), in the empty folder $2.
 build_pgvector_from_source() {
     local pg_config=$1
@@ -183,16 +209,7 @@ step_pgvector() {
     fi
 
     [[ -x $pg_config ]] || die "$pg_config missing: apt-get install postgresql-server-dev-$PG_VER"
-    if ! trixie_src_present; then
-        local uri
-        uri=$(debian_mirror) || die "cannot find this machine's Debian mirror in /etc/apt/sources.list*"
-        say "pgvector: adding a deb-src entry for Debian trixie (source packages only)"
-        printf 'Types: deb-src\nURIs: %s\nSuites: trixie\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-            "$uri" >/etc/apt/sources.list.d/trixie-src.sources
-        apt_update
-    elif ! apt-cache showsrc pgvector 2>/dev/null | grep -q '^Package: pgvector'; then
-        apt_update
-    fi
+    trixie_sources_for pgvector
     say "pgvector: building trixie's source package for PostgreSQL $PG_VER"
     local tmp
     tmp=$(mktemp -d)
@@ -203,6 +220,57 @@ step_pgvector() {
         die "pgvector build finished but $control reports '${have_ver:-nothing}'"
     fi
     say "pgvector $have_ver installed"
+}
+
+# ------------------------------------------------------------------ pgbouncer
+
+# The version a PgBouncer binary reports ("1.24.1"), or nothing.
+pgbouncer_version() {
+    [[ -x $1 ]] || return 0
+    "$1" --version 2>/dev/null | sed -nE '1s/^PgBouncer ([0-9][0-9.]*).*/\1/p' || true
+}
+
+# Runs inside `quiet`, in the empty folder $1. Debian's patches (security
+# fixes) are applied by dpkg-source; c-ares is left out (libevent's
+# resolver is enough for a host name in [databases]).
+build_pgbouncer_from_source() {
+    cd "$1"
+    apt-get source --download-only pgbouncer/trixie
+    dpkg-source -x pgbouncer_*.dsc pgbouncer
+    cd pgbouncer
+    ./configure --prefix=/usr/local --without-cares
+    make -j"$(nproc)"
+    make install
+}
+
+step_pgbouncer() {
+    local bin ver found=""
+    for bin in /usr/local/bin/pgbouncer /usr/sbin/pgbouncer; do
+        ver=$(pgbouncer_version "$bin")
+        [[ -n $ver ]] || continue
+        found+=" $bin ($ver)"
+        if version_ge "$ver" "$PGBOUNCER_MIN"; then
+            say "PgBouncer $ver already installed ($bin)"
+            return
+        fi
+    done
+    if [[ $OS_ID == ubuntu ]]; then
+        warn "PgBouncer >= $PGBOUNCER_MIN needed for server/tests/pgbouncer.rs but this Ubuntu has${found:- none}: install a newer pgbouncer (for example from the PostgreSQL apt repository)"
+        return
+    fi
+    [[ $(id -u) -eq 0 ]] || die "PgBouncer >= $PGBOUNCER_MIN is missing (found${found:- none}): run this script as root"
+    apt_install libevent-dev libssl-dev pkg-config
+    trixie_sources_for pgbouncer
+    say "pgbouncer: building trixie's source package into /usr/local (found${found:- none})"
+    local tmp
+    tmp=$(mktemp -d)
+    quiet pgbouncer-build build_pgbouncer_from_source "$tmp"
+    rm -rf "$tmp"
+    ver=$(pgbouncer_version /usr/local/bin/pgbouncer)
+    if [[ -z $ver ]] || ! version_ge "$ver" "$PGBOUNCER_MIN"; then
+        die "PgBouncer build finished but /usr/local/bin/pgbouncer reports '${ver:-nothing}'"
+    fi
+    say "PgBouncer $ver installed in /usr/local/bin"
 }
 
 # ----------------------------------------------------------------------- node
@@ -324,6 +392,7 @@ if skip MAXY_SKIP_PG; then
 else
     timed "pgvector" step_pgvector
 fi
+timed "pgbouncer" step_pgbouncer
 if skip MAXY_SKIP_NODE && skip MAXY_SKIP_BROWSER; then
     say "skipping npm packages"
 else

@@ -11,7 +11,7 @@ use std::io::Read;
 
 pub async fn user(config: &Config, command: UserCommand) -> anyhow::Result<()> {
     let db = crate::db::connect(&config.database).await?;
-    crate::db::migrate(&db).await?;
+    crate::db::migrate(&config.database, &db).await?;
     match command {
         UserCommand::Create {
             email,
@@ -102,7 +102,7 @@ fn read_or_generate(from_stdin: bool) -> anyhow::Result<(String, bool)> {
 
 pub async fn link(config: &Config, command: LinkCommand) -> anyhow::Result<()> {
     let db = crate::db::connect(&config.database).await?;
-    crate::db::migrate(&db).await?;
+    crate::db::migrate(&config.database, &db).await?;
     let Some(secret) = &config.auth.secret_key else {
         bail!("MAXY_SECRET_KEY must be set: a link signed with a throw-away key would never open");
     };

@@ -68,6 +68,11 @@ pub struct DatabaseSettings {
     /// requests list read from it; everything that must see its own writes
     /// stays on `url`. `None`: everything on `url`.
     pub read_url: Option<String>,
+    /// PostgreSQL itself, when `url` goes through a transaction pooler
+    /// (`MAXY_DATABASE_DIRECT_URL`, ADR 0040): what needs a session of its
+    /// own goes here (the `LISTEN` connections, the migrations' lock, the
+    /// memory index build under its lock). `None`: all of it on `url`.
+    pub direct_url: Option<String>,
     pub max_connections: u32,
     pub connect_timeout: Duration,
 }
@@ -77,6 +82,7 @@ impl std::fmt::Debug for DatabaseSettings {
         f.debug_struct("DatabaseSettings")
             .field("url", &redact_url(&self.url))
             .field("read_url", &self.read_url.as_deref().map(redact_url))
+            .field("direct_url", &self.direct_url.as_deref().map(redact_url))
             .field("max_connections", &self.max_connections)
             .field("connect_timeout", &self.connect_timeout)
             .finish()
@@ -100,6 +106,12 @@ impl Config {
             read_url: match env.raw("MAXY_DATABASE_READ_URL")? {
                 Some(_) => {
                     Some(env.url("MAXY_DATABASE_READ_URL", "", &["postgres", "postgresql"])?)
+                }
+                None => None,
+            },
+            direct_url: match env.raw("MAXY_DATABASE_DIRECT_URL")? {
+                Some(_) => {
+                    Some(env.url("MAXY_DATABASE_DIRECT_URL", "", &["postgres", "postgresql"])?)
                 }
                 None => None,
             },

@@ -73,16 +73,30 @@ pub mod work_queue;
 pub mod write_targets;
 
 use crate::config::{redact_url, DatabaseSettings};
-use sqlx::postgres::PgPoolOptions;
-use sqlx::PgPool;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::{Connection, PgPool};
 
 /// The migrations of `migrations/`, compiled into the binary.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
 
+/// Connections the direct pool opens at most: the two `LISTEN`s (jobs,
+/// chat), the memory index build, one to spare.
+const DIRECT_MAX_CONNECTIONS: u32 = 4;
+
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
-    #[error("cannot reach the database at {url} (DATABASE_URL): {source}")]
-    Unreachable { url: String, source: sqlx::Error },
+    #[error("cannot reach the database at {url} ({var}): {source}")]
+    Unreachable {
+        url: String,
+        var: &'static str,
+        source: sqlx::Error,
+    },
+    #[error("{var} cannot be used ({url}): {source}")]
+    BadUrl {
+        url: String,
+        var: &'static str,
+        source: sqlx::Error,
+    },
     #[error("database migrations failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
 }
@@ -91,6 +105,7 @@ pub enum DbError {
 pub async fn connect(settings: &DatabaseSettings) -> Result<PgPool, DbError> {
     let unreachable = |source| DbError::Unreachable {
         url: redact_url(&settings.url),
+        var: "DATABASE_URL",
         source,
     };
     let pool = PgPoolOptions::new()
@@ -115,7 +130,7 @@ pub fn read_pool(settings: &DatabaseSettings, primary: &PgPool) -> PgPool {
     let Some(url) = &settings.read_url else {
         return primary.clone();
     };
-    match url.parse::<sqlx::postgres::PgConnectOptions>() {
+    match url.parse::<PgConnectOptions>() {
         Ok(options) => PgPoolOptions::new()
             .max_connections(settings.max_connections)
             .acquire_timeout(settings.connect_timeout)
@@ -128,17 +143,76 @@ pub fn read_pool(settings: &DatabaseSettings, primary: &PgPool) -> PgPool {
     }
 }
 
+/// The pool for what needs a PostgreSQL session of its own (`LISTEN`, a
+/// session advisory lock held across statements): PostgreSQL itself at
+/// `direct_url` when `url` goes through a transaction pooler (ADR 0040),
+/// connected lazily, at most [`DIRECT_MAX_CONNECTIONS`]; `primary` itself
+/// otherwise. Never falls back to `primary` when `direct_url` is set: a
+/// `LISTEN` through a transaction pooler hears nothing, and a session lock
+/// taken there stays with a server connection another client gets next.
+pub fn direct_pool(settings: &DatabaseSettings, primary: &PgPool) -> Result<PgPool, DbError> {
+    let Some(url) = &settings.direct_url else {
+        return Ok(primary.clone());
+    };
+    let options = direct_options(url)?;
+    Ok(PgPoolOptions::new()
+        .max_connections(DIRECT_MAX_CONNECTIONS)
+        .acquire_timeout(settings.connect_timeout)
+        .test_before_acquire(false)
+        .connect_lazy_with(options))
+}
+
+fn direct_options(url: &str) -> Result<PgConnectOptions, DbError> {
+    url.parse().map_err(|source| DbError::BadUrl {
+        url: redact_url(url),
+        var: "MAXY_DATABASE_DIRECT_URL",
+        source,
+    })
+}
+
 /// Applies the migrations that have not run yet (a no-op when all have).
 ///
-/// sqlx takes an advisory lock, so two servers starting together are safe.
-pub async fn migrate(pool: &PgPool) -> Result<(), DbError> {
-    MIGRATOR.run(pool).await?;
+/// sqlx holds a session advisory lock while it migrates, so two servers
+/// starting together are safe. A session lock must not go through a
+/// transaction pooler (its release would reach another server connection
+/// and the lock stay held, ADR 0040): with `direct_url` set, the
+/// migrations run on a connection of their own to PostgreSQL, closed
+/// after; otherwise on `pool`.
+pub async fn migrate(settings: &DatabaseSettings, pool: &PgPool) -> Result<(), DbError> {
+    let Some(url) = &settings.direct_url else {
+        MIGRATOR.run(pool).await?;
+        return Ok(());
+    };
+    let unreachable = |source| DbError::Unreachable {
+        url: redact_url(url),
+        var: "MAXY_DATABASE_DIRECT_URL",
+        source,
+    };
+    let options = direct_options(url)?;
+    let mut conn = tokio::time::timeout(
+        settings.connect_timeout,
+        sqlx::PgConnection::connect_with(&options),
+    )
+    .await
+    .map_err(|_| {
+        unreachable(sqlx::Error::Io(std::io::Error::new(
+            std::io::ErrorKind::TimedOut,
+            format!("no connection within {:?}", settings.connect_timeout),
+        )))
+    })?
+    .map_err(unreachable)?;
+    let migrated = MIGRATOR.run(&mut conn).await;
+    // Closing politely is only courtesy: the session (and its lock) ends
+    // with the socket either way.
+    let _ = conn.close().await;
+    migrated?;
     Ok(())
 }
 
 /// A query error as the caller sees it: the database not answering (closed
-/// pool, no connection within the timeout, network, TLS) is a 503 that a
-/// retry may fix; anything else is a 500. The cause goes to the log either way.
+/// pool, no connection within the timeout, network, TLS, a server shutting
+/// down or restarting, or anything [`is_transient`]) is a 503 that a retry
+/// may fix; anything else is a 500. The cause goes to the log either way.
 pub fn app_error(e: sqlx::Error) -> app::errors::AppError {
     use app::errors::AppError;
     match e {

@@ -60,7 +60,7 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
         Command::Serve => serve::run(config).await,
         Command::Migrate => {
             let db = db::connect(&config.database).await?;
-            db::migrate(&db).await?;
+            db::migrate(&config.database, &db).await?;
             tracing::info!("migrations are up to date");
             Ok(())
         }
@@ -92,7 +92,7 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
         }
         Command::Bench(cli::BenchCommand::Search { rounds }) => {
             let db = db::connect(&config.database).await?;
-            db::migrate(&db).await?;
+            db::migrate(&config.database, &db).await?;
             let embedders = embeddings::Embedders::from_settings(&config.embeddings)?;
             let options = bench::Options {
                 iterations: rounds as usize,
@@ -102,7 +102,7 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
         }
         Command::Bench(cli::BenchCommand::Lanes { searches, venues }) => {
             let db = db::connect(&config.database).await?;
-            db::migrate(&db).await?;
+            db::migrate(&config.database, &db).await?;
             let options = bench::lanes::Options {
                 searches: usize::try_from(searches)?,
                 venues: usize::try_from(venues)?,
@@ -117,7 +117,7 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
             think_ms,
         }) => {
             let db = db::connect(&config.database).await?;
-            db::migrate(&db).await?;
+            db::migrate(&config.database, &db).await?;
             let options = bench::chat::Options {
                 turns: usize::try_from(turns)?,
                 warmup: usize::try_from(warmup)?,
@@ -134,7 +134,7 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
             hnsw,
         }) => {
             let db = db::connect(&config.database).await?;
-            db::migrate(&db).await?;
+            db::migrate(&config.database, &db).await?;
             let embedders = embeddings::Embedders::from_settings(&config.embeddings)?;
             let options = bench::memory::Options {
                 users: i64::try_from(users)?,
@@ -149,7 +149,7 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
 
 async fn seed(config: &Config, args: &SeedArgs) -> anyhow::Result<()> {
     let db = db::connect(&config.database).await?;
-    db::migrate(&db).await?;
+    db::migrate(&config.database, &db).await?;
     if args.if_empty
         && !demo::database_is_empty(&db)
             .await

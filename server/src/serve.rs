@@ -67,7 +67,11 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         .with_context(|| format!("cannot listen on {addr} (MAXY_ADDR or Leptos.toml site-addr)"))?;
 
     let db = crate::db::connect(&config.database).await?;
-    crate::db::migrate(&db).await?;
+    crate::db::migrate(&config.database, &db).await?;
+    // What needs a session of its own (the LISTENs, the memory index
+    // build's lock): PostgreSQL itself when DATABASE_URL goes through a
+    // transaction pooler (MAXY_DATABASE_DIRECT_URL), else `db`.
+    let direct = crate::db::direct_pool(&config.database, &db)?;
 
     let embedders = crate::embeddings::Embedders::from_settings(&config.embeddings)
         .context("cannot build the embedding clients")?;
@@ -113,7 +117,10 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         &db,
         &crate::mail::register_jobs(job_registry(&db, &embedders), &db, mail_sender),
         config.job_workers,
-        &crate::jobs::WorkerOptions::default(),
+        &crate::jobs::WorkerOptions {
+            listen_db: Some(direct.clone()),
+            ..Default::default()
+        },
         &jobs_shutdown,
     );
     {
@@ -135,8 +142,9 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     }
     {
         // The memory search's per-user index for the configured dimension
-        // (ADR 0017); built in the background, searches work meanwhile.
-        let (db, dims) = (db.clone(), embedders.memory.dimensions());
+        // (ADR 0017); built in the background, searches work meanwhile,
+        // on the direct pool (a session lock, ADR 0040).
+        let (db, dims) = (direct.clone(), embedders.memory.dimensions());
         tokio::spawn(async move {
             if let Err(e) = crate::memory::vector_index::ensure(&db, dims).await {
                 tracing::warn!(error = %e, "cannot build the memory vector index");
@@ -170,7 +178,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     );
     tokio::spawn(crate::agent::live::follow_other_processes(
         state.chat_live.clone(),
-        db.clone(),
+        direct.clone(),
         jobs_shutdown.clone(),
     ));
     tokio::spawn(crate::agent::expiry::sweep_forever(
@@ -213,6 +221,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         tracing::warn!("job workers did not stop within 30 s");
     }
     db.close().await;
+    direct.close().await;
     tracing::info!("stopped cleanly");
     Ok(())
 }

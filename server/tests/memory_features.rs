@@ -481,6 +481,37 @@ async fn the_summariser_covers_each_message_once(db: PgPool) {
 }
 
 #[sqlx::test(migrations = "../migrations")]
+async fn a_conversation_another_server_summarises_is_left_alone(db: PgPool) {
+    let w = plant(&db).await;
+    let store = store(&db).await;
+    let s = summariser(&db, &store);
+    say(&db, w.conversation, "Trouve-moi un lieu pour 180 personnes").await;
+    // Another server's pass: its transaction holds the conversation's lock.
+    let mut other = db.begin().await.unwrap();
+    let taken: bool = sqlx::query_scalar(
+        "SELECT pg_try_advisory_xact_lock(('x' || substr(md5($1), 1, 16))::bit(64)::bigint)",
+    )
+    .bind(format!("memory.summary:{}", w.conversation))
+    .fetch_one(&mut *other)
+    .await
+    .unwrap();
+    assert!(taken);
+    assert_eq!(s.summarise(w.conversation).await.unwrap(), None);
+    // Its transaction over (committed, rolled back or cut), the lock is free.
+    other.rollback().await.unwrap();
+    assert!(s.summarise(w.conversation).await.unwrap().is_some());
+    // And a pass leaves no lock behind.
+    let held: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+          WHERE l.locktype = 'advisory' AND d.datname = current_database()",
+    )
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    assert_eq!(held, 0);
+}
+
+#[sqlx::test(migrations = "../migrations")]
 async fn stated_facts_become_memories_once_and_tool_results_never(db: PgPool) {
     let w = plant(&db).await;
     let store = store(&db).await;

@@ -26,7 +26,7 @@ async fn marked_copy(name: &str) -> String {
         .unwrap();
     let url = format!("{server}/{name}");
     let copy = PgPool::connect(&url).await.unwrap();
-    server::db::migrate(&copy).await.unwrap();
+    server::db::MIGRATOR.run(&copy).await.unwrap();
     seed_demo(&copy).await;
     sqlx::query("UPDATE members SET name = name || ' (réplica)'")
         .execute(&copy)
@@ -95,6 +95,7 @@ async fn searches_and_the_list_read_the_replica_and_write_the_primary(db: PgPool
     let settings = server::config::DatabaseSettings {
         url: std::env::var("DATABASE_URL").unwrap(),
         read_url: Some(replica_url.clone()),
+        direct_url: None,
         max_connections: 2,
         connect_timeout: std::time::Duration::from_secs(5),
     };

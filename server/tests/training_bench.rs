@@ -98,7 +98,7 @@ async fn measure(db: &PgPool) -> (f64, f64, f64, f64) {
 async fn search_latency_with_and_without_training() {
     let url = std::env::var("TRAINING_BENCH_DATABASE_URL").expect("TRAINING_BENCH_DATABASE_URL");
     let db = PgPool::connect(&url).await.unwrap();
-    server::db::migrate(&db).await.unwrap();
+    server::db::MIGRATOR.run(&db).await.unwrap();
     // Three times each way, alternated, so a busy moment of the machine shows.
     let mut without = Vec::new();
     let mut with = Vec::new();

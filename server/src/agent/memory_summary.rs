@@ -172,11 +172,19 @@ impl Summariser {
 
     /// Summarises what came since the last pass; `None` when nothing new
     /// (or another server is at it).
+    ///
+    /// The lock is a transaction's (`pg_try_advisory_xact_lock`), held by a
+    /// transaction that writes nothing and stays open while the pass runs
+    /// on other connections: it goes when that transaction ends, however
+    /// it ends, and it also holds through a transaction pooler, where a
+    /// session lock would stay with whichever server connection took it
+    /// (ADR 0040). Idle in a transaction without a transaction id, the
+    /// lock's connection holds back no vacuum.
     pub async fn summarise(&self, conversation_id: i64) -> Result<Option<Pass>, SummaryError> {
-        let mut lock = self.db.acquire().await?;
+        let mut lock = self.db.begin().await?;
         let key = format!("memory.summary:{conversation_id}");
         let locked: bool = sqlx::query_scalar(
-            "SELECT pg_try_advisory_lock(('x' || substr(md5($1), 1, 16))::bit(64)::bigint)",
+            "SELECT pg_try_advisory_xact_lock(('x' || substr(md5($1), 1, 16))::bit(64)::bigint)",
         )
         .bind(&key)
         .fetch_one(&mut *lock)
@@ -185,17 +193,10 @@ impl Summariser {
             return Ok(None);
         }
         let pass = self.summarise_locked(conversation_id).await;
-        let unlocked = sqlx::query(
-            "SELECT pg_advisory_unlock(('x' || substr(md5($1), 1, 16))::bit(64)::bigint)",
-        )
-        .bind(&key)
-        .execute(&mut *lock)
-        .await;
-        if let Err(e) = unlocked {
-            // The lock goes with the connection: close it rather than
-            // returning a locked session to the pool.
-            tracing::warn!(error = %e, "cannot release the memory summary lock");
-            let _ = lock.detach();
+        // Nothing to keep: ending the transaction releases the lock. When
+        // the connection is gone, so is the lock.
+        if let Err(e) = lock.rollback().await {
+            tracing::warn!(error = %e, "cannot end the memory summary lock's transaction");
         }
         pass
     }

@@ -42,6 +42,7 @@ fn every_bad_value_names_its_variable() {
         ("MAXY_TRUSTED_PROXIES", "the proxy"),
         ("MAXY_METRICS_ALLOW", "prometheus.local"),
         ("MAXY_DATABASE_READ_URL", "mysql://replica/maxy"),
+        ("MAXY_DATABASE_DIRECT_URL", "mysql://direct/maxy"),
     ];
     for (var, value) in cases {
         let err = config(&[(var, value)]).err();
@@ -103,6 +104,23 @@ fn secrets_never_show_in_debug_or_errors() -> Result<(), ConfigError> {
     let message = err.map(|e| e.to_string()).unwrap_or_default();
     assert!(message.contains("bob:***@db"), "{message}");
     assert!(!message.contains("hunter2"));
+    Ok(())
+}
+
+#[test]
+fn the_direct_database_url_is_optional_and_never_shows_its_password() -> Result<(), ConfigError> {
+    assert_eq!(config(&[])?.database.direct_url, None);
+    let c = config(&[(
+        "MAXY_DATABASE_DIRECT_URL",
+        "postgres://maxy:hunter2@primary:5432/maxy",
+    )])?;
+    assert_eq!(
+        c.database.direct_url.as_deref(),
+        Some("postgres://maxy:hunter2@primary:5432/maxy")
+    );
+    let shown = format!("{:?}", c.database);
+    assert!(shown.contains("maxy:***@primary"), "{shown}");
+    assert!(!shown.contains("hunter2"), "{shown}");
     Ok(())
 }
 

@@ -1,6 +1,6 @@
 //! Counts over `member_search` (one narrow row per active member, kept by
 //! the triggers of migration 0011) for `count_members`. Runtime-checked.
-use sqlx::{PgExecutor, Postgres, QueryBuilder};
+use sqlx::{Acquire, Postgres, QueryBuilder};
 
 pub struct CountFilter<'a> {
     pub pool_id: Option<i64>,
@@ -26,7 +26,10 @@ fn column(c: app::room_configurations::Configuration) -> &'static str {
 }
 
 /// Active members matching every filter given.
-pub async fn count(db: impl PgExecutor<'_>, f: &CountFilter<'_>) -> sqlx::Result<i64> {
+pub async fn count<'c>(
+    db: impl Acquire<'c, Database = Postgres>,
+    f: &CountFilter<'_>,
+) -> sqlx::Result<i64> {
     let mut q: QueryBuilder<Postgres> =
         QueryBuilder::new("SELECT count(*) FROM member_search s WHERE true");
     if let Some(pool_id) = f.pool_id {
@@ -54,5 +57,15 @@ pub async fn count(db: impl PgExecutor<'_>, f: &CountFilter<'_>) -> sqlx::Result
         }
         q.push(")");
     }
-    q.build_query_scalar().persistent(false).fetch_one(db).await
+    // An unnamed statement, in a transaction of its own: sqlx parses and
+    // runs it in two round trips, which a transaction pooler would hand to
+    // two different server connections (ADR 0040).
+    let mut tx = db.begin().await?;
+    let count = q
+        .build_query_scalar()
+        .persistent(false)
+        .fetch_one(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(count)
 }

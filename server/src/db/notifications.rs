@@ -3,6 +3,10 @@
 //! appended) without polling for it. One connection per channel, held for
 //! good; its users poll anyway, so while it reconnects nothing is lost but
 //! latency.
+//!
+//! The pool given must reach PostgreSQL itself (`db::direct_pool`): through
+//! a transaction pooler the `LISTEN` stays on a server connection other
+//! clients get next, and nothing is heard (ADR 0040).
 use sqlx::postgres::PgListener;
 use sqlx::PgPool;
 use std::time::Duration;

@@ -241,11 +241,16 @@ pub async fn hard_filter(
     // to a generic plan, blind to how selective this pool, area and capacity
     // are, and walk the whole pool in KNN order (10 ms instead of 1 ms for a
     // postal-code search, docs/benchmarks.md). Planning at each run costs less.
+    // In a transaction of its own: sqlx parses an unnamed statement and runs
+    // it in two round trips, and a transaction pooler would hand the second
+    // to whichever server connection comes next (ADR 0040).
+    let mut tx = db.begin().await?;
     let mut rows = q
         .build_query_as::<Nearby>()
         .persistent(false)
-        .fetch_all(db)
+        .fetch_all(&mut *tx)
         .await?;
+    tx.commit().await?;
     rows.sort_by(|a, b| {
         let far = f64::INFINITY;
         a.distance_m

@@ -30,6 +30,10 @@ pub struct WorkerOptions {
     pub reap_every: Duration,
     /// `done` jobs are deleted this long after they finished (hourly sweep).
     pub keep_done: Duration,
+    /// Where the `LISTEN jobs` connection goes (`db::direct_pool`) when the
+    /// workers' pool goes through a transaction pooler, which cannot carry
+    /// a `LISTEN` (ADR 0040); `None`: the workers' pool.
+    pub listen_db: Option<PgPool>,
 }
 
 impl Default for WorkerOptions {
@@ -40,6 +44,7 @@ impl Default for WorkerOptions {
             reap_after: Duration::from_secs(10 * 60),
             reap_every: Duration::from_secs(60),
             keep_done: Duration::from_secs(7 * 24 * 3600),
+            listen_db: None,
         }
     }
 }
@@ -83,7 +88,7 @@ pub fn start(
     }
     let wake = Arc::new(Notify::new());
     let mut tasks = vec![tokio::spawn(wakeup::listen(
-        db.clone(),
+        options.listen_db.as_ref().unwrap_or(db).clone(),
         wake.clone(),
         shutdown.clone(),
     ))];

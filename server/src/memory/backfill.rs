@@ -320,7 +320,7 @@ pub async fn command(
     args: &crate::cli::EmbedMemoryArgs,
 ) -> anyhow::Result<()> {
     let db = crate::db::connect(&config.database).await?;
-    crate::db::migrate(&db).await?;
+    crate::db::migrate(&config.database, &db).await?;
     let embedders = crate::embeddings::Embedders::from_settings(&config.embeddings)?;
     let stop = stop_on_ctrl_c();
     let options = BackfillOptions {

@@ -15,6 +15,8 @@
 //! Built at start-up for the memory pipeline's dimension, `CONCURRENTLY`
 //! (writes go on) under an advisory lock (two servers starting together
 //! build it once); an invalid index left by an interrupted build is rebuilt.
+//! The lock is a session's: [`ensure`] wants a pool that reaches PostgreSQL
+//! itself (`db::direct_pool`), not a transaction pooler (ADR 0040).
 use sqlx::PgPool;
 
 /// The largest dimension whose vector fits a B-tree entry with its key,

@@ -191,7 +191,7 @@ pub async fn command(
     args: &crate::cli::EmbedVenuesArgs,
 ) -> anyhow::Result<()> {
     let db = crate::db::connect(&config.database).await?;
-    crate::db::migrate(&db).await?;
+    crate::db::migrate(&config.database, &db).await?;
     let provider = crate::embeddings::Embedders::from_settings(&config.embeddings)?.venues;
     let stop = stop_on_ctrl_c();
     let options = BackfillOptions {

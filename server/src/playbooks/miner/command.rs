@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 
 pub async fn run(config: &Config, at: Option<DateTime<Utc>>) -> anyhow::Result<()> {
     let db = crate::db::connect(&config.database).await?;
-    crate::db::migrate(&db).await?;
+    crate::db::migrate(&config.database, &db).await?;
     let window = week_ending(at.unwrap_or_else(Utc::now));
     let found = patterns(&db, &window).await?;
     let report = mine(&db, &window).await?;
