@@ -20,8 +20,8 @@ pub mod memory_summary;
 pub mod prompt;
 pub mod service;
 pub mod sink;
-pub mod stale;
 pub mod stages;
+pub mod stale;
 pub mod title;
 pub mod turn;
 

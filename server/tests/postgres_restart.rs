@@ -50,20 +50,41 @@ impl Cluster {
                 .await
                 .unwrap();
         let bin = PathBuf::from(format!("/usr/lib/postgresql/{major}/bin"));
-        assert!(bin.join("pg_ctl").exists(), "no PostgreSQL {major} server binaries in {bin:?}");
+        assert!(
+            bin.join("pg_ctl").exists(),
+            "no PostgreSQL {major} server binaries in {bin:?}"
+        );
         let port = support::closed_port().await.port();
-        let data = std::env::temp_dir().join(format!("maxy-pg-restart-{}-{port}", std::process::id()));
+        let data =
+            std::env::temp_dir().join(format!("maxy-pg-restart-{}-{port}", std::process::id()));
         std::fs::create_dir_all(&data).unwrap();
         if nix_root() {
-            assert!(Command::new("chown").args(["postgres:postgres"]).arg(&data).status().unwrap().success());
+            assert!(Command::new("chown")
+                .args(["postgres:postgres"])
+                .arg(&data)
+                .status()
+                .unwrap()
+                .success());
         }
         let cluster = Cluster { bin, data, port };
         let out = as_postgres(&cluster.bin.join("initdb"))
-            .args(["-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "-D"])
+            .args([
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--locale=C.UTF-8",
+                "-D",
+            ])
             .arg(&cluster.data)
             .output()
             .unwrap();
-        assert!(out.status.success(), "initdb: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "initdb: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         cluster.ctl(&["start"]);
         cluster
     }
@@ -106,7 +127,12 @@ impl Drop for Cluster {
 
 /// The statuses of `path` fetched by `app` every 50 ms for `run` (a GET,
 /// or a POST for a server function).
-async fn hammer(app: &TestApp, session: &str, path: &str, run: Duration) -> Vec<(Duration, StatusCode, String)> {
+async fn hammer(
+    app: &TestApp,
+    session: &str,
+    path: &str,
+    run: Duration,
+) -> Vec<(Duration, StatusCode, String)> {
     let started = Instant::now();
     let mut seen = Vec::new();
     while started.elapsed() < run {
@@ -124,8 +150,13 @@ async fn hammer(app: &TestApp, session: &str, path: &str, run: Duration) -> Vec<
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restart_fails_requests_cleanly_and_the_server_recovers_alone() {
     let cluster = Cluster::start().await;
-    let admin = sqlx::PgPool::connect(&cluster.url("postgres")).await.unwrap();
-    sqlx::query("CREATE DATABASE maxy").execute(&admin).await.unwrap();
+    let admin = sqlx::PgPool::connect(&cluster.url("postgres"))
+        .await
+        .unwrap();
+    sqlx::query("CREATE DATABASE maxy")
+        .execute(&admin)
+        .await
+        .unwrap();
     admin.close().await;
     // A short connect timeout: requests during the outage answer quickly.
     let db = PgPoolOptions::new()
@@ -138,7 +169,10 @@ async fn a_restart_fails_requests_cleanly_and_the_server_recovers_alone() {
     seed_demo(&db).await;
     let app = TestApp::start(db.clone()).await;
     let team = app.sign_in(TEAM, PASSWORD).await;
-    assert_eq!(app.get("/demandes", Some(&team)).await.status, StatusCode::OK);
+    assert_eq!(
+        app.get("/demandes", Some(&team)).await.status,
+        StatusCode::OK
+    );
 
     // Load on a page and a server function while PostgreSQL restarts.
     let load = {
@@ -166,16 +200,26 @@ async fn a_restart_fails_requests_cleanly_and_the_server_recovers_alone() {
                 "{label} at {at:?}: {status} {body}"
             );
             if *status == StatusCode::SERVICE_UNAVAILABLE {
-                assert!(body.contains("momentanément indisponible"), "{label}: {body}");
+                assert!(
+                    body.contains("momentanément indisponible"),
+                    "{label}: {body}"
+                );
             }
         }
         assert!(
-            seen.iter().any(|(_, s, _)| *s == StatusCode::SERVICE_UNAVAILABLE),
+            seen.iter()
+                .any(|(_, s, _)| *s == StatusCode::SERVICE_UNAVAILABLE),
             "{label}: the outage was seen"
         );
         // Back without restarting the server: the last second answers.
-        let tail: Vec<_> = seen.iter().filter(|(at, _, _)| *at > Duration::from_secs(7)).collect();
-        assert!(!tail.is_empty() && tail.iter().all(|(_, s, _)| *s == StatusCode::OK), "{label}: {tail:?}");
+        let tail: Vec<_> = seen
+            .iter()
+            .filter(|(at, _, _)| *at > Duration::from_secs(7))
+            .collect();
+        assert!(
+            !tail.is_empty() && tail.iter().all(|(_, s, _)| *s == StatusCode::OK),
+            "{label}: {tail:?}"
+        );
     }
     // The session lived in the database: still signed in.
     let after = app.post_form("/api/session/user", &[], Some(&team)).await;

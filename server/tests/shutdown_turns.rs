@@ -26,7 +26,10 @@ async fn serve(db: &PgPool, model: &FakeModel, grace: &str) -> (Child, TestApp) 
         .arg("serve")
         .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("MAXY_LEPTOS_CONFIG", support::repo_root().join("Leptos.toml"))
+        .env(
+            "MAXY_LEPTOS_CONFIG",
+            support::repo_root().join("Leptos.toml"),
+        )
         .env("MAXY_LOG", "info")
         .env("DATABASE_URL", &url)
         .env("MAXY_ADDR", addr.to_string())
@@ -60,7 +63,9 @@ async fn serve(db: &PgPool, model: &FakeModel, grace: &str) -> (Child, TestApp) 
 /// A model that streams `text` slowly (about 20 characters a second).
 async fn slow_model(text: &'static str) -> FakeModel {
     let script: Script = Arc::new(move |_| Answer::Text(text.into()));
-    FakeModel::start(script, Duration::from_millis(100), 2).await.unwrap()
+    FakeModel::start(script, Duration::from_millis(100), 2)
+        .await
+        .unwrap()
 }
 
 /// Sends a message and opens its stream; returns the conversation and the
@@ -68,7 +73,11 @@ async fn slow_model(text: &'static str) -> FakeModel {
 async fn send_and_follow(app: &TestApp) -> (i64, reqwest::Response) {
     let team = app.sign_in(TEAM, PASSWORD).await;
     let sent = app
-        .post_form("/api/chat/send", &[("text", "Des idées de lieux ?")], Some(&team))
+        .post_form(
+            "/api/chat/send",
+            &[("text", "Des idées de lieux ?")],
+            Some(&team),
+        )
         .await;
     assert_eq!(sent.status, reqwest::StatusCode::OK, "{}", sent.body);
     let conversation = sent.json()["conversation_id"].as_i64().unwrap();
@@ -137,7 +146,11 @@ async fn a_turn_within_the_grace_period_is_streamed_to_its_end(db: PgPool) {
     assert!(body.contains("\"status\":\"done\""), "{body}");
     assert!(body.contains("event: idle"), "{body}");
     exit(child).await;
-    assert!(started.elapsed() < Duration::from_secs(15), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
     assert_eq!(turn_status(&db, conversation).await, "done");
     let answer: String = sqlx::query_scalar(
         "SELECT content::text FROM ai_messages WHERE conversation_id = $1 AND role = 'assistant'",
@@ -166,7 +179,11 @@ async fn a_turn_past_the_grace_period_is_closed_with_a_notice(db: PgPool) {
     assert!(body.contains("\"status\":\"failed\""), "{body}");
     assert!(body.contains("event: idle"), "{body}");
     exit(child).await;
-    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
     // Closed, not « en cours »; the log ends with the turn's end.
     assert_eq!(turn_status(&db, conversation).await, "failed");
     let last: serde_json::Value = sqlx::query_scalar(
@@ -215,6 +232,10 @@ async fn a_stream_closes_the_turn_of_a_dead_process(db: PgPool) {
     assert!(body.contains("le serveur s'est arrêté"), "{body}");
     assert!(body.contains("\"status\":\"failed\""), "{body}");
     assert!(body.contains("event: idle"), "{body}");
-    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
     assert_eq!(turn_status(&db, conversation).await, "failed");
 }

@@ -47,7 +47,11 @@ pub struct RunsHere {
 
 impl Drop for RunsHere {
     fn drop(&mut self) {
-        let mut here = self.live.here.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut here = self
+            .live
+            .here
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         if let Some(n) = here.get_mut(&self.conversation_id) {
             *n -= 1;
             if *n == 0 {
@@ -104,7 +108,10 @@ impl Live {
 
     /// How many conversations have a turn running here.
     pub fn turns_here(&self) -> usize {
-        self.here.lock().unwrap_or_else(PoisonError::into_inner).len()
+        self.here
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
     }
 }
 
@@ -194,9 +201,11 @@ mod tests {
         tokio::time::timeout(Duration::from_millis(100), live.drained())
             .await
             .unwrap();
-        assert!(tokio::time::timeout(Duration::from_millis(50), live.interrupted())
-            .await
-            .is_err());
+        assert!(
+            tokio::time::timeout(Duration::from_millis(50), live.interrupted())
+                .await
+                .is_err()
+        );
         live.interrupt_turns();
         tokio::time::timeout(Duration::from_millis(100), live.interrupted())
             .await

@@ -129,10 +129,13 @@ impl Follow {
                     let here = live.is_here(self.conversation_id);
                     if !here && self.stale_checked.elapsed() >= STALE_CHECK {
                         self.stale_checked = Instant::now();
-                        match crate::agent::stale::close_stale_turns(db, self.conversation_id).await {
+                        match crate::agent::stale::close_stale_turns(db, self.conversation_id).await
+                        {
                             Ok(0) => {}
                             Ok(_) => continue,
-                            Err(e) => tracing::warn!(error = %e, "chat stream: cannot close a stale turn"),
+                            Err(e) => {
+                                tracing::warn!(error = %e, "chat stream: cannot close a stale turn")
+                            }
                         }
                     }
                     tokio::select! {

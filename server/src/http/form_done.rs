@@ -7,8 +7,8 @@
 //! shows that form's confirmation (`app::pages::posted_to`), and the page's
 //! response clears the cookie, so it is said once. A cookie, not the URL: a
 //! link from elsewhere cannot make a page claim something was saved.
-use super::form_errors::short_lived_cookie;
 use super::errors::accepts_html;
+use super::form_errors::short_lived_cookie;
 use crate::state::AppState;
 use app::pages::FORM_DONE_COOKIE;
 use axum::body::Body;
