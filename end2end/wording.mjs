@@ -37,6 +37,8 @@ const DOMAINS = new Set(['fr', 'com', 'org', 'net', 'eu', 'io', 'paris']);
 
 // Words that stay the same in the plural: « 1 mois » agrees.
 const INVARIABLE = new Set([
+  // Units: « 1 ms », « 0 ms ».
+  'ms',
   'fois', 'mois', 'prix', 'choix', 'voix', 'bras', 'jus', 'repas', 'cas', 'temps', 'pays', 'corps',
   'avis', 'colis', 'poids', 'dos', 'fils', 'anglais', 'français', 'relais', 'palais', 'accès',
   'succès', 'procès', 'concours', 'cours', 'discours', 'secours', 'parcours', 'rendez-vous', 'tennis',

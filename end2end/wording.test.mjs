@@ -94,6 +94,7 @@ test('the rules catch what the issue found', () => {
   assert.deepEqual(found('Zone : 48,8650'), ['long decimal (coordinates?): 48,8650']);
   assert.deepEqual(found('la demande n° 43'), ['internal id instead of a reference: demande n° 43']);
   assert.deepEqual(found('1 déplacées'), ['agreement: 1 déplacées']);
+  assert.deepEqual(found('12\u00a0ms / 0\u00a0ms / 1\u00a0ms'), [], 'a unit is invariable');
   assert.deepEqual(found('lu par les règles'), ['jargon: lu par les règles']);
   assert.ok(found('Heure (UTC)').includes('ISO date or UTC time: UTC'));
   assert.ok(found('<third_party>x</third_party>').includes('wrapper tag: <third_party>'));

@@ -105,12 +105,14 @@ struct Call {
     total: i64,
 }
 
-fn provider(key: &str) -> &str {
-    match key {
-        "anthropic" => "Anthropic",
-        "openai_compat" => "Serveur compatible OpenAI",
-        "offline" => "Hors ligne",
-        other => other,
+/// « claude-sonnet-4-5 (Anthropic) »; offline, no model answered: the
+/// planner's internal name is not shown.
+fn model(provider: &str, model: &str) -> String {
+    match provider {
+        "offline" => "Maxy hors ligne (sans modèle)".to_string(),
+        "anthropic" => format!("{model} (Anthropic)"),
+        "openai_compat" => format!("{model} (serveur compatible OpenAI)"),
+        other => format!("{model} ({other})"),
     }
 }
 
@@ -143,7 +145,7 @@ async fn calls(db: &PgPool, w: &Window, rate: f64) -> sqlx::Result<(TextTable, i
                 vec![
                     fr::paris_datetime(c.created_at),
                     fr::llm_task(&c.task).to_string(),
-                    format!("{} ({})", c.model, provider(&c.provider)),
+                    model(&c.provider, &c.model),
                     format!(
                         "{} / {} / {} / {}",
                         fr::int(c.input_tokens),
