@@ -64,6 +64,21 @@ impl Sink {
 }
 
 impl Recording {
+    /// A call's span, completion or stream: an operator filters on task
+    /// and model, and reads the tokens and cost [`close_span`] records on
+    /// it once the call is over.
+    fn span(&self, task: super::Task) -> tracing::Span {
+        tracing::info_span!(
+            "model_call",
+            task = task.label(),
+            provider = self.inner.name(),
+            model = self.inner.model(),
+            input_tokens = tracing::field::Empty,
+            output_tokens = tracing::field::Empty,
+            cost_usd = tracing::field::Empty,
+        )
+    }
+
     /// Calls of `inner` for `context`, kept in `log` (in the server, the
     /// pool, which the top-level `call_log` module adapts).
     pub fn new(
@@ -93,17 +108,7 @@ impl Recording {
         check: Option<Check<'_>>,
     ) -> Result<Completion, LlmError> {
         let started = Instant::now();
-        // The call's span: an operator filters on task and model, and reads
-        // the tokens and cost recorded on it once the call is over.
-        let span = tracing::info_span!(
-            "model_call",
-            task = request.task.label(),
-            provider = self.inner.name(),
-            model = self.inner.model(),
-            input_tokens = tracing::field::Empty,
-            output_tokens = tracing::field::Empty,
-            cost_usd = tracing::field::Empty,
-        );
+        let span = self.span(request.task);
         let result =
             tracing::Instrument::instrument(self.inner.complete(request), span.clone()).await;
         if matches!(result, Err(LlmError::Offline)) {
@@ -116,11 +121,7 @@ impl Recording {
             &result,
             started.elapsed(),
         );
-        span.record("input_tokens", record.usage.input_tokens);
-        span.record("output_tokens", record.usage.output_tokens);
-        if let Some(cost) = record.cost_usd {
-            span.record("cost_usd", cost);
-        }
+        close_span(&span, &record);
         let result = match (result, check) {
             (Ok(completion), Some(check)) => match check(&completion) {
                 Ok(()) => Ok(completion),
@@ -135,6 +136,17 @@ impl Recording {
         };
         self.sink.clone().write(record).await;
         result
+    }
+}
+
+/// Records on a call's span what its row records: the tokens, and the cost
+/// when the model's price is known. Tokens as `i64`: an OpenTelemetry
+/// exporter keeps unsigned values as text.
+fn close_span(span: &tracing::Span, record: &CallRecord) {
+    span.record("input_tokens", i64::from(record.usage.input_tokens));
+    span.record("output_tokens", i64::from(record.usage.output_tokens));
+    if let Some(cost) = record.cost_usd {
+        span.record("cost_usd", cost);
     }
 }
 

@@ -12,11 +12,16 @@
 //! The row of a finished or failed stream is written before the last event
 //! is handed on, so a caller that saw `Finished` finds the call in
 //! [`Recording::calls`].
-use super::{Recording, Sink};
+//!
+//! The call has the `model_call` span of completions, from the request to
+//! the row: the stream is read inside it, and the tokens and cost of the
+//! row are recorded on it whichever way the stream ends.
+use super::{close_span, Recording, Sink};
 use crate::llm::chat::{ChatAnswer, ChatEvent, ChatRequest, ChatStream};
 use crate::llm::{pricing, CallRecord, LlmError, Task, Usage};
 use futures_util::stream::{self, StreamExt};
 use std::time::Instant;
+use tracing::Instrument;
 
 /// The error recorded for a stream dropped before its end.
 pub const CANCELLED: &str = "cancelled";
@@ -35,8 +40,10 @@ impl Recording {
             usage_at_start: Usage::default(),
             streamed_chars: 0,
             recorded: false,
+            span: self.span(request.task),
         };
-        match self.inner.stream(request).await {
+        let opened = self.inner.stream(request).instrument(pending.span.clone());
+        match opened.await {
             Ok(inner) => Ok(watch(inner, pending)),
             Err(LlmError::Offline) => {
                 // Nothing was called: nothing to record.
@@ -65,6 +72,8 @@ struct Pending {
     /// Characters of text and tool input streamed so far.
     streamed_chars: usize,
     recorded: bool,
+    /// The call's `model_call` span; it ends when this is dropped.
+    span: tracing::Span,
 }
 
 /// Characters per output token: the usual estimate for the models we use,
@@ -119,7 +128,9 @@ impl Pending {
     /// caller drops the stream while the insert runs.
     async fn finish(mut self, outcome: Result<&ChatAnswer, String>) {
         self.recorded = true;
-        let write = tokio::spawn(self.sink.clone().write(self.record(outcome)));
+        let record = self.record(outcome);
+        close_span(&self.span, &record);
+        let write = tokio::spawn(self.sink.clone().write(record));
         if let Err(e) = write.await {
             tracing::warn!(error = %e, "recording an LLM stream failed");
         }
@@ -131,7 +142,9 @@ impl Drop for Pending {
         if self.recorded {
             return;
         }
-        let write = self.sink.clone().write(self.record(Err(CANCELLED.into())));
+        let record = self.record(Err(CANCELLED.into()));
+        close_span(&self.span, &record);
+        let write = self.sink.clone().write(record);
         match tokio::runtime::Handle::try_current() {
             Ok(runtime) => drop(runtime.spawn(write)),
             Err(_) => tracing::warn!(
@@ -147,7 +160,7 @@ fn watch(inner: ChatStream, pending: Pending) -> ChatStream {
     stream::unfold((inner, Some(pending)), |(mut inner, pending)| async move {
         // `None`: the end was recorded; by contract nothing follows.
         let mut pending = pending?;
-        let event = inner.next().await;
+        let event = inner.next().instrument(pending.span.clone()).await;
         match event {
             Some(Ok(ChatEvent::Finished(answer))) => {
                 pending.finish(Ok(&answer)).await;
