@@ -16,12 +16,13 @@ use std::time::Instant;
 pub mod chat;
 pub mod fake_model;
 pub mod lanes;
+pub mod load;
 pub mod memory;
 pub mod playbooks;
 
 /// Varied searches: pool-wide, one arrondissement, several, a radius, tight
 /// and loose capacities, one or two configurations.
-const QUERIES: &[(&str, &str)] = &[
+pub(crate) const QUERIES: &[(&str, &str)] = &[
     (
         "lieux-atypiques",
         "rooftop festif avec vue sur Paris dans le 8e pour 100 personnes en cocktail",

@@ -125,6 +125,23 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(0..=10_000))]
         think_ms: u64,
     },
+    /// The combined load: conversations streaming at once, kept busy,
+    /// while venue searches arrive at a fixed rate; errors, p95s and
+    /// resident memory before and after.
+    Load {
+        /// Conversations streaming at the same time.
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+        streams: u64,
+        /// Venue searches started per second.
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        searches_per_second: u32,
+        /// How long the load lasts, in seconds.
+        #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3_600))]
+        seconds: u64,
+        /// Milliseconds the fake model waits before each delta.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+        pace_ms: u64,
+    },
     /// The memory search's vector path at scale: one user's memories among
     /// many users' (seeds synthetic rows once), exact against HNSW.
     Memory {

@@ -127,6 +127,23 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
             };
             bench::chat::run(&db, &options).await
         }
+        Command::Bench(cli::BenchCommand::Load {
+            streams,
+            searches_per_second,
+            seconds,
+            pace_ms,
+        }) => {
+            let db = db::connect(&config.database).await?;
+            db::migrate(&config.database, &db).await?;
+            let embedders = embeddings::Embedders::from_settings(&config.embeddings)?;
+            let options = bench::load::Options {
+                streams: usize::try_from(streams)?,
+                searches_per_second,
+                duration: std::time::Duration::from_secs(seconds),
+                pace: std::time::Duration::from_millis(pace_ms),
+            };
+            bench::load::run(&db, embedders.venues.clone(), &options).await
+        }
         Command::Bench(cli::BenchCommand::Memory {
             users,
             per_user,

@@ -49,7 +49,8 @@ pub struct Options {
     pub think: Duration,
 }
 
-const ANSWER: &str = "Voici trois lieux qui conviennent : Le Belvédère (#102), une terrasse \
+pub(super) const ANSWER: &str =
+    "Voici trois lieux qui conviennent : Le Belvédère (#102), une terrasse \
     panoramique pour 120 personnes en cocktail ; l'Atelier Oberkampf (#205), un loft \
     industriel de 90 places ; la Péniche Lumière (#318), à quai près de la gare d'Austerlitz.";
 
@@ -320,9 +321,20 @@ async fn service(
     think: Duration,
     pace: Duration,
 ) -> anyhow::Result<(Arc<AssistantService>, FakeModel, &'static StageLog)> {
-    let fake = FakeModel::start_thinking(script, think, pace, CHUNK).await?;
+    let (service, fake) = chat_service(db, script, think, pace).await?;
     // The stage events of every turn in this process, from now on.
     let log = crate::agent::stages::collect();
+    Ok((service, fake, log))
+}
+
+/// The chat service wired to a fake model streaming at `pace`.
+pub(super) async fn chat_service(
+    db: &PgPool,
+    script: Script,
+    think: Duration,
+    pace: Duration,
+) -> anyhow::Result<(Arc<AssistantService>, FakeModel)> {
+    let fake = FakeModel::start_thinking(script, think, pace, CHUNK).await?;
     let client = client_of(&fake)?;
     let offline = Arc::new(crate::planner::Planner);
     let agent = Agent {
@@ -350,11 +362,14 @@ async fn service(
         authors: Default::default(),
         outbox: crate::mail::Outbox::disabled(),
     });
-    Ok((service, fake, log))
+    Ok((service, fake))
 }
 
 /// Returns once the conversation has no running turn.
-async fn wait_for_turn(service: &AssistantService, conversation_id: i64) -> anyhow::Result<()> {
+pub(super) async fn wait_for_turn(
+    service: &AssistantService,
+    conversation_id: i64,
+) -> anyhow::Result<()> {
     let wake = service.agent.live.channel(conversation_id);
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
@@ -374,7 +389,7 @@ async fn wait_for_turn(service: &AssistantService, conversation_id: i64) -> anyh
 }
 
 /// A line of /proc/self/status in KiB (0 where it is not readable).
-fn rss_kib(field: &str) -> u64 {
+pub(super) fn rss_kib(field: &str) -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {

@@ -42,6 +42,8 @@ pub type Script = Arc<dyn Fn(&Value) -> Answer + Send + Sync>;
 pub struct FakeModel {
     pub addr: SocketAddr,
     seen: Arc<Mutex<Vec<Value>>>,
+    /// Whether request bodies are kept for [`FakeModel::seen`].
+    keeping: Arc<std::sync::atomic::AtomicBool>,
     calls: Arc<std::sync::atomic::AtomicU64>,
     served: Arc<std::sync::atomic::AtomicU64>,
     served_after_parse: Arc<std::sync::atomic::AtomicU64>,
@@ -55,6 +57,7 @@ struct Shared {
     think: Duration,
     chunk: usize,
     seen: Arc<Mutex<Vec<Value>>>,
+    keeping: Arc<std::sync::atomic::AtomicBool>,
     calls: Arc<std::sync::atomic::AtomicU64>,
     /// Microseconds spent answering, summed over calls.
     served: Arc<std::sync::atomic::AtomicU64>,
@@ -77,6 +80,7 @@ impl FakeModel {
         chunk: usize,
     ) -> std::io::Result<FakeModel> {
         let seen: Arc<Mutex<Vec<Value>>> = Arc::default();
+        let keeping = Arc::new(std::sync::atomic::AtomicBool::new(true));
         let served: Arc<std::sync::atomic::AtomicU64> = Arc::default();
         let served_after_parse: Arc<std::sync::atomic::AtomicU64> = Arc::default();
         let calls: Arc<std::sync::atomic::AtomicU64> = Arc::default();
@@ -86,6 +90,7 @@ impl FakeModel {
             think,
             chunk: chunk.max(1),
             seen: seen.clone(),
+            keeping: keeping.clone(),
             calls: calls.clone(),
             served: served.clone(),
             served_after_parse: served_after_parse.clone(),
@@ -100,6 +105,7 @@ impl FakeModel {
         Ok(FakeModel {
             addr,
             seen,
+            keeping,
             calls,
             served,
             served_after_parse,
@@ -135,6 +141,17 @@ impl FakeModel {
     }
 
     /// The last `n` request bodies kept, oldest first.
+    /// Stops keeping request bodies: a load measured on the process's
+    /// memory must not count the fake's log of prompts.
+    pub fn forget_requests(&self) {
+        self.keeping
+            .store(false, std::sync::atomic::Ordering::Relaxed);
+        self.seen
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+    }
+
     pub fn last_seen(&self, n: usize) -> Vec<Value> {
         let seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
         seen[seen.len().saturating_sub(n)..].to_vec()
@@ -171,7 +188,7 @@ async fn answer(
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let answer = (shared.script)(&body);
     let streaming = body["stream"] == true;
-    {
+    if shared.keeping.load(std::sync::atomic::Ordering::Relaxed) {
         let mut seen = shared.seen.lock().unwrap_or_else(PoisonError::into_inner);
         // Bounded: a long benchmark must not grow the fake's memory.
         if seen.len() < 10_000 {
