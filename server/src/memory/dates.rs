@@ -173,7 +173,9 @@ fn in_n(today: NaiveDate, number: &str, unit: &str) -> Option<Window> {
         n => n.parse().ok().filter(|n| (1..=365).contains(n))?,
     };
     let (days, slack) = match unit {
-        "jour" | "jours" | "day" | "days" => (n, (n / 5).max(1)),
+        // A fifth either side, at most a week: « dans 365 jours » is
+        // around a day a year away, not a five-month window.
+        "jour" | "jours" | "day" | "days" => (n, (n / 5).clamp(1, 7)),
         "semaine" | "semaines" | "week" | "weeks" => (n * 7, 2),
         "mois" | "month" | "months" => (n * 30, 5),
         _ => return None,
@@ -339,6 +341,8 @@ mod tests {
         );
         assert_eq!(window("d'ici vendredi"), pair("2026-12-07", "2026-12-11"));
         assert_eq!(window("dans 15 jours"), pair("2026-12-19", "2026-12-25"));
+        // Found by the property test: a far day keeps a narrow window.
+        assert_eq!(window("dans 365 jours"), pair("2027-11-30", "2027-12-14"));
         assert_eq!(
             window("dans deux semaines"),
             pair("2026-12-19", "2026-12-23")
