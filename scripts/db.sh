@@ -43,14 +43,6 @@ IS_ROOT=0
 [[ $(id -u) -eq 0 ]] && IS_ROOT=1
 
 # Runs a command as the cluster's owner.
-as_pg() {
-    if ((IS_ROOT)); then
-        runuser -u postgres -- "$@"
-    else
-        "$@"
-    fi
-}
-
 # Where the cluster lives: $DATA_DIR, unless `postgres` cannot get there.
 PG_HOME="$DATA_DIR"
 if ((IS_ROOT)); then

@@ -119,3 +119,21 @@ pg_major() {
     [[ -n $best ]] || return 1
     printf '%s\n' "$best"
 }
+
+# Runs a command as the user `postgres` when we are root (initdb, the
+# server, pg_basebackup and PgBouncer refuse root), as ourselves otherwise.
+as_pg() {
+    if [[ $(id -u) -eq 0 ]]; then
+        runuser -u postgres -- "$@"
+    else
+        "$@"
+    fi
+}
+
+# One value from the private cluster (scripts/db.sh), the primary of the
+# replica and of PgBouncer: MAXY_PG_PORT, 54329 by default.
+primary() {
+    local port="${MAXY_PG_PORT:-54329}"
+    psql -X -q -tA -h 127.0.0.1 -p "$port" -U postgres -d postgres -c "$1" 2>/dev/null ||
+        die "the primary does not answer on 127.0.0.1:$port: run scripts/db.sh start"
+}

@@ -52,20 +52,6 @@ POOL_SIZE="${MAXY_PGBOUNCER_POOL_SIZE:-20}"
 URL="postgres://postgres@127.0.0.1:$PORT/maxy"
 MIN_VERSION=1.21
 
-as_pg() {
-    if [[ $(id -u) -eq 0 ]]; then
-        runuser -u postgres -- "$@"
-    else
-        "$@"
-    fi
-}
-
-# One value from the primary.
-primary() {
-    psql -X -q -tA -h 127.0.0.1 -p "$PRIMARY_PORT" -U postgres -d postgres -c "$1" 2>/dev/null ||
-        die "the primary does not answer on 127.0.0.1:$PRIMARY_PORT: run scripts/db.sh start"
-}
-
 locate() {
     local data
     data=$(primary 'SHOW data_directory')

@@ -27,20 +27,6 @@ PORT="${MAXY_PG_REPLICA_PORT:-54330}"
 [[ $PORT =~ ^[0-9]+$ ]] || die "MAXY_PG_REPLICA_PORT must be a port number, got '$PORT'"
 URL="postgres://postgres@127.0.0.1:$PORT/maxy"
 
-as_pg() {
-    if [[ $(id -u) -eq 0 ]]; then
-        runuser -u postgres -- "$@"
-    else
-        "$@"
-    fi
-}
-
-# One value from the primary.
-primary() {
-    psql -X -q -tA -h 127.0.0.1 -p "$PRIMARY_PORT" -U postgres -d postgres -c "$1" 2>/dev/null ||
-        die "the primary does not answer on 127.0.0.1:$PRIMARY_PORT: run scripts/db.sh start"
-}
-
 locate() {
     local data major
     data=$(primary 'SHOW data_directory')

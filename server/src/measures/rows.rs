@@ -59,6 +59,20 @@ pub async fn read(
     })
 }
 
+/// The newest [`ROWS_SHOWN`] rows `sql` selects in the window (`$1` its
+/// start, `$2` its end, `$3` the limit).
+async fn newest<T>(db: &PgPool, sql: &str, w: &Window) -> sqlx::Result<Vec<T>>
+where
+    T: for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow> + Send + Unpin,
+{
+    sqlx::query_as(sql)
+        .bind(w.from)
+        .bind(w.to)
+        .bind(ROWS_SHOWN)
+        .fetch_all(db)
+        .await
+}
+
 fn columns(names: &[&str]) -> Vec<String> {
     names.iter().map(|s| s.to_string()).collect()
 }
@@ -117,17 +131,15 @@ fn model(provider: &str, model: &str) -> String {
 }
 
 async fn calls(db: &PgPool, w: &Window, rate: f64) -> sqlx::Result<(TextTable, i64)> {
-    let rows: Vec<Call> = sqlx::query_as(
+    let rows: Vec<Call> = newest(
+        db,
         "SELECT created_at, task, provider, model, input_tokens, cache_read_tokens,
                 cache_write_tokens, output_tokens, cost_usd::float8 AS cost_usd, latency_ms,
                 status, count(*) OVER () AS total
            FROM llm_calls WHERE created_at >= $1 AND created_at < $2
           ORDER BY created_at DESC, id DESC LIMIT $3",
+        w,
     )
-    .bind(w.from)
-    .bind(w.to)
-    .bind(ROWS_SHOWN)
-    .fetch_all(db)
     .await?;
     let table = TextTable {
         columns: columns(&[
@@ -188,18 +200,16 @@ struct Search {
 }
 
 async fn searches(db: &PgPool, w: &Window, rate: f64) -> sqlx::Result<(TextTable, i64)> {
-    let rows: Vec<Search> = sqlx::query_as(
+    let rows: Vec<Search> = newest(
+        db,
         "SELECT created_at, semantic_query, sql_candidates, vector_candidates, llm_candidates,
                 result_count, sql_ms, embed_ms, vector_ms, llm_ms, total_ms, ranking_source,
                 cost_usd::float8 AS cost_usd, error IS NOT NULL AS failed,
                 count(*) OVER () AS total
            FROM search_runs WHERE created_at >= $1 AND created_at < $2
           ORDER BY created_at DESC, id DESC LIMIT $3",
+        w,
     )
-    .bind(w.from)
-    .bind(w.to)
-    .bind(ROWS_SHOWN)
-    .fetch_all(db)
     .await?;
     let table = TextTable {
         columns: columns(&[
@@ -262,17 +272,15 @@ struct Sent {
 }
 
 async fn catalogues(db: &PgPool, w: &Window) -> sqlx::Result<(TextTable, i64)> {
-    let rows: Vec<Sent> = sqlx::query_as(
+    let rows: Vec<Sent> = newest(
+        db,
         "SELECT c.sent_at, r.reference, r.organizer_company, c.search_picks, c.search_kept,
                 c.search_moved, c.search_replaced, count(*) OVER () AS total
            FROM catalogues c JOIN requests r ON r.id = c.request_id
           WHERE c.sent_at >= $1 AND c.sent_at < $2 AND c.search_picks IS NOT NULL
           ORDER BY c.sent_at DESC, c.id DESC LIMIT $3",
+        w,
     )
-    .bind(w.from)
-    .bind(w.to)
-    .bind(ROWS_SHOWN)
-    .fetch_all(db)
     .await?;
     let table = TextTable {
         columns: columns(&[
@@ -317,17 +325,15 @@ struct MemorySearch {
 }
 
 async fn memory(db: &PgPool, w: &Window) -> sqlx::Result<(TextTable, i64)> {
-    let rows: Vec<MemorySearch> = sqlx::query_as(
+    let rows: Vec<MemorySearch> = newest(
+        db,
         "SELECT m.created_at, u.display_name, m.source, m.hits, m.best_similarity,
                 count(*) OVER () AS total
            FROM memory_searches m JOIN users u ON u.id = m.user_id
           WHERE m.created_at >= $1 AND m.created_at < $2
           ORDER BY m.created_at DESC, m.id DESC LIMIT $3",
+        w,
     )
-    .bind(w.from)
-    .bind(w.to)
-    .bind(ROWS_SHOWN)
-    .fetch_all(db)
     .await?;
     let table = TextTable {
         columns: columns(&[
@@ -365,17 +371,15 @@ struct Proposal {
 }
 
 async fn approvals(db: &PgPool, w: &Window) -> sqlx::Result<(TextTable, i64)> {
-    let rows: Vec<Proposal> = sqlx::query_as(
+    let rows: Vec<Proposal> = newest(
+        db,
         "SELECT a.created_at, a.tool_name, a.status, a.decided_at,
                 u.display_name AS decided_by, count(*) OVER () AS total
            FROM ai_pending_approvals a LEFT JOIN users u ON u.id = a.decided_by
           WHERE a.created_at >= $1 AND a.created_at < $2
           ORDER BY a.created_at DESC, a.id DESC LIMIT $3",
+        w,
     )
-    .bind(w.from)
-    .bind(w.to)
-    .bind(ROWS_SHOWN)
-    .fetch_all(db)
     .await?;
     let table = TextTable {
         columns: columns(&["Proposée le", "Action", "Issue", "Décidée le", "Par"]),
