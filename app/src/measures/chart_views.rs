@@ -45,9 +45,18 @@ struct Draft<'a> {
     /// (label, values), in drawing order.
     series: Vec<(String, &'a [Option<f64>])>,
     reference: Option<(String, f64)>,
-    rows_href: String,
-    rows_label: String,
-    family: Option<String>,
+    /// Where its rows are listed.
+    rows: Rows<'a>,
+}
+
+/// Where a chart's rows are listed: a family of the rows page, or a page
+/// of its own (the playbook decisions have their log).
+enum Rows<'a> {
+    Family(&'a RowsQuery),
+    Page {
+        href: &'static str,
+        label: &'static str,
+    },
 }
 
 impl Draft<'_> {
@@ -97,6 +106,17 @@ impl Draft<'_> {
             })
             .rev()
             .collect();
+        let (rows_href, rows_label, family) = match self.rows {
+            Rows::Family(query) => {
+                let title = super::row_family_title(&query.family).unwrap_or("Lignes");
+                (
+                    query.href(),
+                    format!("Voir les lignes : {}", title.to_lowercase()),
+                    Some(query.family.clone()),
+                )
+            }
+            Rows::Page { href, label } => (href.to_string(), label.to_string(), None),
+        };
         ChartView {
             id: self.id.into(),
             title: self.title.into(),
@@ -106,9 +126,9 @@ impl Draft<'_> {
             legend,
             numbers: TextTable { columns, rows },
             days: self.days.iter().rev().cloned().collect(),
-            family: self.family,
-            rows_href: self.rows_href,
-            rows_label: self.rows_label,
+            family,
+            rows_href,
+            rows_label,
         }
     }
 }
@@ -196,15 +216,6 @@ fn label_in(table: &[(&str, &str)], key: &str) -> String {
         .map_or_else(|| key.to_string(), |(_, label)| label.to_string())
 }
 
-fn rows_link(query: &RowsQuery) -> (String, String, Option<String>) {
-    let label = super::row_family_title(&query.family).unwrap_or("Lignes");
-    (
-        query.href(),
-        format!("Voir les lignes : {}", label.to_lowercase()),
-        Some(query.family.clone()),
-    )
-}
-
 fn cost(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView {
     let mut tasks: Vec<&Series> = data.cost_eur_by_task.iter().collect();
     tasks.sort_by(|a, b| total(b).total_cmp(&total(a)));
@@ -218,7 +229,6 @@ fn cost(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView {
         ),
         _ => "Aucune dépense sur la période.".to_string(),
     };
-    let (rows_href, rows_label, family) = rows_link(rows);
     Draft {
         id: "couts",
         title: "Coût des modèles par jour et par tâche",
@@ -232,9 +242,7 @@ fn cost(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView {
             .map(|s| (fr::llm_task(&s.key).to_string(), s.values.as_slice()))
             .collect(),
         reference: None,
-        rows_href,
-        rows_label,
-        family,
+        rows: Rows::Family(rows),
     }
     .finish()
 }
@@ -255,7 +263,6 @@ fn budget(data: &MeasuresData, rows: &RowsQuery) -> ChartView {
         None => "Mois en cours".to_string(),
     };
     let cumulative: Vec<Option<f64>> = data.month_cumulative_eur.iter().map(|v| Some(*v)).collect();
-    let (rows_href, rows_label, family) = rows_link(rows);
     Draft {
         id: "budget",
         title: "Dépense du mois contre le plafond",
@@ -266,9 +273,7 @@ fn budget(data: &MeasuresData, rows: &RowsQuery) -> ChartView {
         days: &data.month_days,
         series: vec![("Dépense cumulée".to_string(), cumulative.as_slice())],
         reference: Some(("Plafond mensuel".to_string(), data.cap_eur)),
-        rows_href,
-        rows_label,
-        family,
+        rows: Rows::Family(rows),
     }
     .finish()
 }
@@ -294,7 +299,6 @@ fn tokens(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView {
     } else {
         "Aucun appel aux modèles sur la période.".to_string()
     };
-    let (rows_href, rows_label, family) = rows_link(rows);
     Draft {
         id: "jetons",
         title: "Jetons par jour, et la part du cache",
@@ -305,9 +309,7 @@ fn tokens(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView {
         days: &data.days,
         series: labelled(&data.tokens, TOKEN_KINDS),
         reference: None,
-        rows_href,
-        rows_label,
-        family,
+        rows: Rows::Family(rows),
     }
     .finish()
 }
@@ -326,7 +328,6 @@ fn latency(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView {
         ),
         None => "Aucune recherche de lieux sur la période.".to_string(),
     };
-    let (rows_href, rows_label, family) = rows_link(rows);
     Draft {
         id: "recherche-duree",
         title: "Durée des recherches de lieux",
@@ -337,9 +338,7 @@ fn latency(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView {
         days: &data.days,
         series: labelled(&data.search_latency_ms, PERCENTILES),
         reference: None,
-        rows_href,
-        rows_label,
-        family,
+        rows: Rows::Family(rows),
     }
     .finish()
 }
@@ -368,7 +367,6 @@ fn stages(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView {
         ),
         None => "Aucune recherche de lieux sur la période.".to_string(),
     };
-    let (rows_href, rows_label, family) = rows_link(rows);
     Draft {
         id: "recherche-etapes",
         title: "Durée de chaque étape de la recherche (p95)",
@@ -379,9 +377,7 @@ fn stages(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView {
         days: &data.days,
         series: labelled(&data.stage_p95_ms, STAGES),
         reference: None,
-        rows_href,
-        rows_label,
-        family,
+        rows: Rows::Family(rows),
     }
     .finish()
 }
@@ -416,7 +412,6 @@ fn candidates(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView 
         }
         None => "Aucune recherche de lieux sur la période.".to_string(),
     };
-    let (rows_href, rows_label, family) = rows_link(rows);
     Draft {
         id: "recherche-candidats",
         title: "Candidats après chaque étape (médiane du jour)",
@@ -427,9 +422,7 @@ fn candidates(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView 
         days: &data.days,
         series: labelled(&data.stage_candidates, CANDIDATE_STAGES),
         reference: None,
-        rows_href,
-        rows_label,
-        family,
+        rows: Rows::Family(rows),
     }
     .finish()
 }
@@ -446,7 +439,6 @@ fn ranking(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView {
     } else {
         "Aucune recherche de lieux sur la période.".to_string()
     };
-    let (rows_href, rows_label, family) = rows_link(rows);
     Draft {
         id: "recherche-classement",
         title: "Qui a classé les lieux",
@@ -457,9 +449,7 @@ fn ranking(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView {
         days: &data.days,
         series: labelled(&data.ranking_sources, fr::RANKING_SOURCES),
         reference: None,
-        rows_href,
-        rows_label,
-        family,
+        rows: Rows::Family(rows),
     }
     .finish()
 }
@@ -482,7 +472,6 @@ fn acceptance(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView 
     } else {
         "Aucun catalogue préparé par la recherche n'a été envoyé sur la période.".to_string()
     };
-    let (rows_href, rows_label, family) = rows_link(rows);
     Draft {
         id: "acceptation",
         title: "Propositions de la recherche gardées par l'équipe",
@@ -493,9 +482,7 @@ fn acceptance(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView 
         days: &data.days,
         series: labelled(&data.acceptance, ACCEPTANCE),
         reference: None,
-        rows_href,
-        rows_label,
-        family,
+        rows: Rows::Family(rows),
     }
     .finish()
 }
@@ -512,7 +499,6 @@ fn memory(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView {
     } else {
         "Aucune recherche dans la mémoire sur la période.".to_string()
     };
-    let (rows_href, rows_label, family) = rows_link(rows);
     Draft {
         id: "memoire",
         title: "Ce qui répond aux recherches dans la mémoire",
@@ -523,9 +509,7 @@ fn memory(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView {
         days: &data.days,
         series: labelled(&data.memory_sources, fr::MEMORY_SOURCES),
         reference: None,
-        rows_href,
-        rows_label,
-        family,
+        rows: Rows::Family(rows),
     }
     .finish()
 }
@@ -562,7 +546,6 @@ fn approvals(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView {
     } else {
         "Aucune proposition soumise à validation sur la période.".to_string()
     };
-    let (rows_href, rows_label, family) = rows_link(rows);
     Draft {
         id: "validations",
         title: "Propositions soumises à validation, par issue",
@@ -573,9 +556,7 @@ fn approvals(data: &MeasuresData, period: &str, rows: &RowsQuery) -> ChartView {
         days: &data.days,
         series: labelled(&data.approvals, fr::APPROVAL_STATUSES),
         reference: None,
-        rows_href,
-        rows_label,
-        family,
+        rows: Rows::Family(rows),
     }
     .finish()
 }
@@ -607,9 +588,10 @@ fn playbooks(data: &MeasuresData, period: &str) -> ChartView {
         days: &data.days,
         series: labelled(&data.playbook_bands, crate::playbook_console::MODES),
         reference: None,
-        rows_href: "/console/decisions".into(),
-        rows_label: "Voir le journal des décisions".into(),
-        family: None,
+        rows: Rows::Page {
+            href: "/console/decisions",
+            label: "Voir le journal des décisions",
+        },
     }
     .finish()
 }
