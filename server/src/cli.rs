@@ -186,6 +186,10 @@ pub struct EmbedMemoryArgs {
     /// No progress bar (logs and the summary only).
     #[arg(long)]
     pub quiet: bool,
+    /// Seconds to wait for an embedding server that stopped answering before
+    /// giving up (the failed batch is tried again meanwhile); 0 gives up at once.
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    pub patience: u64,
 }
 
 #[derive(Debug, clap::Args)]
@@ -196,6 +200,10 @@ pub struct EmbedVenuesArgs {
     /// No progress bar (logs and the summary only).
     #[arg(long)]
     pub quiet: bool,
+    /// Seconds to wait for an embedding server that stopped answering before
+    /// giving up (the failed batch is tried again meanwhile); 0 gives up at once.
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    pub patience: u64,
 }
 
 #[derive(Debug, Subcommand)]

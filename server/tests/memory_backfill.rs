@@ -26,6 +26,8 @@ fn options(batch: usize) -> BackfillOptions {
         batch,
         pause: Duration::from_millis(1),
         progress: false,
+        // An outage ends the run at once, unless a test gives patience.
+        patience: Duration::ZERO,
     }
 }
 
@@ -391,6 +393,39 @@ async fn an_outage_stops_the_run_with_a_clear_error_and_committed_batches_stay(d
     result.unwrap();
     assert_eq!(summary.table(Table::Memories).unwrap().embedded, 50);
     assert_eq!(summary.table(Table::Tasks).unwrap().embedded, 3);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn with_patience_an_outage_is_waited_out_and_each_row_embedded_once(db: PgPool) {
+    let fake = Fake::start(DIMS).await;
+    fake.set(|s| s.fail_after = Some(2));
+    let back = fake.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(2500)).await;
+        back.set(|s| s.fail_after = None);
+    });
+    let embedders = embedders(fake.addr);
+    let user = user(&db).await;
+    memories(&db, user, 1, 150).await;
+    tasks(&db, user, 3).await;
+    let patient = BackfillOptions {
+        patience: Duration::from_secs(60),
+        ..options(50)
+    };
+
+    let (summary, result) = run(&db, &embedders, &patient, &no_stop()).await;
+    result.unwrap();
+    assert!(!summary.interrupted);
+    assert_eq!(summary.table(Table::Memories).unwrap().embedded, 150);
+    assert_eq!(summary.table(Table::Tasks).unwrap().embedded, 3);
+    let missing: i64 = sqlx::query_scalar(
+        "SELECT (SELECT count(*) FROM ai_memories WHERE embedding IS NULL)
+              + (SELECT count(*) FROM tasks WHERE embedding IS NULL)",
+    )
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    assert_eq!(missing, 0);
 }
 
 #[sqlx::test(migrations = "../migrations")]

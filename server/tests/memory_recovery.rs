@@ -115,6 +115,7 @@ async fn run_backfill(db: &PgPool, embedders: &Embedders) {
         batch: 50,
         pause: Duration::from_millis(1),
         progress: false,
+        patience: Duration::ZERO,
     };
     let providers = Providers {
         memory: embedders.memory.as_ref(),

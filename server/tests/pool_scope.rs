@@ -42,7 +42,7 @@ async fn embed_every_venue(db: &PgPool) {
     let (_stop_tx, stop) = tokio::sync::watch::channel(false);
     let options = server::venue_embeddings::backfill::BackfillOptions {
         batch: 256,
-        progress: false,
+        ..Default::default()
     };
     let (_, outcome) = server::venue_embeddings::backfill::backfill(
         db,

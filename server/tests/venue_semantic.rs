@@ -36,7 +36,7 @@ async fn embedded_demo(db: &PgPool) -> SearchService {
     let (_stop_tx, stop) = tokio::sync::watch::channel(false);
     let options = BackfillOptions {
         batch: 8,
-        progress: false,
+        ..BackfillOptions::default()
     };
     let (summary, outcome) = backfill(db, embedders.venues.as_ref(), &options, &stop).await;
     outcome.unwrap_or_else(|e| {

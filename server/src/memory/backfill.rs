@@ -27,7 +27,7 @@ pub mod batch;
 
 pub use super::embed::{memory_text, task_text};
 
-use crate::backfill_support::{progress_bar, stop_on_ctrl_c};
+use crate::backfill_support::{progress_bar, stop_on_ctrl_c, OutageWait, DEFAULT_PATIENCE};
 use crate::db::user_data_embeddings::{self, Table};
 use crate::embeddings::{EmbeddingError, EmbeddingProvider};
 use batch::{BatchOutcome, Pipeline};
@@ -47,6 +47,9 @@ pub struct BackfillOptions {
     pub pause: Duration,
     /// Show a progress bar.
     pub progress: bool,
+    /// How long an embedding server may stay unavailable before the walk
+    /// gives up; the failed batch is tried again meanwhile.
+    pub patience: Duration,
 }
 
 impl Default for BackfillOptions {
@@ -55,6 +58,7 @@ impl Default for BackfillOptions {
             batch: DEFAULT_BATCH,
             pause: DEFAULT_PAUSE,
             progress: false,
+            patience: DEFAULT_PATIENCE,
         }
     }
 }
@@ -230,6 +234,7 @@ async fn walk(
     });
     let mut mismatch: Option<BackfillError> = None;
     let mut first_batch = true;
+    let mut outage = OutageWait::new(options.patience);
     for (i, p) in pipelines.iter().enumerate() {
         let mut after = 0;
         loop {
@@ -255,6 +260,7 @@ async fn walk(
             match outcome {
                 Ok(BatchOutcome::Done) => break,
                 Ok(BatchOutcome::Committed(report)) => {
+                    outage.answered();
                     after = report.last_id;
                     table.batches += 1;
                     table.embedded += report.embedded;
@@ -297,6 +303,16 @@ async fn walk(
                     });
                     break;
                 }
+                Err(batch::BatchError::Embedding(EmbeddingError::Unavailable(reason)))
+                    if outage.before_retry(&reason, stop, &bar).await =>
+                {
+                    continue; // `after` unchanged: the same batch again
+                }
+                Err(batch::BatchError::Embedding(_)) if *stop.borrow() => {
+                    summary.interrupted = true;
+                    bar.abandon();
+                    return mismatch.map_or(Ok(()), Err);
+                }
                 Err(batch::BatchError::Embedding(source)) => {
                     bar.abandon();
                     return Err(BackfillError::Unavailable {
@@ -327,6 +343,7 @@ pub async fn command(
         batch: usize::try_from(args.batch)?,
         pause: Duration::from_millis(args.pause_ms),
         progress: !args.quiet,
+        patience: Duration::from_secs(args.patience),
     };
     tracing::info!(
         memory_model = embedders.memory.model(),

@@ -2,6 +2,9 @@
 //! (text hash, model or dimension differs), in batches, each committed on
 //! its own: interrupted (Ctrl-C, outage), a rerun continues where it stopped,
 //! since current venues cost one SQL query per batch and no provider call.
+//! An embedding server that stops answering (killed, restarting) does not
+//! end the walk: the failed batch is tried again until the server is back,
+//! within `--patience` ([`OutageWait`]).
 //!
 //! It cooperates with the job workers: queued `venue.embed` jobs of a batch
 //! are claimed and completed here (so a server running at the same time does
@@ -9,7 +12,7 @@
 //! are left to it.
 use super::embed::{embed_members, job_outcome, BatchError};
 use super::job::{dedupe_key, BATCH_SIZE};
-use crate::backfill_support::{progress_bar, stop_on_ctrl_c};
+use crate::backfill_support::{progress_bar, stop_on_ctrl_c, OutageWait, DEFAULT_PATIENCE};
 use crate::db::member_embeddings;
 use crate::embeddings::{EmbeddingError, EmbeddingProvider};
 use crate::jobs::{record, worker_id};
@@ -24,6 +27,9 @@ pub struct BackfillOptions {
     pub batch: usize,
     /// Show a progress bar.
     pub progress: bool,
+    /// How long the embedding server may stay unavailable before the walk
+    /// gives up (zero: at the first batch it could not embed).
+    pub patience: Duration,
 }
 
 impl Default for BackfillOptions {
@@ -31,6 +37,7 @@ impl Default for BackfillOptions {
         BackfillOptions {
             batch: BATCH_SIZE as usize,
             progress: false,
+            patience: DEFAULT_PATIENCE,
         }
     }
 }
@@ -109,6 +116,7 @@ async fn walk(
         .context("cannot count venues")?;
     let bar = progress_bar(total, options.progress, "venues")?;
     let worker = worker_id(0);
+    let mut outage = OutageWait::new(options.patience);
     let mut after = 0;
     loop {
         if *stop.borrow() {
@@ -119,7 +127,6 @@ async fn walk(
             .await
             .context("cannot list venues")?;
         let Some(&last) = ids.last() else { break };
-        after = last;
 
         let keys: Vec<String> = ids.iter().map(|id| dedupe_key(*id)).collect();
         let busy = crate::db::jobs::running_keys(db, &keys)
@@ -150,6 +157,7 @@ async fn walk(
 
         match result {
             Ok(report) => {
+                outage.answered();
                 summary.embedded += report.embedded.len() as u64;
                 summary.unchanged += report.unchanged.len() as u64;
                 summary.failed += report.rejected.len() as u64;
@@ -159,6 +167,7 @@ async fn walk(
                 }
             }
             Err(BatchError::Embedding(EmbeddingError::Rejected(reason))) => {
+                outage.answered();
                 summary.failed += mine.len() as u64;
                 bar.suspend(|| tracing::warn!(after, "venues not embedded: {reason}"));
             }
@@ -169,13 +178,29 @@ async fn walk(
                      MAXY_VENUE_EMBEDDING_DIMENSIONS"
                 ));
             }
-            Err(e) => {
+            Err(BatchError::Embedding(EmbeddingError::Unavailable(reason))) => {
+                if outage.before_retry(&reason, stop, &bar).await {
+                    continue; // `after` unchanged: the same batch again
+                }
+                if *stop.borrow() {
+                    summary.interrupted = true;
+                    break;
+                }
+                bar.abandon();
+                return Err(anyhow::anyhow!(
+                    "the embedding server is still unavailable after {} s ({reason}); \
+                     batches already done are kept: run the command again later",
+                    options.patience.as_secs()
+                ));
+            }
+            Err(e @ BatchError::Db(_)) => {
                 bar.abandon();
                 return Err(anyhow::anyhow!(
                     "{e}; batches already done are kept: run the command again later"
                 ));
             }
         }
+        after = last;
         bar.inc(ids.len() as u64);
         bar.set_message(format!("{} embedded", summary.embedded));
     }
@@ -197,6 +222,7 @@ pub async fn command(
     let options = BackfillOptions {
         batch: usize::try_from(args.batch).context("--batch is too large")?,
         progress: !args.quiet,
+        patience: Duration::from_secs(args.patience),
     };
     tracing::info!(
         model = provider.model(),

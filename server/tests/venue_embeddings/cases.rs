@@ -1,6 +1,7 @@
 //! The test cases of `venue_embeddings.rs` (helpers and the fake server there).
 use super::*;
 use server::venue_embeddings::embedding_text::venue_texts;
+use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
 #[sqlx::test(migrations = "../migrations")]
@@ -239,9 +240,10 @@ async fn the_backfill_embeds_missing_and_stale_venues_and_resumes(db: PgPool) {
     let options = BackfillOptions {
         batch: 2,
         progress: false,
+        patience: Duration::ZERO,
     };
 
-    // An outage in the third batch: the first two are kept.
+    // An outage in the third batch, with no patience: the first two are kept.
     fake.set(|s| s.fail_after = Some(2));
     let (summary, result) = backfill(&db, provider.as_ref(), &options, &running).await;
     assert!(result.unwrap_err().to_string().contains("again later"));
@@ -279,6 +281,65 @@ async fn the_backfill_embeds_missing_and_stale_venues_and_resumes(db: PgPool) {
     let (summary, result) = backfill(&db, provider.as_ref(), &options, &stopped).await;
     result.unwrap();
     assert!(summary.interrupted && summary.embedded == 0);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_backfill_waits_for_an_embedding_server_that_comes_back(db: PgPool) {
+    let fake = Fake::start(384).await;
+    let provider = fake.provider(&[]);
+    catalogue(&db).await;
+    let options = BackfillOptions {
+        batch: 2,
+        progress: false,
+        patience: Duration::from_secs(60),
+    };
+    let (_stop, running) = watch::channel(false);
+
+    // Down after the first batch, back 2.5 s later (a restart): the walk
+    // waits, tries the failed batch again, and embeds every venue once.
+    fake.set(|s| s.fail_after = Some(1));
+    let back = fake.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(2500)).await;
+        back.set(|s| s.fail_after = None);
+    });
+    let started = Instant::now();
+    let (summary, result) = backfill(&db, provider.as_ref(), &options, &running).await;
+    result.unwrap();
+    assert!(started.elapsed() >= Duration::from_millis(2500));
+    assert_eq!((summary.embedded, summary.failed), (3, 0));
+    assert!(!summary.interrupted);
+    assert_eq!(fake.inputs(), [2, 1], "each batch embedded once");
+    assert_eq!(stored(&db).await.len(), 3);
+    assert!(job_states(&db).await.iter().all(|(s, _)| s == "done"));
+
+    // A server that stays down: the walk gives up once the patience is
+    // spent, saying how long it waited; nothing else is written.
+    exec(&db, "DELETE FROM member_embeddings").await;
+    fake.set(|s| s.down = true);
+    let short = BackfillOptions {
+        patience: Duration::from_secs(1),
+        ..options.clone()
+    };
+    let started = Instant::now();
+    let (summary, result) = backfill(&db, provider.as_ref(), &short, &running).await;
+    let error = result.unwrap_err().to_string();
+    assert!(error.contains("still unavailable after 1 s"), "{error}");
+    assert!(started.elapsed() >= Duration::from_secs(1));
+    assert_eq!(summary.embedded, 0);
+    assert!(stored(&db).await.is_empty());
+
+    // Ctrl-C while it waits: it stops at once, interrupted, not failed.
+    let (stop, watching) = watch::channel(false);
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let _ = stop.send(true);
+    });
+    let started = Instant::now();
+    let (summary, result) = backfill(&db, provider.as_ref(), &options, &watching).await;
+    result.unwrap();
+    assert!(summary.interrupted);
+    assert!(started.elapsed() < Duration::from_secs(5));
 }
 
 #[sqlx::test(migrations = "../migrations")]
