@@ -3,7 +3,6 @@
 //! Every view through a link is audited (`magic_link.used`, capped), and so
 //! is every answer an organizer leaves (comments on the catalogue and on
 //! each venue; favourites are counted on the pick itself).
-mod contact;
 pub mod pick_comments;
 
 use crate::audit::{self, Actor, AuditThrottle, Cap, Event};
@@ -155,22 +154,15 @@ impl LinkViewsService {
     /// The catalogue as its organizer sees it; a training or archived
     /// catalogue reads as a bad link.
     async fn catalogue_view(&self, catalogue_id: i64) -> Result<OrganizerCatalogue, AppError> {
-        // Three statements side by side (one round trip of wall time): the
-        // catalogue, who sent it, and the comments on its venues.
-        let (found, contact, comments) = tokio::try_join!(
-            links_view::catalogue_with_picks(&self.db, catalogue_id),
-            contact::of_catalogue(&self.db, catalogue_id),
-            pick_comments::of_catalogue(&self.db, catalogue_id),
-        )
-        .map_err(app_error)?;
-        let (row, picks) = found.ok_or(AppError::InvalidLink)?;
+        let links_view::CatalogueView {
+            catalogue: row,
+            contact,
+            picks,
+        } = links_view::catalogue_with_picks(&self.db, catalogue_id)
+            .await
+            .map_err(app_error)?
+            .ok_or(AppError::InvalidLink)?;
         let participants = row.event.participants;
-        let comment_of = |pick_id: i64| {
-            comments
-                .iter()
-                .find(|c| c.pick_id == pick_id)
-                .map(|c| c.comment.clone())
-        };
         Ok(OrganizerCatalogue {
             contact: match (contact.name, contact.email) {
                 (Some(name), Some(email)) => Some(TeamContact { name, email }),
@@ -188,7 +180,7 @@ impl LinkViewsService {
                 .into_iter()
                 .map(|p| (organizer_reason(&p, participants), p))
                 .map(|(explanation, p)| CataloguePick {
-                    comment: comment_of(p.id),
+                    comment: p.organizer_comment,
                     id: p.id,
                     tier: p.tier,
                     name: p.name,

@@ -65,14 +65,40 @@ pub struct PickRow {
     pub organizer_favorite: bool,
     /// A person wrote the reason (shown as written).
     pub reason_edited: bool,
+    /// What the organizer wrote about this venue (migration 0030).
+    pub organizer_comment: Option<String>,
 }
 
-/// One row of [`catalogue_with_picks`]: the catalogue's columns repeated on
-/// each pick (8 rows at most in practice), the pick's `None` when it has none.
+/// Who the organizer deals with and until when: the team member who sent
+/// the catalogue's newest live link (else the request's owner, else the
+/// catalogue's author; nobody when that account is disabled) and that
+/// link's last day.
+#[derive(Clone, Debug, Default, sqlx::FromRow)]
+pub struct ContactRow {
+    #[sqlx(rename = "contact_name")]
+    pub name: Option<String>,
+    #[sqlx(rename = "contact_email")]
+    pub email: Option<String>,
+    /// The last live link's expiry: after it the page no longer opens.
+    pub open_until: Option<DateTime<Utc>>,
+}
+
+/// Everything the organizer's page shows, from [`catalogue_with_picks`].
+pub struct CatalogueView {
+    pub catalogue: CatalogueRow,
+    pub contact: ContactRow,
+    pub picks: Vec<PickRow>,
+}
+
+/// One row of [`catalogue_with_picks`]: the catalogue's and the contact's
+/// columns repeated on each pick (8 rows at most in practice), the pick's
+/// `None` when it has none.
 #[derive(sqlx::FromRow)]
 struct CataloguePickRow {
     #[sqlx(flatten)]
     catalogue: CatalogueRow,
+    #[sqlx(flatten)]
+    contact: ContactRow,
     pick_id: Option<i64>,
     tier: Option<String>,
     code: Option<String>,
@@ -86,27 +112,41 @@ struct CataloguePickRow {
     room_capacity: Option<i32>,
     organizer_favorite: Option<bool>,
     reason_edited: Option<bool>,
+    organizer_comment: Option<String>,
 }
 
-/// The catalogue (as [`catalogue`]) and its picks in the organizer's order —
-/// recommended first, then compatible — in one statement: this is the page
-/// organizers open, and it was two round trips. Team favourites and notes are
-/// not selected: they never leave the team.
+/// The catalogue (as [`catalogue`]), its contact, and its picks in the
+/// organizer's order — recommended first, then compatible — with what the
+/// organizer wrote on each, in one statement: this is the page organizers
+/// open, and each statement more is a round trip and a pooled connection
+/// per opening. Team favourites and notes are not selected: they never
+/// leave the team.
 pub async fn catalogue_with_picks(
     db: impl PgExecutor<'_>,
     catalogue_id: i64,
-) -> sqlx::Result<Option<(CatalogueRow, Vec<PickRow>)>> {
+) -> sqlx::Result<Option<CatalogueView>> {
     let rows: Vec<CataloguePickRow> = sqlx::query_as(
         "SELECT c.sent_at, f.comment, f.updated_at AS comment_updated_at,
                 r.reference, r.description, r.participants, r.configurations,
                 r.event_start_date, r.event_end_date,
+                who.display_name AS contact_name, who.email AS contact_email,
+                l.expires_at AS open_until,
                 p.id AS pick_id, p.tier, m.code, m.name, m.address, m.city, m.postal_code,
                 p.explanation, ro.name AS room, cap.configuration AS room_configuration,
-                cap.max_capacity AS room_capacity, p.organizer_favorite, p.reason_edited
+                cap.max_capacity AS room_capacity, p.organizer_favorite, p.reason_edited,
+                oc.comment AS organizer_comment
            FROM catalogues c
            JOIN requests r ON r.id = c.request_id
            LEFT JOIN catalogue_feedback f ON f.catalogue_id = c.id
+           LEFT JOIN LATERAL (
+                SELECT created_by, expires_at FROM magic_links
+                 WHERE purpose = 'catalogue' AND subject_id = c.id
+                   AND revoked_at IS NULL AND expires_at > now()
+                 ORDER BY created_at DESC LIMIT 1) l ON true
+           LEFT JOIN users who ON who.id = coalesce(l.created_by, r.assigned_user_id, c.created_by)
+                              AND who.disabled_at IS NULL
            LEFT JOIN catalogue_picks p ON p.catalogue_id = c.id
+           LEFT JOIN organizer_pick_comments oc ON oc.pick_id = p.id
            LEFT JOIN members m ON m.id = p.member_id
            LEFT JOIN rooms ro ON ro.id = p.room_id
            LEFT JOIN LATERAL (
@@ -125,7 +165,10 @@ pub async fn catalogue_with_picks(
     .fetch_all(db)
     .await?;
     let mut rows = rows.into_iter().peekable();
-    let Some(catalogue) = rows.peek().map(|row| row.catalogue.clone()) else {
+    let Some((catalogue, contact)) = rows
+        .peek()
+        .map(|row| (row.catalogue.clone(), row.contact.clone()))
+    else {
         return Ok(None);
     };
     let picks = rows
@@ -144,10 +187,15 @@ pub async fn catalogue_with_picks(
                 room_capacity: row.room_capacity,
                 organizer_favorite: row.organizer_favorite.unwrap_or_default(),
                 reason_edited: row.reason_edited.unwrap_or_default(),
+                organizer_comment: row.organizer_comment,
             })
         })
         .collect();
-    Ok(Some((catalogue, picks)))
+    Ok(Some(CatalogueView {
+        catalogue,
+        contact,
+        picks,
+    }))
 }
 
 #[derive(Clone, Debug, sqlx::FromRow)]
