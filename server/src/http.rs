@@ -22,6 +22,7 @@ pub mod middleware;
 pub mod navigation;
 pub mod nul_bytes;
 pub mod organizer_page;
+mod own_writes;
 pub mod paths;
 mod request_id;
 pub mod route_table;
@@ -75,7 +76,10 @@ pub fn router(state: AppState) -> Router {
         .layer(from_fn(middleware::guard))
         .layer(from_fn_with_state(state.clone(), middleware::authenticate))
         .layer(from_fn_with_state(
-            Arc::new(OrganizerPages::new(state.link_views.clone())),
+            Arc::new(OrganizerPages::new(
+                state.link_views.clone(),
+                state.config.auth.secure_cookies(),
+            )),
             organizer_page::serve,
         ))
         .layer(from_fn_with_state(state.clone(), middleware::limit_links))

@@ -27,6 +27,10 @@ use std::time::Duration;
 
 pub struct LinkViewsService {
     pub db: PgPool,
+    /// The replica's pool (the primary's without one): where the
+    /// organizer's page reads, unless its visitor has just written
+    /// ([`ReadFrom`]).
+    pub db_read: PgPool,
     pub key: SigningKey,
     pub audit_throttle: Arc<AuditThrottle>,
     /// Counts every use of a link (written once a second).
@@ -102,7 +106,22 @@ fn organizer_reason(p: &links_view::PickRow, participants: Option<i32>) -> Strin
     }
 }
 
+/// Where an organizer page's reads go: the replica, or the primary for a
+/// visitor who has just written through their link and must see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadFrom {
+    Primary,
+    Replica,
+}
+
 impl LinkViewsService {
+    fn reads(&self, from: ReadFrom) -> &PgPool {
+        match from {
+            ReadFrom::Primary => &self.db,
+            ReadFrom::Replica => &self.db_read,
+        }
+    }
+
     async fn link(&self, purpose: Purpose, token: &str) -> Result<i64, AppError> {
         match magic_links::verify(&self.db, &self.key, purpose, token)
             .await
@@ -117,14 +136,15 @@ impl LinkViewsService {
     }
 
     /// [`Self::link`] for a view of what the link opens, by a client at
-    /// `ip`: the use is audited.
+    /// `ip`, the link read `from` there: the use is audited (on the primary).
     async fn viewed_link(
         &self,
         purpose: Purpose,
         token: &str,
         ip: Option<IpAddr>,
+        from: ReadFrom,
     ) -> Result<i64, AppError> {
-        let link = magic_links::verify(&self.db, &self.key, purpose, token)
+        let link = magic_links::verify(self.reads(from), &self.key, purpose, token)
             .await
             .map_err(app_error)?
             .ok_or(AppError::InvalidLink)?;
@@ -153,12 +173,16 @@ impl LinkViewsService {
 
     /// The catalogue as its organizer sees it; a training or archived
     /// catalogue reads as a bad link.
-    async fn catalogue_view(&self, catalogue_id: i64) -> Result<OrganizerCatalogue, AppError> {
+    async fn catalogue_view(
+        &self,
+        catalogue_id: i64,
+        from: ReadFrom,
+    ) -> Result<OrganizerCatalogue, AppError> {
         let links_view::CatalogueView {
             catalogue: row,
             contact,
             picks,
-        } = links_view::catalogue_with_picks(&self.db, catalogue_id)
+        } = links_view::catalogue_with_picks(self.reads(from), catalogue_id)
             .await
             .map_err(app_error)?
             .ok_or(AppError::InvalidLink)?;
@@ -233,14 +257,19 @@ impl LinkViewsService {
 
 impl LinkViewsService {
     /// The organizer's view of the catalogue behind `token`, opened by a
-    /// client at `ip` (the use counted and audited).
+    /// client at `ip` (the use counted and audited), read `from` there. A
+    /// link or catalogue the replica has not seen yet reads as a bad link:
+    /// the page then asks again through the primary.
     pub async fn organizer_catalogue_for(
         &self,
         token: &str,
         ip: Option<IpAddr>,
+        from: ReadFrom,
     ) -> Result<OrganizerCatalogue, AppError> {
-        let catalogue_id = self.viewed_link(Purpose::Catalogue, token, ip).await?;
-        self.catalogue_view(catalogue_id).await
+        let catalogue_id = self
+            .viewed_link(Purpose::Catalogue, token, ip, from)
+            .await?;
+        self.catalogue_view(catalogue_id, from).await
     }
 }
 
@@ -250,12 +279,18 @@ impl LinkViews for LinkViewsService {
         if let Some(catalogue) = preloaded(token) {
             return Ok(catalogue);
         }
-        self.organizer_catalogue_for(token, client_addr()).await
+        self.organizer_catalogue_for(token, client_addr(), ReadFrom::Primary)
+            .await
     }
 
     async fn venue_availability(&self, token: &str) -> Result<VenueAvailability, AppError> {
         let check_id = self
-            .viewed_link(Purpose::Availability, token, client_addr())
+            .viewed_link(
+                Purpose::Availability,
+                token,
+                client_addr(),
+                ReadFrom::Primary,
+            )
             .await?;
         self.availability_view(check_id).await
     }
@@ -319,7 +354,7 @@ impl LinkViews for LinkViewsService {
         {
             return Err(AppError::InvalidLink);
         }
-        self.catalogue_view(catalogue_id).await
+        self.catalogue_view(catalogue_id, ReadFrom::Primary).await
     }
 
     async fn save_organizer_comment(
@@ -343,7 +378,7 @@ impl LinkViews for LinkViewsService {
             event,
         )
         .await;
-        self.catalogue_view(catalogue_id).await
+        self.catalogue_view(catalogue_id, ReadFrom::Primary).await
     }
 
     async fn save_organizer_pick_comment(
@@ -374,7 +409,7 @@ impl LinkViews for LinkViewsService {
             event,
         )
         .await;
-        self.catalogue_view(catalogue_id).await
+        self.catalogue_view(catalogue_id, ReadFrom::Primary).await
     }
 }
 

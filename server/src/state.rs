@@ -60,15 +60,17 @@ impl AppState {
         let audit_throttle = Arc::new(AuditThrottle::default());
         let chat_live = Arc::new(Live::default());
         let link_uses = LinkUses::started(db.clone(), FLUSH_EVERY);
+        let db_read = crate::db::read_pool(&config.database, &db);
         let link_views = Arc::new(LinkViewsService {
             db: db.clone(),
+            db_read: db_read.clone(),
             key: signing_key.clone(),
             audit_throttle: audit_throttle.clone(),
             uses: link_uses.clone(),
         });
         let services = Services::new(Dependencies {
             db: db.clone(),
-            db_read: crate::db::read_pool(&config.database, &db),
+            db_read,
             signing_key: signing_key.clone(),
             link_views: link_views.clone(),
             venue_embedder,

@@ -1,6 +1,8 @@
 //! `MAXY_DATABASE_READ_URL` (issue #30): the venue search and the requests
-//! list read from the replica; the search's log, the caller's preferences, a
-//! request's own page and every write stay on the primary. The « replica »
+//! list read from the replica, and so does the organizer's page but for a
+//! visitor who has just written through their link; the search's log, the
+//! caller's preferences, a request's own page and every write stay on the
+//! primary. The « replica »
 //! here is a second database holding the same demo with every venue and
 //! organizer renamed, so a page shows where it read from. Streaming
 //! replication itself is PostgreSQL's (`scripts/replica.sh` sets one up).
@@ -9,7 +11,7 @@ mod support;
 
 use reqwest::StatusCode;
 use sqlx::{Connection, PgConnection, PgPool};
-use support::app::{seed_demo, TestApp, PASSWORD, TEAM};
+use support::app::{catalogue_link, seed_demo, TestApp, PASSWORD, TEAM};
 
 /// A database beside the test's, migrated and seeded like it, then marked.
 async fn marked_copy(name: &str) -> String {
@@ -104,5 +106,94 @@ async fn searches_and_the_list_read_the_replica_and_write_the_primary(db: PgPool
     let message = refused.unwrap_err().to_string();
     assert!(message.contains("read-only"), "{message}");
     read.close().await;
+    drop_copy(&name).await;
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_organizer_page_reads_the_replica_but_shows_its_visitor_their_own_writes(db: PgPool) {
+    seed_demo(&db).await;
+    let link = catalogue_link(&db).await;
+    let name = format!("maxy_replica_organizer_{}", std::process::id());
+    let replica_url = marked_copy(&name).await;
+    // The link reaches the replica, as streaming replication would bring it.
+    let replica = PgPool::connect(&replica_url).await.unwrap();
+    let (subject, hash, expires): (i64, Vec<u8>, chrono::DateTime<chrono::Utc>) =
+        sqlx::query_as("SELECT subject_id, token_hash, expires_at FROM magic_links WHERE id = $1")
+            .bind(link.id)
+            .fetch_one(&db)
+            .await
+            .unwrap();
+    sqlx::query(
+        "INSERT INTO magic_links (id, purpose, subject_id, token_hash, expires_at)
+         VALUES ($1, 'catalogue', $2, $3, $4)",
+    )
+    .bind(link.id)
+    .bind(subject)
+    .bind(&hash)
+    .bind(expires)
+    .execute(&replica)
+    .await
+    .unwrap();
+    replica.close().await;
+    let app = TestApp::start_with(db.clone(), &[("MAXY_DATABASE_READ_URL", &replica_url)]).await;
+
+    let page = app.get(&link.path, None).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(
+        page.body.contains("(réplica)"),
+        "an opening reads the replica"
+    );
+
+    // The organizer marks a venue, with a form posted without JavaScript.
+    let pick: i64 = sqlx::query_scalar(
+        "SELECT id FROM catalogue_picks WHERE catalogue_id = $1 ORDER BY id LIMIT 1",
+    )
+    .bind(subject)
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    let origin = app.url("");
+    let pick_id = pick.to_string();
+    let reply = app
+        .post_raw(
+            "/api/links/catalogue/favorite",
+            &[
+                ("token", link.token.as_str()),
+                ("pick_id", pick_id.as_str()),
+                ("favorite", "true"),
+            ],
+            &[("origin", origin.as_str()), ("accept", "text/html")],
+        )
+        .await;
+    assert!(reply.status.is_redirection(), "{}", reply.body);
+    let wrote = reply
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|c| c.starts_with("maxy_link_wrote="))
+        .expect("the write is marked")
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
+
+    // Sent back to the page, they read the primary: their favourite shows.
+    let back = app.get_with(&link.path, None, &[("cookie", &wrote)]).await;
+    assert_eq!(back.status, StatusCode::OK);
+    assert!(
+        !back.body.contains("(réplica)"),
+        "their page reads the primary"
+    );
+    let favorite: bool =
+        sqlx::query_scalar("SELECT organizer_favorite FROM catalogue_picks WHERE id = $1")
+            .bind(pick)
+            .fetch_one(&db)
+            .await
+            .unwrap();
+    assert!(favorite, "written on the primary");
+    // Anyone else still reads the replica.
+    let other = app.get(&link.path, None).await;
+    assert!(other.body.contains("(réplica)"));
     drop_copy(&name).await;
 }

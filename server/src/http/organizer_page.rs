@@ -13,8 +13,13 @@
 //! Only a plain `GET /c/:token` is served from here: a query (a form's error
 //! coming back, anything else) goes to Leptos, and so does a refused link
 //! (the page renders the refusal, a 404).
+//!
+//! The page reads from the replica when there is one, but for a visitor who
+//! has just written through their link ([`own_writes`]): this middleware
+//! marks those writes' responses too.
 use super::headers::CspNonce;
-use crate::link_views::{LinkViewsService, PreloadedCatalogue};
+use super::own_writes;
+use crate::link_views::{LinkViewsService, PreloadedCatalogue, ReadFrom};
 use app::auth::ClientAddr;
 use app::links::OrganizerCatalogue;
 use axum::body::{Body, Bytes};
@@ -33,6 +38,8 @@ const MAX_PAGES: usize = 1024;
 pub struct OrganizerPages {
     views: Arc<LinkViewsService>,
     rendered: Mutex<HashMap<String, Arc<Rendered>>>,
+    /// Cookies get `Secure` (the app is served over https).
+    secure_cookies: bool,
 }
 
 /// One rendering: the data it showed and its HTML cut at the nonce.
@@ -59,10 +66,11 @@ impl Rendered {
 }
 
 impl OrganizerPages {
-    pub fn new(views: Arc<LinkViewsService>) -> Self {
+    pub fn new(views: Arc<LinkViewsService>, secure_cookies: bool) -> Self {
         OrganizerPages {
             views,
             rendered: Mutex::new(HashMap::new()),
+            secure_cookies,
         }
     }
 
@@ -118,6 +126,11 @@ pub async fn serve(
     mut request: Request<Body>,
     next: Next,
 ) -> Response {
+    if own_writes::is_link_write(request.method(), request.uri().path()) {
+        let mut response = next.run(request).await;
+        own_writes::mark(&mut response, pages.secure_cookies);
+        return response;
+    }
     let Some(token) = page_token(&request) else {
         return next.run(request).await;
     };
@@ -127,7 +140,12 @@ pub async fn serve(
         _ => return next.run(request).await,
     };
     let ip = request.extensions().get::<ClientAddr>().map(|a| a.0);
-    let Ok(catalogue) = pages.views.organizer_catalogue_for(&token, ip).await else {
+    let from = if own_writes::wrote_recently(request.headers()) {
+        ReadFrom::Primary
+    } else {
+        ReadFrom::Replica
+    };
+    let Ok(catalogue) = pages.views.organizer_catalogue_for(&token, ip, from).await else {
         // The page says why (and answers 404 for a refused link).
         return next.run(request).await;
     };
