@@ -142,7 +142,10 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
                 duration: std::time::Duration::from_secs(seconds),
                 pace: std::time::Duration::from_millis(pace_ms),
             };
-            bench::load::run(&db, embedders.venues.clone(), &options).await
+            bench::load::run(&db, embedders.venues.clone(), &options)
+                .await?
+                .print();
+            Ok(())
         }
         Command::Bench(cli::BenchCommand::Memory {
             users,

@@ -40,10 +40,60 @@ pub struct Options {
 
 /// What one side of the load saw.
 #[derive(Default)]
-struct Tally {
-    took_ms: Vec<f64>,
-    errors: usize,
-    first_error: Option<String>,
+pub struct Tally {
+    /// Wall time of each success, in milliseconds.
+    pub took_ms: Vec<f64>,
+    pub errors: usize,
+    pub first_error: Option<String>,
+}
+
+/// What a run saw; [`Report::print`] writes it as `maxy bench load` shows it.
+pub struct Report {
+    pub turns: Tally,
+    pub searches: Tally,
+    /// Searches the run was to start (rate × duration).
+    pub searches_expected: u64,
+    /// Resident memory in KiB: idle, once the load has settled (after
+    /// `settle`), 1 s after the end, and the peak.
+    pub rss_idle: u64,
+    pub rss_settled: u64,
+    pub rss_after: u64,
+    pub rss_peak: u64,
+    pub settle: Duration,
+}
+
+impl Report {
+    pub fn errors(&self) -> usize {
+        self.turns.errors + self.searches.errors
+    }
+
+    /// No growth once loaded: the end within 10 % + 16 MiB of the settled mark.
+    pub fn memory_flat(&self) -> bool {
+        self.rss_after <= self.rss_settled + self.rss_settled / 10 + 16 * 1024
+    }
+
+    pub fn print(&mut self) {
+        self.turns.print("chat turns (streaming included)");
+        self.searches.print("venue searches");
+        println!(
+            "  resident memory: idle {} MiB; after {} s of load {} MiB; at the end {} MiB; peak {} MiB",
+            self.rss_idle / 1024,
+            self.settle.as_secs(),
+            self.rss_settled / 1024,
+            self.rss_after / 1024,
+            self.rss_peak / 1024,
+        );
+        println!(
+            "verdict: {}; memory {}; {} of {} searches started on time",
+            match self.errors() {
+                0 => "zero errors".to_string(),
+                n => format!("{n} ERRORS"),
+            },
+            if self.memory_flat() { "flat" } else { "GREW" },
+            self.searches.took_ms.len() + self.searches.errors,
+            self.searches_expected,
+        );
+    }
 }
 
 impl Tally {
@@ -89,7 +139,7 @@ pub async fn run(
     db: &PgPool,
     venues: Arc<dyn EmbeddingProvider>,
     opts: &Options,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Report> {
     let user_id: i64 =
         sqlx::query_scalar("SELECT id FROM users WHERE disabled_at IS NULL ORDER BY id LIMIT 1")
             .fetch_optional(db)
@@ -219,29 +269,14 @@ pub async fn run(
     let rss_peak = rss_kib("VmHWM");
     let rss_settled = rss_settled.await?;
     tokio::time::sleep(Duration::from_secs(1)).await;
-    let rss_after = rss_kib("VmRSS");
-
-    turns.print("chat turns (streaming included)");
-    found.print("venue searches");
-    println!(
-        "  resident memory: idle {} MiB; after {} s of load {} MiB; at the end {} MiB; peak {} MiB",
-        rss_before / 1024,
-        settle.as_secs(),
-        rss_settled / 1024,
-        rss_after / 1024,
-        rss_peak / 1024,
-    );
-    let flat = rss_after <= rss_settled + rss_settled / 10 + 16 * 1024;
-    let expected = u64::from(opts.searches_per_second) * opts.duration.as_secs();
-    println!(
-        "verdict: {}; memory {}; {} of {expected} searches started on time",
-        if turns.errors + found.errors == 0 {
-            "zero errors".to_string()
-        } else {
-            format!("{} ERRORS", turns.errors + found.errors)
-        },
-        if flat { "flat" } else { "GREW" },
-        found.took_ms.len() + found.errors,
-    );
-    Ok(())
+    Ok(Report {
+        turns,
+        searches: found,
+        searches_expected: u64::from(opts.searches_per_second) * opts.duration.as_secs(),
+        rss_idle: rss_before,
+        rss_settled,
+        rss_after: rss_kib("VmRSS"),
+        rss_peak,
+        settle,
+    })
 }
