@@ -162,7 +162,9 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
                 searches: usize::try_from(searches)?,
                 hnsw,
             };
-            bench::memory::run(&db, &embedders.memory, &options).await
+            // The index build takes a session lock: PostgreSQL itself, not a pooler.
+            let direct = db::direct_pool(&config.database, &db)?;
+            bench::memory::run(&db, &direct, &embedders.memory, &options).await
         }
     }
 }

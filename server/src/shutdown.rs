@@ -95,19 +95,14 @@ impl Drain {
     /// watching them) finish within the grace period or are interrupted.
     pub async fn finish_turns(&self) {
         let began = self.began.get().copied().unwrap_or_else(Instant::now);
-        let deadline = began + self.grace;
-        while self.live.turns_here() > 0 && Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        if self.live.turns_here() == 0 {
+        let deadline = tokio::time::Instant::from_std(began + self.grace);
+        let finished = tokio::time::timeout_at(deadline, self.live.no_turns_here()).await;
+        if finished.is_ok() {
             return;
         }
         self.live.interrupt_turns();
-        let until = Instant::now() + AFTER_INTERRUPT;
-        while self.live.turns_here() > 0 && Instant::now() < until {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        if self.live.turns_here() > 0 {
+        let closed = tokio::time::timeout(AFTER_INTERRUPT, self.live.no_turns_here()).await;
+        if closed.is_err() {
             tracing::warn!(
                 turns = self.live.turns_here(),
                 "turns still running at exit: another server will close them"

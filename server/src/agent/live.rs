@@ -20,6 +20,8 @@ pub struct Live {
     /// Conversations whose turn runs in this process (how many: a turn
     /// closing and the next opening may overlap for a moment).
     here: Mutex<HashMap<i64, usize>>,
+    /// Notified when the last turn running here ends.
+    no_turns: Notify,
     /// The server is shutting down: streams of turns running elsewhere end
     /// (their browsers reconnect to another server).
     draining: watch::Sender<bool>,
@@ -33,6 +35,7 @@ impl Default for Live {
             conversations: Mutex::default(),
             stops: Mutex::default(),
             here: Mutex::default(),
+            no_turns: Notify::new(),
             draining: watch::channel(false).0,
             interrupting: watch::channel(false).0,
         }
@@ -57,6 +60,9 @@ impl Drop for RunsHere {
             if *n == 0 {
                 here.remove(&self.conversation_id);
             }
+        }
+        if here.is_empty() {
+            self.live.no_turns.notify_waiters();
         }
     }
 }
@@ -112,6 +118,21 @@ impl Live {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .len()
+    }
+
+    /// Resolves once no turn runs here (at once if none does).
+    pub async fn no_turns_here(&self) {
+        loop {
+            // Registered before the check, so a turn ending between the
+            // two still wakes this.
+            let ended = self.no_turns.notified();
+            tokio::pin!(ended);
+            ended.as_mut().enable();
+            if self.turns_here() == 0 {
+                return;
+            }
+            ended.await;
+        }
     }
 }
 
@@ -183,6 +204,26 @@ mod tests {
         tokio::time::timeout(Duration::from_millis(100), notified)
             .await
             .is_ok()
+    }
+
+    #[tokio::test]
+    async fn waiting_for_no_turns_ends_when_the_last_one_does() {
+        let live = Arc::new(Live::default());
+        live.no_turns_here().await; // none: at once
+        let first = live.runs_here(1);
+        let second = live.runs_here(2);
+        let waiter = tokio::spawn({
+            let live = live.clone();
+            async move { live.no_turns_here().await }
+        });
+        drop(first);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(!waiter.is_finished(), "turn 2 still runs");
+        drop(second);
+        tokio::time::timeout(Duration::from_secs(1), waiter)
+            .await
+            .expect("woken when the last turn ended")
+            .unwrap();
     }
 
     #[tokio::test]

@@ -42,15 +42,18 @@ pub struct Options {
     pub hnsw: bool,
 }
 
+/// `direct`: PostgreSQL itself (`db::direct_pool`), for the index build's
+/// session lock; `db` for the rest.
 pub async fn run(
     db: &PgPool,
+    direct: &PgPool,
     embedder: &Arc<dyn EmbeddingProvider>,
     opts: &Options,
 ) -> anyhow::Result<()> {
     let dims = embedder.dimensions();
     let users = seed::seed(db, opts, dims).await?;
     let target = users[0];
-    let built = vector_index::ensure(db, dims).await?;
+    let built = vector_index::ensure(direct, dims).await?;
     if !built.is_empty() {
         sqlx::query("VACUUM ANALYZE ai_memories")
             .execute(db)
