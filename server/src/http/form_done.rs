@@ -72,7 +72,7 @@ fn is_html(headers: &HeaderMap) -> bool {
 }
 
 fn set_cookie(response: &mut Response, value: &str, max_age_secs: i64, secure: bool) {
-    if let Some(cookie) = short_lived_cookie(FORM_DONE_COOKIE, value, max_age_secs, secure) {
+    if let Some(cookie) = short_lived_cookie(FORM_DONE_COOKIE, value, "/", max_age_secs, secure) {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }
 }

@@ -50,7 +50,7 @@ pub async fn vouch_for_form_errors(
         if let Some(error) = error {
             let secure = state.config.auth.secure_cookies();
             let value = token(&state, &error);
-            if let Some(cookie) = short_lived_cookie(COOKIE, &value, LIFETIME_SECS, secure) {
+            if let Some(cookie) = short_lived_cookie(COOKIE, &value, "/", LIFETIME_SECS, secure) {
                 response.headers_mut().append(header::SET_COOKIE, cookie);
             }
         }
@@ -58,16 +58,18 @@ pub async fn vouch_for_form_errors(
     response
 }
 
-/// A cookie that follows one redirect: whole site, HttpOnly, SameSite=Lax,
-/// Secure behind TLS, gone after `max_age_secs` (0 clears it).
+/// A cookie that follows one redirect (or a few seconds of pages): sent to
+/// `path` and below, HttpOnly, SameSite=Lax, Secure behind TLS, gone after
+/// `max_age_secs` (0 clears it).
 pub(super) fn short_lived_cookie(
     name: &str,
     value: &str,
+    path: &str,
     max_age_secs: i64,
     secure: bool,
 ) -> Option<HeaderValue> {
     let cookie = Cookie::build((name.to_string(), value.to_string()))
-        .path("/")
+        .path(path.to_string())
         .http_only(true)
         .same_site(SameSite::Lax)
         .secure(secure)

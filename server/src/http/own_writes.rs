@@ -7,9 +7,9 @@
 //! A successful write through a catalogue link answers with a short-lived
 //! cookie, scoped to the organizer pages; a page request carrying it reads
 //! the primary. The cookie holds no secret, only the fact.
-use axum::http::{header, HeaderMap, HeaderValue, Method};
+use super::form_errors::short_lived_cookie;
+use axum::http::{header, HeaderMap, Method};
 use axum::response::Response;
-use cookie::{Cookie, SameSite};
 
 const COOKIE: &str = "maxy_link_wrote";
 
@@ -40,23 +40,15 @@ pub fn mark(response: &mut Response, secure: bool) {
     if !(status.is_success() || status.is_redirection()) {
         return;
     }
-    let cookie = Cookie::build((COOKIE, "1"))
-        .path("/c/")
-        .http_only(true)
-        .same_site(SameSite::Lax)
-        .secure(secure)
-        .max_age(cookie::time::Duration::seconds(WINDOW_SECS))
-        .build()
-        .to_string();
-    if let Ok(value) = HeaderValue::from_str(&cookie) {
-        response.headers_mut().append(header::SET_COOKIE, value);
+    if let Some(cookie) = short_lived_cookie(COOKIE, "1", "/c/", WINDOW_SECS, secure) {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axum::http::StatusCode;
+    use axum::http::{HeaderValue, StatusCode};
     use axum::response::IntoResponse;
 
     #[test]
