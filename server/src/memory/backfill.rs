@@ -308,7 +308,10 @@ async fn walk(
                 {
                     continue; // `after` unchanged: the same batch again
                 }
-                Err(batch::BatchError::Embedding(_)) if *stop.borrow() => {
+                // Ctrl-C during the wait: stopped, not failed.
+                Err(batch::BatchError::Embedding(EmbeddingError::Unavailable(_)))
+                    if *stop.borrow() =>
+                {
                     summary.interrupted = true;
                     bar.abandon();
                     return mismatch.map_or(Ok(()), Err);
