@@ -79,9 +79,9 @@ use sqlx::{Connection, PgPool};
 /// The migrations of `migrations/`, compiled into the binary.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
 
-/// Connections the direct pool opens at most: the two `LISTEN`s (jobs,
-/// chat), the memory index build, one to spare.
-const DIRECT_MAX_CONNECTIONS: u32 = 4;
+/// Connections the direct pool opens at most: the three `LISTEN`s (jobs,
+/// chat, organizer pages), the memory index build, one to spare.
+const DIRECT_MAX_CONNECTIONS: u32 = 5;
 
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {

@@ -3,6 +3,7 @@
 //! Every view through a link is audited (`magic_link.used`, capped), and so
 //! is every answer an organizer leaves (comments on the catalogue and on
 //! each venue; favourites are counted on the pick itself).
+pub mod page_changes;
 pub mod pick_comments;
 
 use crate::audit::{self, Actor, AuditThrottle, Cap, Event};
@@ -13,6 +14,7 @@ use crate::db::app_error;
 use crate::db::availability_checks::{self, Answer};
 use crate::db::catalogue_feedback;
 use crate::db::links_view::{self, EventRow};
+use crate::db::magic_links::LiveLink;
 use app::auth::ClientAddr;
 use app::catalogue_builder::RoomChoice;
 use app::errors::AppError;
@@ -20,6 +22,8 @@ use app::links::{
     AvailabilityAnswer, AvailabilityChoice, CataloguePick, LinkViews, OrganizerCatalogue,
     PinnedRoom, TeamContact, VenueAvailability, MAX_COMMENT_CHARS,
 };
+use chrono::{DateTime, Utc};
+use page_changes::PageChanges;
 use sqlx::PgPool;
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -31,10 +35,27 @@ pub struct LinkViewsService {
     /// organizer's page reads, unless its visitor has just written
     /// ([`ReadFrom`]).
     pub db_read: PgPool,
+    /// `db_read` is a replica (not the primary's pool again).
+    pub has_replica: bool,
     pub key: SigningKey,
     pub audit_throttle: Arc<AuditThrottle>,
     /// Counts every use of a link (written once a second).
     pub uses: Arc<LinkUses>,
+    /// Whether the organizer pages this process rendered are still current.
+    pub page_changes: Arc<PageChanges>,
+}
+
+/// An organizer's catalogue read through its link for one opening.
+pub struct OpenedCatalogue {
+    pub catalogue: OrganizerCatalogue,
+    /// The link opened (its use already counted).
+    pub link_id: i64,
+    /// When this reading stops being true without any write: the link
+    /// expires, or the team member named as contact has their last live
+    /// link expire (`open_until`).
+    pub true_until: DateTime<Utc>,
+    /// Read on a replica, which may not have replayed the latest writes yet.
+    pub from_replica: bool,
 }
 
 /// One `magic_link.used` row per link and address block per window: every
@@ -143,19 +164,26 @@ impl LinkViewsService {
         token: &str,
         ip: Option<IpAddr>,
         from: ReadFrom,
-    ) -> Result<i64, AppError> {
+    ) -> Result<LiveLink, AppError> {
         let link = magic_links::verify(self.reads(from), &self.key, purpose, token)
             .await
             .map_err(app_error)?
             .ok_or(AppError::InvalidLink)?;
-        self.uses.record(link.id);
+        self.count_view(purpose, link.id, ip).await;
+        Ok(link)
+    }
+
+    /// One more view through link `link_id` by a client at `ip`: counted,
+    /// and audited within [`VIEW_ROWS`].
+    pub async fn count_view(&self, purpose: Purpose, link_id: i64, ip: Option<IpAddr>) {
+        self.uses.record(link_id);
         let block = ip.map(crate::auth::rate_limit::address_block);
         let key = format!(
             "{}/{}",
-            link.id,
+            link_id,
             block.map(|b| b.to_string()).unwrap_or_default()
         );
-        let mut event = Event::new(Actor::MagicLink, "magic_link.used").on("magic_link", link.id);
+        let mut event = Event::new(Actor::MagicLink, "magic_link.used").on("magic_link", link_id);
         if let Some(ip) = ip {
             event = event.from_ip(ip);
         }
@@ -168,7 +196,6 @@ impl LinkViewsService {
             event.details(details),
         )
         .await;
-        Ok(link.subject_id)
     }
 
     /// The catalogue as its organizer sees it; a training or archived
@@ -177,7 +204,7 @@ impl LinkViewsService {
         &self,
         catalogue_id: i64,
         from: ReadFrom,
-    ) -> Result<OrganizerCatalogue, AppError> {
+    ) -> Result<(OrganizerCatalogue, Option<DateTime<Utc>>), AppError> {
         let links_view::CatalogueView {
             catalogue: row,
             contact,
@@ -187,7 +214,8 @@ impl LinkViewsService {
             .map_err(app_error)?
             .ok_or(AppError::InvalidLink)?;
         let participants = row.event.participants;
-        Ok(OrganizerCatalogue {
+        let open_until = contact.open_until;
+        let catalogue = OrganizerCatalogue {
             contact: match (contact.name, contact.email) {
                 (Some(name), Some(email)) => Some(TeamContact { name, email }),
                 _ => None,
@@ -220,7 +248,8 @@ impl LinkViewsService {
                     favorite: p.organizer_favorite,
                 })
                 .collect(),
-        })
+        };
+        Ok((catalogue, open_until))
     }
 
     /// The catalogue behind a link the organizer acts through (not a view:
@@ -265,11 +294,17 @@ impl LinkViewsService {
         token: &str,
         ip: Option<IpAddr>,
         from: ReadFrom,
-    ) -> Result<OrganizerCatalogue, AppError> {
-        let catalogue_id = self
+    ) -> Result<OpenedCatalogue, AppError> {
+        let link = self
             .viewed_link(Purpose::Catalogue, token, ip, from)
             .await?;
-        self.catalogue_view(catalogue_id, from).await
+        let (catalogue, open_until) = self.catalogue_view(link.subject_id, from).await?;
+        Ok(OpenedCatalogue {
+            catalogue,
+            link_id: link.id,
+            true_until: open_until.map_or(link.expires_at, |until| until.min(link.expires_at)),
+            from_replica: from == ReadFrom::Replica && self.has_replica,
+        })
     }
 }
 
@@ -281,10 +316,11 @@ impl LinkViews for LinkViewsService {
         }
         self.organizer_catalogue_for(token, client_addr(), ReadFrom::Primary)
             .await
+            .map(|opened| opened.catalogue)
     }
 
     async fn venue_availability(&self, token: &str) -> Result<VenueAvailability, AppError> {
-        let check_id = self
+        let link = self
             .viewed_link(
                 Purpose::Availability,
                 token,
@@ -292,7 +328,7 @@ impl LinkViews for LinkViewsService {
                 ReadFrom::Primary,
             )
             .await?;
-        self.availability_view(check_id).await
+        self.availability_view(link.subject_id).await
     }
 
     async fn answer_availability(
@@ -354,7 +390,9 @@ impl LinkViews for LinkViewsService {
         {
             return Err(AppError::InvalidLink);
         }
-        self.catalogue_view(catalogue_id, ReadFrom::Primary).await
+        self.catalogue_view(catalogue_id, ReadFrom::Primary)
+            .await
+            .map(|(catalogue, _)| catalogue)
     }
 
     async fn save_organizer_comment(
@@ -378,7 +416,9 @@ impl LinkViews for LinkViewsService {
             event,
         )
         .await;
-        self.catalogue_view(catalogue_id, ReadFrom::Primary).await
+        self.catalogue_view(catalogue_id, ReadFrom::Primary)
+            .await
+            .map(|(catalogue, _)| catalogue)
     }
 
     async fn save_organizer_pick_comment(
@@ -409,7 +449,9 @@ impl LinkViews for LinkViewsService {
             event,
         )
         .await;
-        self.catalogue_view(catalogue_id, ReadFrom::Primary).await
+        self.catalogue_view(catalogue_id, ReadFrom::Primary)
+            .await
+            .map(|(catalogue, _)| catalogue)
     }
 }
 

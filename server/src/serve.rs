@@ -181,6 +181,11 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         direct.clone(),
         jobs_shutdown.clone(),
     ));
+    tokio::spawn(crate::link_views::page_changes::follow(
+        state.link_views.page_changes.clone(),
+        direct.clone(),
+        jobs_shutdown.clone(),
+    ));
     tokio::spawn(crate::agent::expiry::sweep_forever(
         db.clone(),
         state.chat_live.clone(),

@@ -64,9 +64,11 @@ impl AppState {
         let link_views = Arc::new(LinkViewsService {
             db: db.clone(),
             db_read: db_read.clone(),
+            has_replica: config.database.read_url.is_some(),
             key: signing_key.clone(),
             audit_throttle: audit_throttle.clone(),
             uses: link_uses.clone(),
+            page_changes: Arc::default(),
         });
         let services = Services::new(Dependencies {
             db: db.clone(),

@@ -374,8 +374,10 @@ async fn the_server_works_through_pgbouncer_in_transaction_mode(db: PgPool) {
     let listener = tokio::spawn(server::db::notifications::listen(
         direct.clone(),
         "pgbouncer_test",
-        move |payload| {
-            let _ = heard_tx.send(payload.to_string());
+        move |heard| {
+            if let Some(payload) = heard.payload() {
+                let _ = heard_tx.send(payload.to_string());
+            }
         },
         shutdown,
     ));

@@ -5,6 +5,7 @@
 //! the same for the stop button and the running turn. Streams and turns
 //! still poll, slowly, for when the listening connection is down, so
 //! nothing depends on which server runs the turn.
+use crate::db::notifications::Heard;
 use sqlx::PgPool;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -179,7 +180,12 @@ impl Live {
 /// Wakes this process's streams and turns on what other processes write,
 /// until `shutdown` turns `true`.
 pub async fn follow_other_processes(live: Arc<Live>, db: PgPool, shutdown: watch::Receiver<bool>) {
-    crate::db::notifications::listen(db, CHANNEL, |payload| live.heard(payload), shutdown).await;
+    let heard = |heard: Heard<'_>| {
+        if let Some(payload) = heard.payload() {
+            live.heard(payload);
+        }
+    };
+    crate::db::notifications::listen(db, CHANNEL, heard, shutdown).await;
 }
 
 fn entry(map: &Mutex<HashMap<i64, Arc<Notify>>>, id: i64) -> Arc<Notify> {

@@ -28,6 +28,8 @@ pub async fn insert(
 pub struct LiveLink {
     pub id: i64,
     pub subject_id: i64,
+    /// After it the link no longer opens anything.
+    pub expires_at: chrono::DateTime<chrono::Utc>,
 }
 
 /// The link behind `token_hash` if it is usable right now. A plain read: no
@@ -41,7 +43,7 @@ pub async fn live(
     token_hash: &[u8],
 ) -> sqlx::Result<Option<LiveLink>> {
     sqlx::query_as(
-        "SELECT id, subject_id FROM magic_links
+        "SELECT id, subject_id, expires_at FROM magic_links
           WHERE token_hash = $1 AND purpose = $2 AND expires_at > now() AND revoked_at IS NULL",
     )
     .bind(token_hash)

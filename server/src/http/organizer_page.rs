@@ -10,6 +10,16 @@
 //! the only part of the HTML that changes between two renderings of the same
 //! data, and it is kept as the cut points of a template).
 //!
+//! While this process listens for changes to what the page shows
+//! (`link_views::page_changes`, migration 0032), a rendering read since the
+//! last change heard is sent without reading the database at all: the use
+//! is still counted and audited, but the link and the catalogue are not read
+//! again until a change is heard, the link or its contact's last link
+//! expires, or the rendering is older than [`MAX_AGE`] ([`MAX_AGE_REPLICA`]
+//! when it was read on a replica, which may not have replayed the change a
+//! notification announced). A visitor who has just written reads the primary
+//! (ADR 0043).
+//!
 //! Only a plain `GET /c/:token` is served from here: a query (a form's error
 //! coming back, anything else) goes to Leptos, and so does a refused link
 //! (the page renders the refusal, a 404).
@@ -19,7 +29,8 @@
 //! marks those writes' responses too.
 use super::headers::CspNonce;
 use super::own_writes;
-use crate::link_views::{LinkViewsService, PreloadedCatalogue, ReadFrom};
+use crate::auth::magic_links::Purpose;
+use crate::link_views::{LinkViewsService, OpenedCatalogue, PreloadedCatalogue, ReadFrom};
 use app::auth::ClientAddr;
 use app::links::OrganizerCatalogue;
 use axum::body::{Body, Bytes};
@@ -29,17 +40,41 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 /// Renderings kept (one per link; about 20 KB each). Past it, an arbitrary
 /// one is forgotten and rendered again on its link's next opening.
 const MAX_PAGES: usize = 1024;
 
+/// How long a rendering read on the primary is sent without reading again,
+/// when no change was heard: a bound on what a notification lost without the
+/// connection saying so (a half-open socket) could leave stale.
+const MAX_AGE: Duration = Duration::from_secs(10);
+
+/// The same for a rendering read on a replica: the notification comes from
+/// the primary, and the replica may not have replayed that change when the
+/// page is read again right after it.
+const MAX_AGE_REPLICA: Duration = Duration::from_secs(1);
+
 /// The pages rendered so far, by link token.
 pub struct OrganizerPages {
     views: Arc<LinkViewsService>,
-    rendered: Mutex<HashMap<String, Arc<Rendered>>>,
+    rendered: Mutex<HashMap<String, Kept>>,
     /// Cookies get `Secure` (the app is served over https).
     secure_cookies: bool,
+}
+
+/// A rendering and whether it may be sent without reading the database.
+struct Kept {
+    page: Arc<Rendered>,
+    /// The link it was read through (its uses are counted on each sending).
+    link_id: i64,
+    /// `page_changes`' count when it was read (`None`: nobody listened).
+    generation: Option<u64>,
+    /// The reading stops being true then ([`OpenedCatalogue::true_until`]).
+    true_until: chrono::DateTime<chrono::Utc>,
+    read_at: Instant,
+    max_age: Duration,
 }
 
 /// One rendering: the data it showed and its HTML cut at the nonce.
@@ -79,18 +114,50 @@ impl OrganizerPages {
         let rendered = self.rendered.lock().unwrap_or_else(PoisonError::into_inner);
         rendered
             .get(token)
-            .filter(|r| r.catalogue == *catalogue)
-            .cloned()
+            .filter(|kept| kept.page.catalogue == *catalogue)
+            .map(|kept| kept.page.clone())
     }
 
-    fn keep(&self, token: String, page: Rendered) {
+    /// The rendering of `token` and its link when nothing it shows can have
+    /// changed since it was read.
+    fn current(&self, token: &str) -> Option<(Arc<Rendered>, i64)> {
+        let rendered = self.rendered.lock().unwrap_or_else(PoisonError::into_inner);
+        let kept = rendered.get(token)?;
+        let current = self.views.page_changes.unchanged_since(kept.generation)
+            && kept.read_at.elapsed() < kept.max_age
+            && chrono::Utc::now() < kept.true_until;
+        current.then(|| (kept.page.clone(), kept.link_id))
+    }
+
+    /// Keeps `page` as `token`'s rendering of `opened`, read when
+    /// `page_changes` counted `generation`.
+    fn keep(
+        &self,
+        token: String,
+        page: Arc<Rendered>,
+        opened: &OpenedCatalogue,
+        generation: Option<u64>,
+        read_at: Instant,
+    ) {
+        let kept = Kept {
+            page,
+            link_id: opened.link_id,
+            generation,
+            true_until: opened.true_until,
+            read_at,
+            max_age: if opened.from_replica {
+                MAX_AGE_REPLICA
+            } else {
+                MAX_AGE
+            },
+        };
         let mut rendered = self.rendered.lock().unwrap_or_else(PoisonError::into_inner);
         if rendered.len() >= MAX_PAGES && !rendered.contains_key(&token) {
             if let Some(any) = rendered.keys().next().cloned() {
                 rendered.remove(&any);
             }
         }
-        rendered.insert(token, Arc::new(page));
+        rendered.insert(token, kept);
     }
 
     /// Renderings kept (for tests and diagnostics).
@@ -145,16 +212,31 @@ pub async fn serve(
     } else {
         ReadFrom::Replica
     };
-    let Ok(catalogue) = pages.views.organizer_catalogue_for(&token, ip, from).await else {
+    if from == ReadFrom::Replica {
+        if let Some((page, link_id)) = pages.current(&token) {
+            pages
+                .views
+                .count_view(Purpose::Catalogue, link_id, ip)
+                .await;
+            return page.response(&nonce);
+        }
+    }
+    // Taken before reading: a change heard while the read runs leaves this
+    // reading stale, never the next one.
+    let generation = pages.views.page_changes.current();
+    let read_at = Instant::now();
+    let Ok(opened) = pages.views.organizer_catalogue_for(&token, ip, from).await else {
         // The page says why (and answers 404 for a refused link).
         return next.run(request).await;
     };
-    if let Some(page) = pages.matching(&token, &catalogue) {
-        return page.response(&nonce);
+    if let Some(page) = pages.matching(&token, &opened.catalogue) {
+        let response = page.response(&nonce);
+        pages.keep(token, page, &opened, generation, read_at);
+        return response;
     }
     request.extensions_mut().insert(PreloadedCatalogue {
         token: token.clone(),
-        catalogue: catalogue.clone(),
+        catalogue: opened.catalogue.clone(),
     });
     let response = next.run(request).await;
     let cacheable =
@@ -176,14 +258,12 @@ pub async fn serve(
         .cloned()
         .unwrap_or_else(|| HeaderValue::from_static("text/html; charset=utf-8"));
     let pieces = split_at(&html, nonce.as_bytes());
-    pages.keep(
-        token,
-        Rendered {
-            catalogue,
-            content_type,
-            pieces,
-        },
-    );
+    let page = Arc::new(Rendered {
+        catalogue: opened.catalogue.clone(),
+        content_type,
+        pieces,
+    });
+    pages.keep(token, page, &opened, generation, read_at);
     Response::from_parts(parts, Body::from(html))
 }
 

@@ -12,5 +12,7 @@ use tokio::sync::{watch, Notify};
 const CHANNEL: &str = "jobs";
 
 pub(super) async fn listen(db: PgPool, wake: Arc<Notify>, shutdown: watch::Receiver<bool>) {
+    // A new start wakes them too: a job queued while nobody listened is
+    // found at once rather than at the next poll.
     crate::db::notifications::listen(db, CHANNEL, |_| wake.notify_waiters(), shutdown).await;
 }

@@ -11,6 +11,8 @@ pub struct TestApp {
     client: reqwest::Client,
     /// The session cookie's name (`__Host-` prefixed when the public URL is https).
     cookie_name: &'static str,
+    /// Keeps the organizer pages' listener running (dropped: it stops).
+    _listening: Option<tokio::sync::watch::Sender<bool>>,
 }
 
 /// What a call returned, with the body read.
@@ -86,6 +88,36 @@ impl TestApp {
     pub async fn start_with(db: PgPool, settings: &[(&str, &str)]) -> TestApp {
         let embeddings = super::fake_embedding_server().await;
         let state = super::app_state_with(db.clone(), embeddings, settings);
+        TestApp::serve(db, state, None).await
+    }
+
+    /// A server that listens for changes to the organizer pages, as `maxy
+    /// serve` does (and so sends them again without reading the database
+    /// until a change is heard).
+    #[allow(dead_code)] // only the organizer page's tests use it
+    pub async fn start_following_pages(db: PgPool) -> TestApp {
+        let embeddings = super::fake_embedding_server().await;
+        let state = super::app_state_with(db.clone(), embeddings, &[]);
+        let (stop, shutdown) = tokio::sync::watch::channel(false);
+        tokio::spawn(server::link_views::page_changes::follow(
+            state.link_views.page_changes.clone(),
+            db.clone(),
+            shutdown,
+        ));
+        // Listening before the first request, as a started server would be.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while state.link_views.page_changes.current().is_none() {
+            assert!(std::time::Instant::now() < deadline, "LISTEN never started");
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        TestApp::serve(db, state, Some(stop)).await
+    }
+
+    async fn serve(
+        db: PgPool,
+        state: server::state::AppState,
+        listening: Option<tokio::sync::watch::Sender<bool>>,
+    ) -> TestApp {
         let cookie_name = server::auth::sessions::cookie_name(&state.config.auth);
         let app = server::http::router(state);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -112,6 +144,7 @@ impl TestApp {
             db,
             client,
             cookie_name,
+            _listening: listening,
         }
     }
 
@@ -128,6 +161,7 @@ impl TestApp {
                 .build()
                 .expect("client"),
             cookie_name: "maxy_session",
+            _listening: None,
         }
     }
 
