@@ -290,3 +290,68 @@ fn none_in_the_configuration_builds_the_offline_provider() {
     let llm = server::llm::from_settings(&config.llm).unwrap();
     assert_eq!(llm.name(), "offline");
 }
+
+/// Collects the names of the spans opened under it.
+#[derive(Clone, Default)]
+struct SpanNames(Arc<Mutex<Vec<String>>>);
+
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for SpanNames {
+    fn on_new_span(
+        &self,
+        attributes: &tracing::span::Attributes<'_>,
+        _id: &tracing::span::Id,
+        _context: tracing_subscriber::layer::Context<'_, S>,
+    ) {
+        self.0
+            .lock()
+            .unwrap()
+            .push(attributes.metadata().name().to_string());
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn only_calls_made_open_a_model_call_span() {
+    use tracing_subscriber::layer::SubscriberExt;
+    let names = SpanNames::default();
+    let _scope =
+        tracing::subscriber::set_default(tracing_subscriber::registry().with(names.clone()));
+    let opened = || {
+        let mut names = names.0.lock().unwrap();
+        std::mem::take(&mut *names)
+            .into_iter()
+            .filter(|n| n == "model_call")
+            .count()
+    };
+
+    let offline = Recording::new(
+        Arc::new(OfflineLlm),
+        Arc::new(Kept::default()),
+        CallContext::default(),
+    );
+    assert!(matches!(
+        offline.complete(&request()).await,
+        Err(LlmError::Offline)
+    ));
+    let chat = server::llm::ChatRequest {
+        task: Task::Chat,
+        system: "Maxy".into(),
+        tools: server::llm::ToolList::from(Vec::new()),
+        messages: vec![server::llm::ChatMessage::user_text("Bonjour")],
+        max_tokens: 64,
+        time_limit: None,
+    };
+    assert!(matches!(
+        offline.stream(&chat).await,
+        Err(LlmError::Offline)
+    ));
+    assert_eq!(opened(), 0, "no model was called: no span");
+
+    // The same wrapper around a model that answers opens one.
+    let scripted = Recording::new(
+        Scripted::new(vec![Ok("Bonjour")]),
+        Arc::new(Kept::default()),
+        CallContext::default(),
+    );
+    scripted.complete(&request()).await.unwrap();
+    assert_eq!(opened(), 1);
+}

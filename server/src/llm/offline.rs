@@ -26,4 +26,8 @@ impl LlmProvider for OfflineLlm {
     async fn stream(&self, _request: &ChatRequest) -> Result<ChatStream, LlmError> {
         Err(LlmError::Offline)
     }
+
+    async fn is_offline_for(&self, _task: super::Task) -> bool {
+        true
+    }
 }

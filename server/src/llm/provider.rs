@@ -136,4 +136,12 @@ pub trait LlmProvider: Send + Sync {
     async fn stream(&self, _request: &ChatRequest) -> Result<ChatStream, LlmError> {
         Err(LlmError::Offline)
     }
+
+    /// Calls for `task` answer [`LlmError::Offline`] without reaching any
+    /// model (none is configured, or the month's cap sends the task to
+    /// none): the recording wrapper then opens no `model_call` span, so an
+    /// operator's traces hold only calls that were made.
+    async fn is_offline_for(&self, _task: Task) -> bool {
+        false
+    }
 }

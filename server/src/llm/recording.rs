@@ -107,6 +107,10 @@ impl Recording {
         request: &CompletionRequest,
         check: Option<Check<'_>>,
     ) -> Result<Completion, LlmError> {
+        if self.inner.is_offline_for(request.task).await {
+            // Nothing will be called: no span, no record.
+            return Err(LlmError::Offline);
+        }
         let started = Instant::now();
         let span = self.span(request.task);
         let result =
@@ -174,5 +178,9 @@ impl LlmProvider for Recording {
 
     async fn stream(&self, request: &ChatRequest) -> Result<ChatStream, LlmError> {
         self.recorded_stream(request).await
+    }
+
+    async fn is_offline_for(&self, task: super::Task) -> bool {
+        self.inner.is_offline_for(task).await
     }
 }

@@ -100,4 +100,8 @@ impl LlmProvider for Routed {
     async fn stream(&self, request: &ChatRequest) -> Result<ChatStream, LlmError> {
         self.provider(request.task).await.stream(request).await
     }
+
+    async fn is_offline_for(&self, task: Task) -> bool {
+        self.provider(task).await.is_offline_for(task).await
+    }
 }

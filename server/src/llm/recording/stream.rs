@@ -31,6 +31,10 @@ impl Recording {
         &self,
         request: &ChatRequest,
     ) -> Result<ChatStream, LlmError> {
+        if self.inner.is_offline_for(request.task).await {
+            // Nothing will be called: no span, no record.
+            return Err(LlmError::Offline);
+        }
         let mut pending = Pending {
             sink: self.sink.clone(),
             task: request.task,
