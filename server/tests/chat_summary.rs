@@ -147,3 +147,93 @@ async fn the_cut_history_is_summarised_by_the_model_and_rolled_forward(db: PgPoo
     assert!(system.contains("demandé : Autre conversation"), "{system}");
     assert!(!system.contains(SUMMARY));
 }
+
+/// A model that, while it writes the summary, needs the database itself
+/// (as every other request of the server would): it fails the test when no
+/// connection is free.
+struct NeedsTheDatabase {
+    db: PgPool,
+    got_one: AtomicBool,
+}
+
+#[async_trait::async_trait]
+impl server::llm::LlmProvider for NeedsTheDatabase {
+    fn name(&self) -> &'static str {
+        "scripted"
+    }
+
+    fn model(&self) -> &str {
+        "claude-haiku-4-5"
+    }
+
+    async fn complete(
+        &self,
+        _request: &server::llm::CompletionRequest,
+    ) -> Result<server::llm::Completion, server::llm::LlmError> {
+        let free = sqlx::query_scalar::<_, i32>("SELECT 1")
+            .fetch_one(&self.db)
+            .await
+            .is_ok();
+        self.got_one.store(free, Ordering::SeqCst);
+        Ok(server::llm::Completion {
+            text: SUMMARY.into(),
+            model: "claude-haiku-4-5".into(),
+            usage: Default::default(),
+            latency: Duration::ZERO,
+            stop_reason: server::llm::StopReason::EndTurn,
+        })
+    }
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn no_connection_is_held_while_the_model_writes_the_summary(db: PgPool) {
+    use server::agent::cut_summary::{of_cut, CutSummaries};
+    use server::conversation_content::Block;
+    seed_demo(&db).await;
+    let user: i64 = sqlx::query_scalar("SELECT id FROM users WHERE email = $1")
+        .bind(TEAM)
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    let conversation = server::db::ai_conversations::create(&db, user, None, "Longue")
+        .await
+        .unwrap();
+    for (role, text) in [
+        ("user", "Une péniche pour 80."),
+        ("assistant", "Bien noté."),
+        ("user", "Et pour 100 ?"),
+    ] {
+        let content = [Block::Text { text: text.into() }];
+        server::db::ai_messages::append(&db, conversation.id, role, &content, None)
+            .await
+            .unwrap();
+    }
+    // A pool of one connection, as a busy server's pool is when every other
+    // connection is taken: the model's own query must still get it.
+    let url = std::env::var("DATABASE_URL").unwrap();
+    let options: sqlx::postgres::PgConnectOptions = url.parse().unwrap();
+    let one = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .acquire_timeout(Duration::from_secs(2))
+        .connect_with(options.database(&db.connect_options().get_database().unwrap().to_string()))
+        .await
+        .unwrap();
+    let model = NeedsTheDatabase {
+        db: one.clone(),
+        got_one: AtomicBool::new(false),
+    };
+    let summary = of_cut(
+        &one,
+        &CutSummaries::default(),
+        Some(&model),
+        conversation.id,
+        2,
+    )
+    .await
+    .unwrap();
+    assert_eq!(summary.as_deref(), Some(SUMMARY));
+    assert!(
+        model.got_one.load(Ordering::SeqCst),
+        "the summary's read had given its connection back before the model was called"
+    );
+}

@@ -15,7 +15,7 @@ use super::history;
 use crate::db::ai_messages::{self, StoredMessage};
 use crate::llm::external::wrap;
 use crate::llm::{CompletionRequest, LlmProvider, Message, Task};
-use sqlx::PgConnection;
+use sqlx::PgPool;
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
@@ -69,9 +69,12 @@ impl CutSummaries {
 
 /// The summary of the messages before `first_kept` (the first seq the bound
 /// kept). `model`: the recorded provider when a model is configured; `None`
-/// offline.
+/// offline. Takes the pool, not a connection: no connection is held while
+/// the model writes the summary (under load, turns summarising at once
+/// would hold the whole pool for seconds, and every other request would
+/// time out waiting for one).
 pub async fn of_cut(
-    db: &mut PgConnection,
+    db: &PgPool,
     cache: &CutSummaries,
     model: Option<&dyn LlmProvider>,
     conversation_id: i64,

@@ -428,9 +428,8 @@ impl Agent {
         let kept = &stored[start..];
         let summary = match kept.first() {
             Some(first) if first.seq > 0 => {
-                let mut db = self.db.acquire().await?;
                 cut_summary::of_cut(
-                    &mut db,
+                    &self.db,
                     &self.summaries,
                     summariser,
                     conversation_id,

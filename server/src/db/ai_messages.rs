@@ -4,7 +4,7 @@
 //! and tool calls, `tool` messages the results of those calls.
 use crate::conversation_content::Block;
 use sqlx::types::Json;
-use sqlx::{FromRow, PgConnection};
+use sqlx::{FromRow, PgExecutor};
 
 #[derive(Clone, Debug, PartialEq, FromRow, serde::Deserialize)]
 pub struct StoredMessage {
@@ -88,7 +88,7 @@ pub async fn last(
 /// `from_seq <= seq < before_seq`: what a summary of the cut history is made
 /// from. Oldest first, at most `limit`.
 pub async fn exchanges_between(
-    db: &mut PgConnection,
+    db: impl PgExecutor<'_>,
     conversation_id: i64,
     from_seq: i32,
     before_seq: i32,
@@ -104,6 +104,6 @@ pub async fn exchanges_between(
     .bind(from_seq)
     .bind(before_seq)
     .bind(limit)
-    .fetch_all(&mut *db)
+    .fetch_all(db)
     .await
 }
