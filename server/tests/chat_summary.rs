@@ -212,10 +212,11 @@ async fn no_connection_is_held_while_the_model_writes_the_summary(db: PgPool) {
     // connection is taken: the model's own query must still get it.
     let url = std::env::var("DATABASE_URL").unwrap();
     let options: sqlx::postgres::PgConnectOptions = url.parse().unwrap();
+    let test_database = db.connect_options().get_database().unwrap().to_string();
     let one = sqlx::postgres::PgPoolOptions::new()
         .max_connections(1)
         .acquire_timeout(Duration::from_secs(2))
-        .connect_with(options.database(&db.connect_options().get_database().unwrap().to_string()))
+        .connect_with(options.database(&test_database))
         .await
         .unwrap();
     let model = NeedsTheDatabase {
