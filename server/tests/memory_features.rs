@@ -486,29 +486,105 @@ async fn a_conversation_another_server_summarises_is_left_alone(db: PgPool) {
     let store = store(&db).await;
     let s = summariser(&db, &store);
     say(&db, w.conversation, "Trouve-moi un lieu pour 180 personnes").await;
-    // Another server's pass: its transaction holds the conversation's lock.
-    let mut other = db.begin().await.unwrap();
-    let taken: bool = sqlx::query_scalar(
-        "SELECT pg_try_advisory_xact_lock(('x' || substr(md5($1), 1, 16))::bit(64)::bigint)",
+    // Another server's pass holds the conversation's lease.
+    sqlx::query(
+        "INSERT INTO memory_summary_leases (conversation_id, until)
+         VALUES ($1, now() + interval '5 minutes')",
     )
-    .bind(format!("memory.summary:{}", w.conversation))
-    .fetch_one(&mut *other)
+    .bind(w.conversation)
+    .execute(&db)
     .await
     .unwrap();
-    assert!(taken);
     assert_eq!(s.summarise(w.conversation).await.unwrap(), None);
-    // Its transaction over (committed, rolled back or cut), the lock is free.
-    other.rollback().await.unwrap();
+    // That server died: once its lease has run out, the pass is taken over.
+    sqlx::query("UPDATE memory_summary_leases SET until = now() - interval '1 second'")
+        .execute(&db)
+        .await
+        .unwrap();
     assert!(s.summarise(w.conversation).await.unwrap().is_some());
-    // And a pass leaves no lock behind.
-    let held: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database
-          WHERE l.locktype = 'advisory' AND d.datname = current_database()",
+    // And a pass gives its lease back.
+    let leases: i64 = sqlx::query_scalar("SELECT count(*) FROM memory_summary_leases")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    assert_eq!(leases, 0);
+}
+
+/// A model that needs the database while it answers, as every other
+/// request of the server does meanwhile: it notes whether it got a
+/// connection.
+struct NeedsTheDatabase {
+    db: PgPool,
+    got_one: std::sync::atomic::AtomicBool,
+}
+
+#[async_trait::async_trait]
+impl server::llm::LlmProvider for NeedsTheDatabase {
+    fn name(&self) -> &'static str {
+        "scripted"
+    }
+
+    fn model(&self) -> &str {
+        "claude-haiku-4-5"
+    }
+
+    async fn complete(
+        &self,
+        _request: &server::llm::CompletionRequest,
+    ) -> Result<server::llm::Completion, server::llm::LlmError> {
+        let free = sqlx::query_scalar::<_, i32>("SELECT 1")
+            .fetch_one(&self.db)
+            .await
+            .is_ok();
+        self.got_one
+            .store(free, std::sync::atomic::Ordering::SeqCst);
+        Ok(server::llm::Completion {
+            text: r#"{"memories": [{"title": "Capacité", "content": "Les lieux doivent accueillir 180 personnes."}], "reminders": []}"#.into(),
+            model: "claude-haiku-4-5".into(),
+            usage: Default::default(),
+            latency: std::time::Duration::ZERO,
+            stop_reason: server::llm::StopReason::EndTurn,
+        })
+    }
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_pass_holds_no_connection_while_the_model_reads(db: PgPool) {
+    let w = plant(&db).await;
+    say(
+        &db,
+        w.conversation,
+        "Retiens que les lieux doivent accueillir 180 personnes",
     )
-    .fetch_one(&db)
-    .await
-    .unwrap();
-    assert_eq!(held, 0);
+    .await;
+    // A pool of one connection, as a busy server's pool is when every
+    // other connection is taken.
+    let url = std::env::var("DATABASE_URL").unwrap();
+    let options: sqlx::postgres::PgConnectOptions = url.parse().unwrap();
+    let test_database = db.connect_options().get_database().unwrap().to_string();
+    let one = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .acquire_timeout(std::time::Duration::from_secs(2))
+        .connect_with(options.database(&test_database))
+        .await
+        .unwrap();
+    let model = Arc::new(NeedsTheDatabase {
+        db: one.clone(),
+        got_one: Default::default(),
+    });
+    let store = store(&one).await;
+    let s = Summariser::new(
+        one.clone(),
+        store,
+        model.clone(),
+        SummarySettings::default(),
+    );
+    let pass = s.summarise(w.conversation).await.unwrap().unwrap();
+    assert_eq!((pass.memories, pass.by), (1, "model"), "{pass:?}");
+    assert!(
+        model.got_one.load(std::sync::atomic::Ordering::SeqCst),
+        "the pass's own statements had given their connection back"
+    );
 }
 
 #[sqlx::test(migrations = "../migrations")]

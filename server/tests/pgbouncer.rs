@@ -345,8 +345,8 @@ async fn the_server_works_through_pgbouncer_in_transaction_mode(db: PgPool) {
         backends.len()
     );
 
-    // A transaction's advisory lock (the memory summariser's) holds
-    // through the pooler, and goes with its transaction.
+    // A transaction's advisory lock holds through the pooler, and goes
+    // with its transaction.
     let key = "memory.summary:1";
     let try_lock =
         "SELECT pg_try_advisory_xact_lock(('x' || substr(md5($1), 1, 16))::bit(64)::bigint)";

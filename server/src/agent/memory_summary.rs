@@ -12,8 +12,8 @@
 //!
 //! Never the same fact twice: a pass covers the messages after the last
 //! one a previous pass covered (its `until_seq`, in the audit log), runs
-//! under an advisory lock per conversation (two servers never summarise
-//! the same conversation at once), and skips a fact whose content this
+//! under a lease per conversation (two servers never summarise the same
+//! conversation at once), and skips a fact whose content this
 //! conversation already gave (or a reminder the user already has).
 //!
 //! The same sweep prunes the record of memory searches past
@@ -33,6 +33,11 @@ use sqlx::PgPool;
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// How long a pass may hold its conversation: longer than the longest pass
+/// (the model's two attempts of at most 20 s each, then one embedding per
+/// fact).
+const LEASE: Duration = Duration::from_secs(5 * 60);
 
 /// When the summariser runs.
 #[derive(Clone, Debug)]
@@ -173,30 +178,22 @@ impl Summariser {
     /// Summarises what came since the last pass; `None` when nothing new
     /// (or another server is at it).
     ///
-    /// The lock is a transaction's (`pg_try_advisory_xact_lock`), held by a
-    /// transaction that writes nothing and stays open while the pass runs
-    /// on other connections: it goes when that transaction ends, however
-    /// it ends, and it also holds through a transaction pooler, where a
-    /// session lock would stay with whichever server connection took it
-    /// (ADR 0040). Idle in a transaction without a transaction id, the
-    /// lock's connection holds back no vacuum.
+    /// The conversation's turn is a lease ([`LEASE`], migration 0033),
+    /// taken and given back by short statements: no connection is held
+    /// while the model reads the conversation or the facts are embedded
+    /// (passes start at the end of turns, one per busy conversation, and
+    /// held connections would starve every other request). A pass that
+    /// dies leaves its lease to expire; a pass that overran it and was
+    /// taken over still writes no fact twice (`known_contents`).
     pub async fn summarise(&self, conversation_id: i64) -> Result<Option<Pass>, SummaryError> {
-        let mut lock = self.db.begin().await?;
-        let key = format!("memory.summary:{conversation_id}");
-        let locked: bool = sqlx::query_scalar(
-            "SELECT pg_try_advisory_xact_lock(('x' || substr(md5($1), 1, 16))::bit(64)::bigint)",
-        )
-        .bind(&key)
-        .fetch_one(&mut *lock)
-        .await?;
-        if !locked {
+        let Some(until) = rows::take_lease(&self.db, conversation_id, LEASE.as_secs_f64()).await?
+        else {
             return Ok(None);
-        }
+        };
         let pass = self.summarise_locked(conversation_id).await;
-        // Nothing to keep: ending the transaction releases the lock. When
-        // the connection is gone, so is the lock.
-        if let Err(e) = lock.rollback().await {
-            tracing::warn!(error = %e, "cannot end the memory summary lock's transaction");
+        if let Err(e) = rows::end_lease(&self.db, conversation_id, until).await {
+            // It expires on its own: the next pass waits at most that long.
+            tracing::warn!(conversation_id, error = %e, "cannot give back a memory summary lease");
         }
         pass
     }

@@ -9,6 +9,7 @@
 //! this conversation » directly. The facts themselves are deduplicated on
 //! (user, conversation, content) in `ai_memories` — the same conversation
 //! summarised twice (two servers, a lost audit row) writes nothing new.
+use chrono::{DateTime, Utc};
 use sqlx::types::Json;
 use sqlx::PgExecutor;
 
@@ -16,6 +17,41 @@ use crate::conversation_content::Block;
 
 /// The audit action of a summariser pass.
 pub const ACTION: &str = "memory.summarised";
+
+/// Takes the conversation's summary lease for `seconds` (migration 0033):
+/// its `until` when taken, `None` while another pass holds it. An expired
+/// lease (its pass died) is taken over.
+pub async fn take_lease(
+    db: impl PgExecutor<'_>,
+    conversation_id: i64,
+    seconds: f64,
+) -> sqlx::Result<Option<DateTime<Utc>>> {
+    sqlx::query_scalar(
+        "INSERT INTO memory_summary_leases (conversation_id, until)
+         VALUES ($1, clock_timestamp() + make_interval(secs => $2))
+         ON CONFLICT (conversation_id) DO UPDATE SET until = EXCLUDED.until
+          WHERE memory_summary_leases.until < clock_timestamp()
+         RETURNING until",
+    )
+    .bind(conversation_id)
+    .bind(seconds)
+    .fetch_optional(db)
+    .await
+}
+
+/// Gives back the lease taken until `until` (nothing if it was taken over).
+pub async fn end_lease(
+    db: impl PgExecutor<'_>,
+    conversation_id: i64,
+    until: DateTime<Utc>,
+) -> sqlx::Result<()> {
+    sqlx::query("DELETE FROM memory_summary_leases WHERE conversation_id = $1 AND until = $2")
+        .bind(conversation_id)
+        .bind(until)
+        .execute(db)
+        .await
+        .map(drop)
+}
 
 /// The last message seq a pass covered; `-1` when none ran yet.
 pub async fn watermark(db: impl PgExecutor<'_>, conversation_id: i64) -> sqlx::Result<i32> {
