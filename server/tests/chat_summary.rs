@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use support::app::{seed_demo, TestApp, PASSWORD, TEAM};
+use support::busy_pool::{pool_of_one, NeedsTheDatabase};
 
 const SUMMARY: &str = "- résumé du modèle : l'équipe cherche une péniche pour 80 personnes";
 
@@ -148,43 +149,6 @@ async fn the_cut_history_is_summarised_by_the_model_and_rolled_forward(db: PgPoo
     assert!(!system.contains(SUMMARY));
 }
 
-/// A model that, while it writes the summary, needs the database itself
-/// (as every other request of the server would): it fails the test when no
-/// connection is free.
-struct NeedsTheDatabase {
-    db: PgPool,
-    got_one: AtomicBool,
-}
-
-#[async_trait::async_trait]
-impl server::llm::LlmProvider for NeedsTheDatabase {
-    fn name(&self) -> &'static str {
-        "scripted"
-    }
-
-    fn model(&self) -> &str {
-        "claude-haiku-4-5"
-    }
-
-    async fn complete(
-        &self,
-        _request: &server::llm::CompletionRequest,
-    ) -> Result<server::llm::Completion, server::llm::LlmError> {
-        let free = sqlx::query_scalar::<_, i32>("SELECT 1")
-            .fetch_one(&self.db)
-            .await
-            .is_ok();
-        self.got_one.store(free, Ordering::SeqCst);
-        Ok(server::llm::Completion {
-            text: SUMMARY.into(),
-            model: "claude-haiku-4-5".into(),
-            usage: Default::default(),
-            latency: Duration::ZERO,
-            stop_reason: server::llm::StopReason::EndTurn,
-        })
-    }
-}
-
 #[sqlx::test(migrations = "../migrations")]
 async fn no_connection_is_held_while_the_model_writes_the_summary(db: PgPool) {
     use server::agent::cut_summary::{of_cut, CutSummaries};
@@ -208,21 +172,8 @@ async fn no_connection_is_held_while_the_model_writes_the_summary(db: PgPool) {
             .await
             .unwrap();
     }
-    // A pool of one connection, as a busy server's pool is when every other
-    // connection is taken: the model's own query must still get it.
-    let url = std::env::var("DATABASE_URL").unwrap();
-    let options: sqlx::postgres::PgConnectOptions = url.parse().unwrap();
-    let test_database = db.connect_options().get_database().unwrap().to_string();
-    let one = sqlx::postgres::PgPoolOptions::new()
-        .max_connections(1)
-        .acquire_timeout(Duration::from_secs(2))
-        .connect_with(options.database(&test_database))
-        .await
-        .unwrap();
-    let model = NeedsTheDatabase {
-        db: one.clone(),
-        got_one: AtomicBool::new(false),
-    };
+    let one = pool_of_one(&db).await;
+    let model = NeedsTheDatabase::new(one.clone(), SUMMARY);
     let summary = of_cut(
         &one,
         &CutSummaries::default(),
@@ -234,7 +185,7 @@ async fn no_connection_is_held_while_the_model_writes_the_summary(db: PgPool) {
     .unwrap();
     assert_eq!(summary.as_deref(), Some(SUMMARY));
     assert!(
-        model.got_one.load(Ordering::SeqCst),
+        model.got_a_connection(),
         "the summary's read had given its connection back before the model was called"
     );
 }

@@ -510,44 +510,6 @@ async fn a_conversation_another_server_summarises_is_left_alone(db: PgPool) {
     assert_eq!(leases, 0);
 }
 
-/// A model that needs the database while it answers, as every other
-/// request of the server does meanwhile: it notes whether it got a
-/// connection.
-struct NeedsTheDatabase {
-    db: PgPool,
-    got_one: std::sync::atomic::AtomicBool,
-}
-
-#[async_trait::async_trait]
-impl server::llm::LlmProvider for NeedsTheDatabase {
-    fn name(&self) -> &'static str {
-        "scripted"
-    }
-
-    fn model(&self) -> &str {
-        "claude-haiku-4-5"
-    }
-
-    async fn complete(
-        &self,
-        _request: &server::llm::CompletionRequest,
-    ) -> Result<server::llm::Completion, server::llm::LlmError> {
-        let free = sqlx::query_scalar::<_, i32>("SELECT 1")
-            .fetch_one(&self.db)
-            .await
-            .is_ok();
-        self.got_one
-            .store(free, std::sync::atomic::Ordering::SeqCst);
-        Ok(server::llm::Completion {
-            text: r#"{"memories": [{"title": "Capacité", "content": "Les lieux doivent accueillir 180 personnes."}], "reminders": []}"#.into(),
-            model: "claude-haiku-4-5".into(),
-            usage: Default::default(),
-            latency: std::time::Duration::ZERO,
-            stop_reason: server::llm::StopReason::EndTurn,
-        })
-    }
-}
-
 #[sqlx::test(migrations = "../migrations")]
 async fn a_pass_holds_no_connection_while_the_model_reads(db: PgPool) {
     let w = plant(&db).await;
@@ -557,21 +519,11 @@ async fn a_pass_holds_no_connection_while_the_model_reads(db: PgPool) {
         "Retiens que les lieux doivent accueillir 180 personnes",
     )
     .await;
-    // A pool of one connection, as a busy server's pool is when every
-    // other connection is taken.
-    let url = std::env::var("DATABASE_URL").unwrap();
-    let options: sqlx::postgres::PgConnectOptions = url.parse().unwrap();
-    let test_database = db.connect_options().get_database().unwrap().to_string();
-    let one = sqlx::postgres::PgPoolOptions::new()
-        .max_connections(1)
-        .acquire_timeout(std::time::Duration::from_secs(2))
-        .connect_with(options.database(&test_database))
-        .await
-        .unwrap();
-    let model = Arc::new(NeedsTheDatabase {
-        db: one.clone(),
-        got_one: Default::default(),
-    });
+    let one = support::busy_pool::pool_of_one(&db).await;
+    let model = Arc::new(support::busy_pool::NeedsTheDatabase::new(
+        one.clone(),
+        r#"{"memories": [{"title": "Capacité", "content": "Les lieux doivent accueillir 180 personnes."}], "reminders": []}"#,
+    ));
     let store = store(&one).await;
     let s = Summariser::new(
         one.clone(),
@@ -582,7 +534,7 @@ async fn a_pass_holds_no_connection_while_the_model_reads(db: PgPool) {
     let pass = s.summarise(w.conversation).await.unwrap().unwrap();
     assert_eq!((pass.memories, pass.by), (1, "model"), "{pass:?}");
     assert!(
-        model.got_one.load(std::sync::atomic::Ordering::SeqCst),
+        model.got_a_connection(),
         "the pass's own statements had given their connection back"
     );
 }

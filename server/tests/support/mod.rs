@@ -4,6 +4,7 @@
 
 pub mod anthropic;
 pub mod app;
+pub mod busy_pool;
 pub mod logs;
 
 use axum::routing::post;
