@@ -71,7 +71,8 @@ pub struct DatabaseSettings {
     /// PostgreSQL itself, when `url` goes through a transaction pooler
     /// (`MAXY_DATABASE_DIRECT_URL`, ADR 0040): what needs a session of its
     /// own goes here (the `LISTEN` connections, the migrations' lock, the
-    /// memory index build under its lock). `None`: all of it on `url`.
+    /// memory index build under its lock). `None`: all of it on `url`, in
+    /// a pool of its own.
     pub direct_url: Option<String>,
     pub max_connections: u32,
     pub connect_timeout: Duration,

@@ -146,15 +146,19 @@ pub fn read_pool(settings: &DatabaseSettings, primary: &PgPool) -> PgPool {
 /// The pool for what needs a PostgreSQL session of its own (`LISTEN`, a
 /// session advisory lock held across statements): PostgreSQL itself at
 /// `direct_url` when `url` goes through a transaction pooler (ADR 0040),
-/// connected lazily, at most [`DIRECT_MAX_CONNECTIONS`]; `primary` itself
-/// otherwise. Never falls back to `primary` when `direct_url` is set: a
-/// `LISTEN` through a transaction pooler hears nothing, and a session lock
-/// taken there stays with a server connection another client gets next.
-pub fn direct_pool(settings: &DatabaseSettings, primary: &PgPool) -> Result<PgPool, DbError> {
-    let Some(url) = &settings.direct_url else {
-        return Ok(primary.clone());
+/// `url` otherwise; connected lazily, at most [`DIRECT_MAX_CONNECTIONS`].
+/// Never the requests' pool: each `LISTEN` holds its connection for the
+/// life of the process, and three of them would take three of the ten
+/// connections requests share. Never falls back to `url` when `direct_url`
+/// is set: a `LISTEN` through a transaction pooler hears nothing, and a
+/// session lock taken there stays with a server connection another client
+/// gets next.
+pub fn direct_pool(settings: &DatabaseSettings) -> Result<PgPool, DbError> {
+    let (url, var) = match &settings.direct_url {
+        Some(url) => (url, "MAXY_DATABASE_DIRECT_URL"),
+        None => (&settings.url, "DATABASE_URL"),
     };
-    let options = direct_options(url)?;
+    let options = direct_options(url, var)?;
     Ok(PgPoolOptions::new()
         .max_connections(DIRECT_MAX_CONNECTIONS)
         .acquire_timeout(settings.connect_timeout)
@@ -162,10 +166,10 @@ pub fn direct_pool(settings: &DatabaseSettings, primary: &PgPool) -> Result<PgPo
         .connect_lazy_with(options))
 }
 
-fn direct_options(url: &str) -> Result<PgConnectOptions, DbError> {
+fn direct_options(url: &str, var: &'static str) -> Result<PgConnectOptions, DbError> {
     url.parse().map_err(|source| DbError::BadUrl {
         url: redact_url(url),
-        var: "MAXY_DATABASE_DIRECT_URL",
+        var,
         source,
     })
 }
@@ -188,7 +192,7 @@ pub async fn migrate(settings: &DatabaseSettings, pool: &PgPool) -> Result<(), D
         var: "MAXY_DATABASE_DIRECT_URL",
         source,
     };
-    let options = direct_options(url)?;
+    let options = direct_options(url, "MAXY_DATABASE_DIRECT_URL")?;
     let mut conn = tokio::time::timeout(
         settings.connect_timeout,
         sqlx::PgConnection::connect_with(&options),

@@ -163,7 +163,7 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
                 hnsw,
             };
             // The index build takes a session lock: PostgreSQL itself, not a pooler.
-            let direct = db::direct_pool(&config.database, &db)?;
+            let direct = db::direct_pool(&config.database)?;
             bench::memory::run(&db, &direct, &embedders.memory, &options).await
         }
     }

@@ -70,8 +70,9 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     crate::db::migrate(&config.database, &db).await?;
     // What needs a session of its own (the LISTENs, the memory index
     // build's lock): PostgreSQL itself when DATABASE_URL goes through a
-    // transaction pooler (MAXY_DATABASE_DIRECT_URL), else `db`.
-    let direct = crate::db::direct_pool(&config.database, &db)?;
+    // transaction pooler (MAXY_DATABASE_DIRECT_URL), a small pool of its
+    // own on DATABASE_URL otherwise (never `db`'s connections).
+    let direct = crate::db::direct_pool(&config.database)?;
 
     let embedders = crate::embeddings::Embedders::from_settings(&config.embeddings)
         .context("cannot build the embedding clients")?;

@@ -204,3 +204,37 @@ async fn a_lost_listening_connection_makes_every_page_read_again(db: PgPool) {
         "read again once the connection is lost"
     );
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_listening_connections_are_not_taken_from_the_requests_pool(db: PgPool) {
+    // The requests' pool at one connection: were a LISTEN to hold it, no
+    // request would get one.
+    let url = std::env::var("DATABASE_URL").unwrap();
+    let test_database = db.connect_options().get_database().unwrap().to_string();
+    let test_url = format!("{}/{test_database}", url.rsplit_once('/').unwrap().0);
+    let config = server::config::Config::from_source(&server::config::Env::from_pairs([
+        ("DATABASE_URL", test_url.as_str()),
+        ("MAXY_DB_MAX_CONNECTIONS", "1"),
+        ("MAXY_DB_CONNECT_TIMEOUT_SECS", "1"),
+    ]))
+    .unwrap();
+    let requests = server::db::connect(&config.database).await.unwrap();
+    let direct = server::db::direct_pool(&config.database).unwrap();
+    let changes = std::sync::Arc::new(server::link_views::page_changes::PageChanges::default());
+    let (_stop, shutdown) = tokio::sync::watch::channel(false);
+    tokio::spawn(server::link_views::page_changes::follow(
+        changes.clone(),
+        direct,
+        shutdown,
+    ));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while changes.current().is_none() {
+        assert!(Instant::now() < deadline, "LISTEN never started");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let answered: i32 = sqlx::query_scalar("SELECT 1")
+        .fetch_one(&requests)
+        .await
+        .expect("the requests' one connection is free");
+    assert_eq!(answered, 1);
+}

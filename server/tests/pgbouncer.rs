@@ -368,7 +368,7 @@ async fn the_server_works_through_pgbouncer_in_transaction_mode(db: PgPool) {
     assert_eq!(advisory_locks(&db).await, 0);
 
     // LISTEN on the direct pool hears what is notified through the pooler.
-    let direct = server::db::direct_pool(&config.database, &pooled).unwrap();
+    let direct = server::db::direct_pool(&config.database).unwrap();
     let (heard_tx, mut heard) = tokio::sync::mpsc::unbounded_channel::<String>();
     let (stop, shutdown) = tokio::sync::watch::channel(false);
     let listener = tokio::spawn(server::db::notifications::listen(
