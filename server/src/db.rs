@@ -63,6 +63,7 @@ pub mod requests;
 pub mod search_preferences;
 pub mod search_runs;
 pub mod sessions;
+pub mod sign_in_failures;
 pub mod tasks;
 pub mod training_sessions;
 pub mod user_data_embeddings;

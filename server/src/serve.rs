@@ -96,7 +96,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             SigningKey::random().context("cannot draw a random key")?
         }
     };
-    tokio::spawn(sweep_expired_sessions(db.clone()));
+    tokio::spawn(sweep_expired_rows(db.clone()));
     tokio::spawn(crate::outreach::sweep::every(
         db.clone(),
         std::time::Duration::from_secs(600),
@@ -232,9 +232,10 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Deletes expired sessions every hour (lookups already ignore them; this
-/// only keeps the table small). Several servers may do it at once: harmless.
-async fn sweep_expired_sessions(db: sqlx::PgPool) {
+/// Deletes expired sessions and drained sign-in counters every hour
+/// (lookups already ignore them; this only keeps the tables small). Several
+/// servers may do it at once: harmless.
+async fn sweep_expired_rows(db: sqlx::PgPool) {
     let mut every_hour = tokio::time::interval(std::time::Duration::from_secs(3600));
     loop {
         every_hour.tick().await;
@@ -242,6 +243,11 @@ async fn sweep_expired_sessions(db: sqlx::PgPool) {
             Ok(0) => {}
             Ok(n) => tracing::info!(sessions = n, "expired sessions removed"),
             Err(e) => tracing::warn!(error = %e, "cannot remove expired sessions"),
+        }
+        match crate::db::sign_in_failures::delete_drained(&db).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(counters = n, "drained sign-in counters removed"),
+            Err(e) => tracing::warn!(error = %e, "cannot remove drained sign-in counters"),
         }
     }
 }

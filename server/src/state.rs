@@ -2,7 +2,7 @@
 use crate::agent::{AgentSettings, Live};
 use crate::audit::AuditThrottle;
 use crate::auth::magic_links::uses::{LinkUses, FLUSH_EVERY};
-use crate::auth::rate_limit::RateLimits;
+use crate::auth::rate_limit::LinkLimits;
 use crate::auth::tokens::SigningKey;
 use crate::config::Config;
 use crate::embeddings::EmbeddingHealth;
@@ -29,7 +29,7 @@ pub struct Shared {
     pub config: Arc<Config>,
     pub embedding_health: EmbeddingHealth,
     pub signing_key: SigningKey,
-    pub rate_limits: RateLimits,
+    pub link_limits: LinkLimits,
     /// Caps the audit rows outsiders can cause (refused sign-ins, link views).
     pub audit_throttle: Arc<AuditThrottle>,
     /// Magic-link uses not yet written (`serve` flushes them at shutdown).
@@ -96,7 +96,7 @@ impl AppState {
             config: Arc::new(config),
             embedding_health,
             signing_key,
-            rate_limits: RateLimits::default(),
+            link_limits: LinkLimits::default(),
             audit_throttle,
             link_uses,
             services,

@@ -239,3 +239,88 @@ async fn a_burst_of_parallel_guesses_cannot_all_slip_through(db: PgPool) {
         "no more passwords checked than the limit allows"
     );
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn two_servers_share_one_count(db: PgPool) {
+    seed_demo(&db).await;
+    let one = TestApp::start_with(db.clone(), BEHIND_PROXY).await;
+    let other = TestApp::start_with(db, BEHIND_PROXY).await;
+    // A guesser spreading over the servers behind the load balancer.
+    for n in 0..10 {
+        let server = if n % 2 == 0 { &one } else { &other };
+        let reply = attempt(server, "203.0.113.7", &format!("g{n}@x.fr"), WRONG).await;
+        assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
+    }
+    assert_throttled(&attempt(&one, "203.0.113.7", ADMIN, PASSWORD).await);
+    assert_throttled(&attempt(&other, "203.0.113.7", ADMIN, PASSWORD).await);
+
+    // An attacked account, attacked through both servers.
+    for server in [&one, &other, &one, &other, &one] {
+        let reply = attempt(server, "198.51.100.66", TEAM, WRONG).await;
+        assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
+    }
+    assert_throttled(&attempt(&other, "198.51.100.66", TEAM, PASSWORD).await);
+    let user = attempt(&other, "198.51.100.20", TEAM, PASSWORD).await;
+    assert_eq!(user.status, StatusCode::OK, "{}", user.body);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_counts_drain_with_time_and_successes_leave_nothing(db: PgPool) {
+    seed_demo(&db).await;
+    let app = TestApp::start_with(db, BEHIND_PROXY).await;
+    for _ in 0..20 {
+        let reply = attempt(&app, "198.51.100.1", TEAM, PASSWORD).await;
+        assert_eq!(reply.status, StatusCode::OK);
+    }
+    assert_eq!(
+        app.count("SELECT count(*) FROM sign_in_failures").await,
+        0,
+        "a success takes its count back whole"
+    );
+
+    for _ in 0..5 {
+        attempt(&app, "203.0.113.7", TEAM, WRONG).await;
+    }
+    for n in 5..10 {
+        attempt(&app, "203.0.113.7", &format!("g{n}@x.fr"), WRONG).await;
+    }
+    assert_throttled(&attempt(&app, "203.0.113.7", TEAM, PASSWORD).await);
+    // Seven seconds on, one of the block's failures has drained: it may try
+    // another account, but not the one it attacked (under attack a minute).
+    age(&app, 7).await;
+    assert_throttled(&attempt(&app, "203.0.113.7", TEAM, PASSWORD).await);
+    let reply = attempt(&app, "203.0.113.7", "other@x.fr", WRONG).await;
+    assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
+    // A minute on, the account is no longer under attack: anyone may try.
+    age(&app, 61).await;
+    let reply = attempt(&app, "203.0.113.7", TEAM, PASSWORD).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+
+    // The hourly sweep removes what has drained, and nothing else.
+    age(&app, 15 * 60).await;
+    attempt(&app, "192.0.2.200", "fresh@x.fr", WRONG).await;
+    let removed = server::db::sign_in_failures::delete_drained(&app.db)
+        .await
+        .unwrap();
+    assert!(removed > 0);
+    let left: Vec<String> =
+        sqlx::query_scalar("SELECT key FROM sign_in_failures ORDER BY key COLLATE \"C\"")
+            .fetch_all(&app.db)
+            .await
+            .unwrap();
+    assert_eq!(
+        left,
+        ["192.0.2.200", "192.0.2.200 fresh@x.fr", "fresh@x.fr"],
+        "only the fresh attempt's counters stay"
+    );
+}
+
+/// Moves every sign-in counter `seconds` into the past, as if that much
+/// time had gone by.
+async fn age(app: &TestApp, seconds: i32) {
+    sqlx::query("UPDATE sign_in_failures SET drained_at = drained_at - make_interval(secs => $1)")
+        .bind(f64::from(seconds))
+        .execute(&app.db)
+        .await
+        .unwrap();
+}

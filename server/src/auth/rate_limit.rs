@@ -17,9 +17,12 @@
 //!   address still gets in, so an attacker cannot lock a user out; a
 //!   distributed attacker gets one guess per block per [`PAIR_MEMORY`].
 //!
-//! Limits live in memory: each server process counts on its own, which still
-//! bounds guessing to (processes × quota).
+//! Sign-in failures are counted in PostgreSQL ([`sign_in`]), so every
+//! server shares them: spreading guesses over servers gains nothing.
+//! Refused magic links are counted in memory ([`LinkLimits`]).
 mod bucket;
+mod gcra;
+pub mod sign_in;
 
 use bucket::Buckets;
 use std::net::IpAddr;
@@ -57,65 +60,24 @@ pub enum Throttled {
     Account,
 }
 
+/// The magic-link limit, kept in this process's memory: it is checked on
+/// every view of an organizer's page (thousands a second), and a link is a
+/// signed token nobody can guess, so what it bounds is the work refused
+/// links cost, not guessing. Each server counts on its own.
 #[derive(Clone)]
-pub struct RateLimits {
-    sign_in_by_block: Arc<Buckets<IpAddr>>,
-    sign_in_by_email: Arc<Buckets<String>>,
-    sign_in_by_pair: Arc<Buckets<(String, IpAddr)>>,
-    links_by_block: Arc<Buckets<IpAddr>>,
+pub struct LinkLimits {
+    by_block: Arc<Buckets<IpAddr>>,
 }
 
-impl Default for RateLimits {
+impl Default for LinkLimits {
     fn default() -> Self {
-        RateLimits {
-            sign_in_by_block: Arc::new(Buckets::new(SIGN_IN_FAILURES_PER_BLOCK, MINUTE)),
-            sign_in_by_email: Arc::new(Buckets::new(SIGN_IN_FAILURES_PER_EMAIL, MINUTE)),
-            // One failure fills it; it drains in PAIR_MEMORY.
-            sign_in_by_pair: Arc::new(Buckets::new(1, PAIR_MEMORY)),
-            links_by_block: Arc::new(Buckets::new(LINK_FAILURES_PER_BLOCK, MINUTE)),
+        LinkLimits {
+            by_block: Arc::new(Buckets::new(LINK_FAILURES_PER_BLOCK, MINUTE)),
         }
     }
 }
 
-impl RateLimits {
-    /// Whether a sign-in from `ip` for `email` (normalised) may be checked.
-    /// When it may, the attempt is counted as a failure at once, so a burst
-    /// of parallel guesses cannot all pass while their passwords are being
-    /// checked; [`Self::sign_in_succeeded`] takes it back. A refused attempt
-    /// spends nothing.
-    pub fn try_sign_in(&self, ip: IpAddr, email: &str) -> Result<(), Throttled> {
-        self.try_sign_in_at(ip, email, Instant::now())
-    }
-
-    fn try_sign_in_at(&self, ip: IpAddr, email: &str, now: Instant) -> Result<(), Throttled> {
-        let block = address_block(ip);
-        if self.sign_in_by_block.is_full(&block, now) {
-            return Err(Throttled::Address);
-        }
-        let pair = (email.to_string(), block);
-        if self.sign_in_by_email.is_full(email, now) && self.sign_in_by_pair.is_full(&pair, now) {
-            return Err(Throttled::Account);
-        }
-        self.sign_in_by_block.add(block, now);
-        self.sign_in_by_email.add(email.to_string(), now);
-        self.sign_in_by_pair.add(pair, now);
-        Ok(())
-    }
-
-    /// The attempt [`Self::try_sign_in`] let through succeeded (or failed on
-    /// our side): it was not a failure after all.
-    pub fn sign_in_succeeded(&self, ip: IpAddr, email: &str) {
-        self.sign_in_succeeded_at(ip, email, Instant::now());
-    }
-
-    fn sign_in_succeeded_at(&self, ip: IpAddr, email: &str, now: Instant) {
-        let block = address_block(ip);
-        self.sign_in_by_block.remove(&block, now);
-        self.sign_in_by_email.remove(email, now);
-        self.sign_in_by_pair
-            .remove(&(email.to_string(), block), now);
-    }
-
+impl LinkLimits {
     /// Whether `ip` may try a magic link now: its block has not used up its
     /// refusals. Unlike sign-in, nothing is counted in advance: many valid
     /// views at once from one block (an office behind one proxy, a load
@@ -123,14 +85,12 @@ impl RateLimits {
     /// in flight when the bucket fills still finish: a few more than the
     /// limit, bounded by the client's concurrency, not by time.
     pub fn try_link(&self, ip: IpAddr) -> bool {
-        !self
-            .links_by_block
-            .is_full(&address_block(ip), Instant::now())
+        !self.by_block.is_full(&address_block(ip), Instant::now())
     }
 
     /// A link request ended refused (unknown, expired, revoked…): it counts.
     pub fn link_refused(&self, ip: IpAddr) {
-        self.links_by_block.add(address_block(ip), Instant::now());
+        self.by_block.add(address_block(ip), Instant::now());
     }
 }
 

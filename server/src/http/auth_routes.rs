@@ -8,7 +8,7 @@ use super::middleware::{client_ip, url_encode};
 use super::route_table::RouteTable;
 use crate::audit::{self, Actor, Cap, Event};
 use crate::auth::email;
-use crate::auth::rate_limit::{address_block, Throttled, SIGN_IN_FAILURES_PER_BLOCK};
+use crate::auth::rate_limit::{address_block, sign_in, Throttled, SIGN_IN_FAILURES_PER_BLOCK};
 use crate::auth::{password, sessions, tokens};
 use crate::state::AppState;
 use app::errors::AppError;
@@ -82,7 +82,11 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
     // Only failures are counted, and the account's counter only once the
     // address has passed (see `auth::rate_limit`). From here the attempt
     // counts as a failure until it succeeds.
-    if let Err(why) = state.rate_limits.try_sign_in(ip, &email) {
+    let admitted = match sign_in::try_sign_in(&state.db, ip, &email).await {
+        Ok(admitted) => admitted,
+        Err(e) => return failed(json, crate::db::app_error(e)),
+    };
+    if let Err(why) = admitted {
         let details = match why {
             Throttled::Address => serde_json::json!({ "reason": "address" }),
             Throttled::Account => serde_json::json!({ "reason": "account", "email": email }),
@@ -109,7 +113,7 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
         Ok(found) => found,
         Err(e) => {
             // Our failure, not the caller's: the attempt is taken back.
-            state.rate_limits.sign_in_succeeded(ip, &email);
+            take_back(&state, ip, &email).await;
             return failed(json, crate::db::app_error(e));
         }
     };
@@ -127,7 +131,7 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
         }
     };
 
-    state.rate_limits.sign_in_succeeded(ip, &email);
+    take_back(&state, ip, &email).await;
     // Rotation: whatever session the browser had ends here.
     if let Some(old) = sessions::token_from(&headers, &state.config.auth) {
         let _ = crate::db::sessions::delete(&state.db, &tokens::hash(&old)).await;
@@ -159,6 +163,15 @@ async fn sign_in(State(state): State<AppState>, request: Request<Body>) -> Respo
             .into_response()
     } else {
         ([(header::SET_COOKIE, cookie)], Redirect::to(next)).into_response()
+    }
+}
+
+/// The failure counted in advance was not one. Should the database refuse
+/// that too, the attempt stays counted: one failure too many on the limit,
+/// never a sign-in refused for it.
+async fn take_back(state: &AppState, ip: IpAddr, email: &str) {
+    if let Err(e) = sign_in::sign_in_succeeded(&state.db, ip, email).await {
+        tracing::warn!(error = %e, "cannot take back a sign-in attempt counted in advance");
     }
 }
 

@@ -117,7 +117,7 @@ pub async fn limit_links(
         return next.run(request).await;
     }
     let ip = client_ip(&request);
-    if !state.rate_limits.try_link(ip) {
+    if !state.link_limits.try_link(ip) {
         let mut refused = refusal(path, AppError::TooManyRequests);
         refused
             .headers_mut()
@@ -126,7 +126,7 @@ pub async fn limit_links(
     }
     let response = next.run(request).await;
     if response.status() == StatusCode::NOT_FOUND {
-        state.rate_limits.link_refused(ip);
+        state.link_limits.link_refused(ip);
     }
     response
 }

@@ -1,8 +1,8 @@
-//! Keyed leaky buckets of failures (GCRA: one instant per key).
+//! Keyed leaky buckets of failures kept in this process's memory (one
+//! instant per key: when its failures will all have drained).
 //!
-//! A key's failures drain at `capacity` per `period`; the key is full when
-//! `capacity` of them have not drained yet. Checking never adds anything.
-use std::borrow::Borrow;
+//! Checking never adds anything.
+use super::gcra::Gcra;
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::Mutex;
@@ -12,34 +12,24 @@ use std::time::{Duration, Instant};
 const SWEEP_ABOVE: usize = 10_000;
 
 pub struct Buckets<K> {
-    /// Time one failure takes to drain.
-    interval: Duration,
-    /// How far ahead of now the drain may be before the key is full.
-    tolerance: Duration,
+    gcra: Gcra,
     /// Per key: when its failures will all have drained.
     drained_at: Mutex<HashMap<K, Instant>>,
 }
 
 impl<K: Hash + Eq> Buckets<K> {
     pub fn new(capacity: u32, period: Duration) -> Self {
-        let capacity = capacity.max(1);
-        let interval = period / capacity;
         Buckets {
-            interval,
-            tolerance: interval * (capacity - 1),
+            gcra: Gcra::new(capacity, period),
             drained_at: Mutex::new(HashMap::new()),
         }
     }
 
     /// Whether `key` has `capacity` failures that have not drained at `now`.
-    pub fn is_full<Q>(&self, key: &Q, now: Instant) -> bool
-    where
-        K: Borrow<Q>,
-        Q: Hash + Eq + ?Sized,
-    {
+    pub fn is_full(&self, key: &K, now: Instant) -> bool {
         let map = self.drained_at.lock().unwrap_or_else(|e| e.into_inner());
         map.get(key)
-            .is_some_and(|at| at.saturating_duration_since(now) > self.tolerance)
+            .is_some_and(|at| self.gcra.is_full(at.saturating_duration_since(now)))
     }
 
     /// Counts one failure for `key` at `now`.
@@ -49,31 +39,6 @@ impl<K: Hash + Eq> Buckets<K> {
             map.retain(|_, at| *at > now);
         }
         let at = map.entry(key).or_insert(now);
-        // A full bucket overflows: failures beyond its capacity are not kept,
-        // so a key is never refused for longer than one period.
-        *at = ((*at).max(now) + self.interval).min(now + self.tolerance + self.interval);
-    }
-
-    /// Takes back one failure of `key` (an attempt counted in advance that
-    /// turned out to succeed).
-    pub fn remove<Q>(&self, key: &Q, now: Instant)
-    where
-        K: Borrow<Q>,
-        Q: Hash + Eq + ?Sized,
-    {
-        let mut map = self.drained_at.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(at) = map.get_mut(key) {
-            match at.checked_sub(self.interval).filter(|t| *t > now) {
-                Some(earlier) => *at = earlier,
-                None => {
-                    map.remove(key);
-                }
-            }
-        }
-    }
-
-    #[cfg(test)]
-    pub fn len(&self) -> usize {
-        self.drained_at.lock().map(|m| m.len()).unwrap_or_default()
+        *at = now + self.gcra.with_failure(at.saturating_duration_since(now));
     }
 }
