@@ -159,7 +159,12 @@ mod tests {
 
     #[test]
     fn a_block_is_refused_after_its_failures_whatever_the_account() {
-        let noisy = failures(ZERO, SIGN_IN_FAILURES_PER_BLOCK);
+        // Failures on as many accounts, each new to this block.
+        let noisy = (0..SIGN_IN_FAILURES_PER_BLOCK).fold(ZERO, |b, _| Backlogs {
+            email: Duration::ZERO,
+            pair: Duration::ZERO,
+            ..b.admit().expect("admitted")
+        });
         assert_eq!(noisy.admit(), Err(Throttled::Address));
         let fresh_account = Backlogs {
             email: Duration::ZERO,
