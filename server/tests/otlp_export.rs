@@ -5,7 +5,8 @@
 //!
 //! The subscriber is scoped to the test's thread (`set_default`), not
 //! installed globally: the test runtime is single-threaded, so the server,
-//! the turn and the model call all run on that thread.
+//! the turn and the model call all run on that thread. Each test sets its
+//! subscriber before its server starts and keeps it to the end.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 mod support;
 
@@ -178,9 +179,14 @@ fn script(request_id: i64) -> Script {
     })
 }
 
-#[sqlx::test(migrations = "../migrations")]
-async fn a_turns_spans_reach_the_collector_only_when_an_endpoint_is_set(db: PgPool) {
-    let collector = Collector::start();
+/// Held by the tests that start a server under a subscriber of their own:
+/// they look at the process's threads, which the other would disturb.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// A demo database, a fake model that reads one request, and a server on
+/// it with a signed-in member: started after the test's subscriber is set,
+/// so every task of the server lives under that one subscriber.
+async fn turn_setup(db: PgPool) -> (TestApp, FakeModel, String) {
     seed_demo(&db).await;
     let request_id: i64 = sqlx::query_scalar("SELECT id FROM requests ORDER BY id LIMIT 1")
         .fetch_one(&db)
@@ -189,31 +195,43 @@ async fn a_turns_spans_reach_the_collector_only_when_an_endpoint_is_set(db: PgPo
     let model = FakeModel::start(script(request_id), Duration::ZERO, 8)
         .await
         .unwrap();
-    let app = TestApp::on_model(db.clone(), &model.base_url(), &[]).await;
+    let app = TestApp::on_model(db, &model.base_url(), &[]).await;
     let team = app.sign_in(TEAM, PASSWORD).await;
+    (app, model, team)
+}
 
-    // Unset (other OTEL_* variables set): no exporter, no SDK thread, nothing sent.
-    {
-        let env = Env::from_pairs([
-            ("OTEL_SERVICE_NAME", "not-used"),
-            (
-                "OTEL_EXPORTER_OTLP_HEADERS",
-                "authorization=Bearer%20sekrit",
-            ),
-            (ENDPOINT_VAR, ""),
-        ]);
-        let (subscriber, telemetry) = telemetry::subscriber(&env).unwrap();
-        assert!(!telemetry.exporting());
-        let _scope = tracing::subscriber::set_default(subscriber);
-        app.send_and_wait(&team, &[("text", "Des lieux pour cette demande ?")])
-            .await;
-        telemetry.flush();
-        assert_eq!(sdk_threads(), Vec::<String>::new());
-    }
-    assert_eq!(model.calls(), 2, "the unset turn ran its two model calls");
+#[sqlx::test(migrations = "../migrations")]
+async fn nothing_of_opentelemetry_runs_when_no_endpoint_is_set(db: PgPool) {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let collector = Collector::start();
+    // Other OTEL_* variables set, the endpoint empty.
+    let env = Env::from_pairs([
+        ("OTEL_SERVICE_NAME", "not-used"),
+        (
+            "OTEL_EXPORTER_OTLP_HEADERS",
+            "authorization=Bearer%20sekrit",
+        ),
+        (ENDPOINT_VAR, ""),
+    ]);
+    let (subscriber, telemetry) = telemetry::subscriber(&env).unwrap();
+    assert!(!telemetry.exporting());
+    let _scope = tracing::subscriber::set_default(subscriber);
+    let (app, model, team) = turn_setup(db).await;
+    app.send_and_wait(&team, &[("text", "Des lieux pour cette demande ?")])
+        .await;
+    telemetry.flush();
+    assert_eq!(sdk_threads(), Vec::<String>::new());
+    assert_eq!(model.calls(), 2, "the turn ran its two model calls");
     assert_eq!(collector.exports(), 0);
+}
 
-    // Set: the turn's spans arrive.
+/// The subscriber is set before the server starts and kept to the end: a
+/// server task started under one subscriber and polled under another once
+/// tore a request's span down under it (« tried to clone Id(1) »).
+#[sqlx::test(migrations = "../migrations")]
+async fn a_turns_spans_reach_the_collector_when_an_endpoint_is_set(db: PgPool) {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let collector = Collector::start();
     let endpoint = format!("http://{}", collector.addr);
     let env = Env::from_pairs([(ENDPOINT_VAR, endpoint.as_str())]);
     let (subscriber, telemetry) = telemetry::subscriber(&env).unwrap();
@@ -223,7 +241,8 @@ async fn a_turns_spans_reach_the_collector_only_when_an_endpoint_is_set(db: PgPo
         "the batch processor's thread"
     );
     let telemetry = Arc::new(telemetry);
-    let scope = tracing::subscriber::set_default(subscriber);
+    let _scope = tracing::subscriber::set_default(subscriber);
+    let (app, _model, team) = turn_setup(db).await;
     let started = Instant::now();
     let (conversation, _) = app
         .send_and_wait(&team, &[("text", "Des lieux pour cette demande ?")])
@@ -251,8 +270,6 @@ async fn a_turns_spans_reach_the_collector_only_when_an_endpoint_is_set(db: PgPo
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    drop(scope);
-
     assert!(collector
         .content_types()
         .iter()
