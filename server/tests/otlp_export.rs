@@ -181,7 +181,7 @@ fn script(request_id: i64) -> Script {
 
 /// Held by the tests that start a server under a subscriber of their own:
 /// they look at the process's threads, which the other would disturb.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// A demo database, a fake model that reads one request, and a server on
 /// it with a signed-in member: started after the test's subscriber is set,
@@ -202,7 +202,7 @@ async fn turn_setup(db: PgPool) -> (TestApp, FakeModel, String) {
 
 #[sqlx::test(migrations = "../migrations")]
 async fn nothing_of_opentelemetry_runs_when_no_endpoint_is_set(db: PgPool) {
-    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _alone = ONE_AT_A_TIME.lock().await;
     let collector = Collector::start();
     // Other OTEL_* variables set, the endpoint empty.
     let env = Env::from_pairs([
@@ -230,7 +230,7 @@ async fn nothing_of_opentelemetry_runs_when_no_endpoint_is_set(db: PgPool) {
 /// tore a request's span down under it (« tried to clone Id(1) »).
 #[sqlx::test(migrations = "../migrations")]
 async fn a_turns_spans_reach_the_collector_when_an_endpoint_is_set(db: PgPool) {
-    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _alone = ONE_AT_A_TIME.lock().await;
     let collector = Collector::start();
     let endpoint = format!("http://{}", collector.addr);
     let env = Env::from_pairs([(ENDPOINT_VAR, endpoint.as_str())]);
