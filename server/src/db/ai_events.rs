@@ -221,3 +221,45 @@ pub async fn after(
         .map(|(seq, Json(event))| SeqEvent { seq, event })
         .collect())
 }
+
+/// A row of [`after_and_running`]: the running turn (on every row), then
+/// one event (none on the only row of a log already read).
+type RunningAndEvent = (Option<i64>, Option<i64>, Option<Json<ChatEvent>>);
+
+/// [`after`], and the conversation's running turn if any, in one statement:
+/// what a stream that follows a conversation reads at each wake-up. One
+/// snapshot for both, so events the turn wrote before it ended are never
+/// missed by a read that already sees it ended.
+pub async fn after_and_running(
+    db: impl PgExecutor<'_>,
+    conversation_id: i64,
+    after: i64,
+    limit: i64,
+) -> sqlx::Result<(Vec<SeqEvent>, Option<i64>)> {
+    let rows: Vec<RunningAndEvent> = sqlx::query_as(
+        "SELECT t.running, e.seq, e.event
+           FROM (SELECT (SELECT id FROM ai_turns
+                          WHERE conversation_id = $1 AND status = 'running'
+                          ORDER BY id LIMIT 1) AS running) t
+           LEFT JOIN LATERAL (SELECT seq, event FROM ai_events
+                               WHERE conversation_id = $1 AND seq > $2
+                               ORDER BY seq LIMIT $3) e ON true
+          ORDER BY e.seq",
+    )
+    .bind(conversation_id)
+    .bind(after)
+    .bind(limit)
+    .fetch_all(db)
+    .await?;
+    let running = rows.first().and_then(|(running, _, _)| *running);
+    let events = rows
+        .into_iter()
+        .filter_map(|(_, seq, event)| {
+            Some(SeqEvent {
+                seq: seq?,
+                event: event?.0,
+            })
+        })
+        .collect();
+    Ok((events, running))
+}

@@ -14,7 +14,7 @@
 //! (the browser's EventSource reconnects, to another server).
 use super::extract::TeamUser;
 use super::route_table::RouteTable;
-use crate::db::{ai_conversations, ai_events, ai_turns};
+use crate::db::{ai_conversations, ai_events};
 use crate::state::AppState;
 use app::errors::AppError;
 use axum::extract::{Path, Query, State};
@@ -23,7 +23,9 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::stream::{self, Stream};
 use serde::Deserialize;
 use std::convert::Infallible;
+use std::pin::Pin;
 use std::time::{Duration, Instant};
+use tokio::sync::futures::OwnedNotified;
 
 /// How often a stream looks for events written by another process when no
 /// notification came (`LISTEN chat`, `agent::live`, wakes it at once).
@@ -65,6 +67,7 @@ async fn events(
         after,
         pending: Vec::new().into_iter(),
         done: false,
+        caught_up: None,
         // The first check comes at once: a page opened on a dead turn.
         stale_checked: Instant::now()
             .checked_sub(STALE_CHECK)
@@ -84,10 +87,20 @@ struct Follow {
     after: i64,
     pending: std::vec::IntoIter<app::chat::SeqEvent>,
     done: bool,
+    /// The last read caught up with a turn still running: once `pending`
+    /// is sent, wait for this wake-up (subscribed before that read, so
+    /// nothing written since is missed) instead of reading again at once.
+    caught_up: Option<Pin<Box<OwnedNotified>>>,
     /// When the running turn was last checked for a dead process.
     stale_checked: Instant,
     /// Counted in `maxy_chat_streams_open` while the stream lives.
     _open: crate::metrics::OpenStream,
+}
+
+/// After a wait: read again, or end the stream.
+enum Waited {
+    ReadAgain,
+    End,
 }
 
 impl Follow {
@@ -100,51 +113,39 @@ impl Follow {
             if self.done {
                 return None;
             }
-            // Subscribe before reading, so an event written in between wakes us.
-            let wake = self.state.chat_live.channel(self.conversation_id);
-            let notified = wake.notified();
-            tokio::pin!(notified);
-            notified.as_mut().enable();
-            let db = &self.state.db;
-            match ai_events::after(db, self.conversation_id, self.after, BATCH).await {
-                Ok(events) if !events.is_empty() => {
-                    self.pending = events.into_iter();
-                    continue;
-                }
-                Ok(_) => {}
-                Err(e) => {
-                    tracing::warn!(error = %e, "chat stream: cannot read the log");
-                    self.done = true;
-                    return Some(Event::default().event("error").data("unavailable"));
+            if let Some(wake) = self.caught_up.take() {
+                if let Waited::End = self.wait(wake).await {
+                    return None;
                 }
             }
-            match ai_turns::running(db, self.conversation_id).await {
-                Ok(Some(_)) => {
-                    let live = &self.state.chat_live;
-                    // A turn of this process is followed to its end, even
-                    // while the server shuts down (it closes it within the
-                    // grace period); one run elsewhere may belong to a dead
-                    // process, and its stream ends when this server stops
-                    // (the browser reconnects to another).
-                    let here = live.is_here(self.conversation_id);
-                    if !here && self.stale_checked.elapsed() >= STALE_CHECK {
-                        self.stale_checked = Instant::now();
-                        match crate::agent::stale::close_stale_turns(db, self.conversation_id).await
-                        {
-                            Ok(0) => {}
-                            Ok(_) => continue,
-                            Err(e) => {
-                                tracing::warn!(error = %e, "chat stream: cannot close a stale turn")
-                            }
-                        }
-                    }
-                    tokio::select! {
-                        _ = tokio::time::timeout(POLL, notified) => {}
-                        () = live.drained(), if !here => return None,
+            // Subscribe before reading, so an event written in between wakes us.
+            let mut wake = Box::pin(
+                self.state
+                    .chat_live
+                    .channel(self.conversation_id)
+                    .notified_owned(),
+            );
+            wake.as_mut().enable();
+            let db = &self.state.db;
+            // One statement per wake-up: the new events and whether a turn
+            // still runs (a streamed answer wakes its followers per delta).
+            let read = ai_events::after_and_running(db, self.conversation_id, self.after, BATCH);
+            match read.await {
+                Ok((events, running)) if !events.is_empty() => {
+                    let more_waiting = events.len() as i64 == BATCH;
+                    self.pending = events.into_iter();
+                    if running.is_some() && !more_waiting {
+                        self.caught_up = Some(wake);
                     }
                 }
-                Ok(None) => {
-                    // The turn may have ended right after our read: one last look.
+                Ok((_, Some(_))) => {
+                    if let Waited::End = self.wait(wake).await {
+                        return None;
+                    }
+                }
+                Ok((_, None)) => {
+                    // A turn closed as stale gets its last events just
+                    // after its status: one last look.
                     match ai_events::after(db, self.conversation_id, self.after, BATCH).await {
                         Ok(events) if !events.is_empty() => {
                             self.pending = events.into_iter();
@@ -158,10 +159,35 @@ impl Follow {
                     }
                 }
                 Err(e) => {
-                    tracing::warn!(error = %e, "chat stream: cannot read the turn");
-                    let _ = tokio::time::timeout(POLL, notified).await;
+                    tracing::warn!(error = %e, "chat stream: cannot read the log");
+                    self.done = true;
+                    return Some(Event::default().event("error").data("unavailable"));
                 }
             }
+        }
+    }
+
+    /// Waits, while a turn runs, for its next events: the wake-up, or the
+    /// slow poll. A turn of this process is followed to its end, even while
+    /// the server shuts down (it closes it within the grace period); one
+    /// run elsewhere may belong to a dead process, checked every
+    /// [`STALE_CHECK`], and its stream ends when this server stops (the
+    /// browser reconnects to another).
+    async fn wait(&mut self, wake: Pin<Box<OwnedNotified>>) -> Waited {
+        let live = &self.state.chat_live;
+        let here = live.is_here(self.conversation_id);
+        if !here && self.stale_checked.elapsed() >= STALE_CHECK {
+            self.stale_checked = Instant::now();
+            match crate::agent::stale::close_stale_turns(&self.state.db, self.conversation_id).await
+            {
+                Ok(0) => {}
+                Ok(_) => return Waited::ReadAgain,
+                Err(e) => tracing::warn!(error = %e, "chat stream: cannot close a stale turn"),
+            }
+        }
+        tokio::select! {
+            _ = tokio::time::timeout(POLL, wake) => Waited::ReadAgain,
+            () = live.drained(), if !here => Waited::End,
         }
     }
 }
