@@ -11,6 +11,7 @@
 
 mod communes;
 mod departments;
+mod elsewhere;
 mod fold;
 mod landmarks;
 mod paris;
@@ -20,6 +21,7 @@ mod tests;
 
 pub use communes::{Commune, COMMUNES};
 pub use departments::{department, department_of, match_department, Department, DEPARTMENTS};
+pub use elsewhere::{lookup_elsewhere, match_elsewhere, Elsewhere, ELSEWHERE};
 pub use fold::{fold, fold_char_into, is_combining_mark, is_joiner};
 pub use landmarks::{Landmark, LANDMARKS};
 pub use paris::{Arrondissement, ARRONDISSEMENTS, PARIS_CENTRE};

@@ -117,6 +117,7 @@ impl SearchService {
                 "participants_about": req.participants_about,
                 "budget_per_person_eur": req.budget_per_person(),
                 "unknown_postal_codes": req.unknown_postal_codes,
+                "places_elsewhere": req.places_elsewhere,
                 "configurations": req.configurations.iter().map(|c| c.key()).collect::<Vec<_>>(),
                 "postal_codes": req.postal_codes,
                 "near": req.near.as_ref().map(|n| serde_json::json!({"label": n.label, "lat": n.lat, "lng": n.lng, "radius_km": n.radius_km})),

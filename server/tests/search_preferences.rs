@@ -213,6 +213,55 @@ async fn a_user_zone_narrows_and_an_explicit_filter_wins(db: PgPool) {
     assert!(r.applied_defaults.is_empty());
 }
 
+/// « à Lyon » names a place the search cannot locate: the user's zone does
+/// not stand in for it, no venue is shown and the notice says why; with an
+/// area of Île-de-France beside it, that area is searched and Lyon is said
+/// to be left out.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_place_outside_the_area_is_said_never_replaced(db: PgPool) {
+    let p = plant(&db).await;
+    desk(&db)
+        .save_mine(p.lea, zone("Paris 11e", "75011"))
+        .await
+        .unwrap();
+    // The zone alone finds venues: the test can fail.
+    assert_eq!(
+        postal_codes(&search(&db, p.lea, &form(|_| {})).await),
+        vec!["75011"]
+    );
+
+    let r = search(
+        &db,
+        p.lea,
+        &form(|f| f.text = "soirée festive à Lyon".into()),
+    )
+    .await;
+    assert!(postal_codes(&r).is_empty(), "{:?}", postal_codes(&r));
+    assert!(r.applied_defaults.is_empty(), "{:?}", r.applied_defaults);
+    assert!(
+        r.notices.iter().any(|n| n.starts_with(
+            "Je ne sais pas situer Lyon : la recherche ne connaît que Paris et l'Île-de-France."
+        )),
+        "{:?}",
+        r.notices
+    );
+
+    let r = search(
+        &db,
+        p.lea,
+        &form(|f| f.text = "soirée festive dans le 8e ou à Lyon".into()),
+    )
+    .await;
+    assert_eq!(postal_codes(&r), vec!["75008"]);
+    assert!(
+        r.notices
+            .iter()
+            .any(|n| n == "Hors de Paris et de l'Île-de-France, ignoré : Lyon."),
+        "{:?}",
+        r.notices
+    );
+}
+
 #[sqlx::test(migrations = "../migrations")]
 async fn a_centre_and_radius_zone_narrows_too(db: PgPool) {
     let p = plant(&db).await;

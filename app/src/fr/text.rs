@@ -10,9 +10,32 @@ pub fn capitalized(text: &str) -> String {
     }
 }
 
+/// « Lyon », « Lyon et Marseille », « Lyon, Marseille et Lille ».
+pub fn join_and<S: AsRef<str>>(items: &[S]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.as_ref().to_string(),
+        [head @ .., last] => {
+            let head: Vec<&str> = head.iter().map(AsRef::as_ref).collect();
+            format!("{} et {}", head.join(", "), last.as_ref())
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::capitalized;
+    use super::{capitalized, join_and};
+
+    #[test]
+    fn lists_end_with_et() {
+        assert_eq!(join_and::<&str>(&[]), "");
+        assert_eq!(join_and(&["Lyon"]), "Lyon");
+        assert_eq!(join_and(&["Lyon", "Marseille"]), "Lyon et Marseille");
+        assert_eq!(
+            join_and(&["Lyon", "Marseille", "la Bretagne"]),
+            "Lyon, Marseille et la Bretagne"
+        );
+    }
 
     #[test]
     fn only_the_first_letter_changes() {

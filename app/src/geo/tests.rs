@@ -208,3 +208,37 @@ fn quartiers_that_are_points_can_be_searched_around() {
         Some("Tour Montparnasse")
     );
 }
+
+#[test]
+fn places_elsewhere_are_folded_and_never_a_place_of_the_area() {
+    let area = all_aliases();
+    let mut seen = Vec::new();
+    for place in ELSEWHERE {
+        for alias in place.aliases {
+            assert_eq!(&fold(alias), alias, "alias of {} is not folded", place.name);
+            assert!(
+                !area.iter().any(|(a, _)| a == alias),
+                "{alias:?} is both in the area and outside it"
+            );
+            assert!(!seen.contains(alias), "{alias:?} is listed twice");
+            seen.push(alias);
+        }
+    }
+}
+
+#[test]
+fn places_elsewhere_are_found_however_spelt() {
+    let name = |s: &str| lookup_elsewhere(s).map(|p| p.name);
+    assert_eq!(name("LYON"), Some("Lyon"));
+    assert_eq!(name("Aix-en-Provence"), Some("Aix-en-Provence"));
+    assert_eq!(name("st-étienne"), Some("Saint-Étienne"));
+    assert_eq!(name("Côte d'Azur"), Some("la Côte d'Azur"));
+    // A whole name only, and never a place the search knows.
+    assert_eq!(name("Lyon Part-Dieu"), None);
+    assert_eq!(name("Gare de Lyon"), None);
+    assert_eq!(name("Boulogne"), None);
+    assert_eq!(name(""), None);
+    let words = |s: &str| fold(s).split(' ').map(str::to_string).collect::<Vec<_>>();
+    let (place, n) = match_elsewhere(&words("le havre pour 80")).unwrap();
+    assert_eq!((place.name, n), ("Le Havre", 2));
+}

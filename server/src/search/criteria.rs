@@ -24,6 +24,7 @@ mod configurations;
 mod contacts;
 mod departments;
 mod distance;
+mod elsewhere;
 mod email;
 mod events;
 mod exclusions;
@@ -105,6 +106,9 @@ pub struct Criteria {
     /// Postal codes the text names that no place has ("75999"): the
     /// caller says so rather than searching elsewhere.
     pub unknown_postal_codes: Vec<String>,
+    /// Places outside the area the search covers (« à Lyon », « en
+    /// Bretagne »), by name: the caller says it cannot locate them.
+    pub places_elsewhere: Vec<String>,
     /// Départements searched as a whole ("dans le 93", "Hauts-de-Seine"):
     /// two digits, the first two of their postal codes.
     pub departments: Vec<String>,
@@ -146,6 +150,7 @@ impl Criteria {
             || !self.postal_codes.is_empty()
             || !self.departments.is_empty()
             || self.near.is_some()
+            || !self.places_elsewhere.is_empty()
             || !self.member_codes.is_empty()
             || self.broad_area
             || self.excludes_anything()

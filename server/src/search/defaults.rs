@@ -64,6 +64,7 @@ fn names_an_area(form: &SearchForm, parsed: &Criteria) -> bool {
         || form.radius_km.is_some()
         || !parsed.postal_codes.is_empty()
         || !parsed.unknown_postal_codes.is_empty()
+        || !parsed.places_elsewhere.is_empty()
         || parsed.near.is_some()
         || parsed.broad_area
         || !parsed.member_codes.is_empty()

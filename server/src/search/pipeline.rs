@@ -98,6 +98,23 @@ pub async fn run(
         }
     }
 
+    if !req.places_elsewhere.is_empty() {
+        let places = app::fr::join_and(&req.places_elsewhere);
+        let only_place = req.postal_codes.is_empty()
+            && req.departments.is_empty()
+            && req.near.is_none()
+            && req.unknown_postal_codes.is_empty();
+        results.notices.push(if only_place {
+            format!("Je ne sais pas situer {places} : la recherche ne connaît que Paris et l'Île-de-France. Aucun lieu n'est proposé ailleurs : donnez une zone d'Île-de-France.")
+        } else {
+            format!("Hors de Paris et de l'Île-de-France, ignoré : {places}.")
+        });
+        // Paris venues would answer a question nobody asked.
+        if only_place {
+            return Ok(empty(pool_id, results, started));
+        }
+    }
+
     // The query vector first: stage 2 runs inside stage 1's statement.
     let query_text = req.semantic_query.trim();
     let mut embed_ms = None;

@@ -33,6 +33,9 @@ pub struct SearchRequest {
     pub postal_codes: Vec<String>,
     /// Codes the request named that no place has: said, never searched.
     pub unknown_postal_codes: Vec<String>,
+    /// Places outside the area the search covers (« Lyon »): said, never
+    /// searched.
+    pub places_elsewhere: Vec<String>,
     pub near: Option<Near>,
     /// Départements searched whole (two digits).
     pub departments: Vec<String>,
@@ -333,6 +336,7 @@ pub fn build_from(
         configurations,
         postal_codes,
         unknown_postal_codes,
+        places_elsewhere: parsed.places_elsewhere,
         near,
         departments,
         excluded_postal_codes,
@@ -358,6 +362,7 @@ pub fn build_from(
         || !request.excluded_departments.is_empty()
         || !request.excluded_kinds.is_empty()
         || !request.unknown_postal_codes.is_empty()
+        || !request.places_elsewhere.is_empty()
         || request.near.is_some()
         || !request.member_codes.is_empty()
         || request.broad_area

@@ -5,15 +5,15 @@
 //! is a radius around it), then the areas too wide to filter, the named
 //! areas ("dans le Marais"), the points without a distance ("près de la
 //! gare du Nord"), and last the arrondissements, postal codes, communes
-//! and Paris as a whole. Postal codes and a radius may come together; the
+//! and Paris as a whole; last, the places outside the area (« à Lyon »). Postal codes and a radius may come together; the
 //! search then asks for both.
 
 use super::guards::{named_after_something, seen_not_visited};
 use super::named_places::NamedPlaces;
 use super::scan::Scan;
 use super::{
-    areas, arrondissements, broad, departments, near, place_spelling, postal_codes, whole_paris,
-    Criteria,
+    areas, arrondissements, broad, departments, elsewhere, near, place_spelling, postal_codes,
+    whole_paris, Criteria,
 };
 use crate::geo::{self, Context, Place};
 
@@ -34,6 +34,7 @@ pub fn extract(scan: &mut Scan, found: &mut Criteria, notes: &mut Vec<String>) {
             .or_else(|| departments::at(scan, &mut named, i))
             .or_else(|| postal_codes::at(scan, &mut named, i))
             .or_else(|| commune_at(scan, &mut named, i))
+            .or_else(|| elsewhere::at(scan, &mut found.places_elsewhere, i))
             .unwrap_or(i + 1);
         if named.len() > read {
             named.rule_out_if_negated(scan, read, i..next);
@@ -49,6 +50,7 @@ pub fn extract(scan: &mut Scan, found: &mut Criteria, notes: &mut Vec<String>) {
         && found.departments.is_empty()
         && found.unknown_postal_codes.is_empty()
         && found.near.is_none()
+        && found.places_elsewhere.is_empty()
         && found.member_codes.is_empty();
 }
 

@@ -132,3 +132,50 @@ fn around_a_point() {
     let n = c.near.unwrap();
     assert!((n.lat - 48.858).abs() < 0.01 && (n.lng - 2.294).abs() < 0.01);
 }
+
+fn elsewhere(text: &str) -> Vec<String> {
+    extract(text).places_elsewhere
+}
+
+#[test]
+fn places_outside_the_area_are_read_apart_and_described_by_nothing() {
+    let c = extract("Quels lieux à Lyon pour 80 personnes en théâtre ?");
+    assert_eq!(c.places_elsewhere, vec!["Lyon"]);
+    assert_eq!(c.participants, Some(80));
+    assert!(c.postal_codes.is_empty() && c.near.is_none());
+    assert!(!c.semantic_query.to_lowercase().contains("lyon"), "{c:?}");
+    assert!(c.has_hard_criteria());
+    for (text, places) in [
+        ("séminaire en Bretagne", vec!["la Bretagne"]),
+        ("un château dans les Alpes", vec!["les Alpes"]),
+        ("au Havre, 40 personnes", vec!["Le Havre"]),
+        ("à 30 km de Bordeaux", vec!["Bordeaux"]),
+        ("près de Genève", vec!["Genève"]),
+        ("à Lyon ou Marseille", vec!["Lyon", "Marseille"]),
+        (
+            "sur Aix-en-Provence ou à Nice",
+            vec!["Aix-en-Provence", "Nice"],
+        ),
+        ("séminaire au vert en province", vec!["la province"]),
+    ] {
+        assert_eq!(elsewhere(text), places, "{text}");
+    }
+}
+
+#[test]
+fn names_that_are_something_else_here_stay_what_they_are() {
+    for text in [
+        "près de la gare de Lyon",
+        "salle rue de Lyon, 12e",
+        "cocktail au champagne pour 50",
+        "soirée à Boulogne",
+        "Lyon",
+        "dîner aux herbes de Provence",
+        "boulevard de Strasbourg",
+    ] {
+        assert!(elsewhere(text).is_empty(), "{text}: {:?}", elsewhere(text));
+    }
+    let c = extract("dans le 8e ou à Lyon");
+    assert_eq!(c.postal_codes, vec!["75008"]);
+    assert_eq!(c.places_elsewhere, vec!["Lyon"]);
+}

@@ -12,6 +12,7 @@
 //! would exclude good venues without anybody noticing.
 use super::places;
 use super::preview::preview;
+use crate::geo;
 use crate::search::criteria::{Budget, Configuration, Criteria};
 use serde::Deserialize;
 
@@ -105,9 +106,17 @@ pub fn parse(text: &str, request: &str) -> Result<Parsed, String> {
         request,
         &mut dropped,
     );
+    // A place outside the area is said, not dropped in silence.
+    let mut places_elsewhere = Vec::new();
     let near = answer
         .near
-        .and_then(|n| places::near(&n.place, n.radius_km, &mut dropped));
+        .and_then(|n| match geo::lookup_elsewhere(&n.place) {
+            Some(place) => {
+                places_elsewhere.push(place.name.to_string());
+                None
+            }
+            None => places::near(&n.place, n.radius_km, &mut dropped),
+        });
     let member_codes = member_codes(
         answer.member_codes.unwrap_or_default(),
         request,
@@ -116,6 +125,7 @@ pub fn parse(text: &str, request: &str) -> Result<Parsed, String> {
     let broad_area = answer.broad_area.unwrap_or(false)
         && codes.known.is_empty()
         && near.is_none()
+        && places_elsewhere.is_empty()
         && member_codes.is_empty();
     let heads = participants.or(participants_about);
     let budget = answer.budget.and_then(|b| budget(&b, heads, &mut dropped));
@@ -130,6 +140,7 @@ pub fn parse(text: &str, request: &str) -> Result<Parsed, String> {
             configurations,
             postal_codes: codes.known,
             unknown_postal_codes: codes.unknown,
+            places_elsewhere,
             near,
             member_codes,
             broad_area,

@@ -135,6 +135,16 @@ fn a_radius_out_of_bounds_leaves_a_proximity_and_an_arrondissement_is_a_place() 
 }
 
 #[test]
+fn a_place_outside_the_area_is_kept_to_be_said_not_dropped_in_silence() {
+    let c = read(json!({"near": {"place": "lyon", "radius_km": 5}, "semantic_query": ""}));
+    assert_eq!(c.places_elsewhere, vec!["Lyon"]);
+    assert!(c.near.is_none());
+    let c = read(json!({"near": {"place": "Gare de Lyon"}, "semantic_query": ""}));
+    assert!(c.places_elsewhere.is_empty());
+    assert_eq!(c.near.unwrap().label, "Gare de Lyon");
+}
+
+#[test]
 fn a_broad_area_never_comes_with_a_narrower_place() {
     let broad = read(json!({"broad_area": true, "semantic_query": ""}));
     assert!(broad.broad_area);
