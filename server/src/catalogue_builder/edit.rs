@@ -14,7 +14,7 @@ use crate::db::catalogues::{self, NewPick, PickRow, RequestInfo};
 use crate::db::write_targets;
 use app::catalogue_builder::{CatalogueView, Edit, Tier};
 use app::errors::AppError;
-use app::room_configurations::label_of;
+use app::room_configurations::phrase_of;
 use sqlx::{PgConnection, PgPool};
 
 fn invalid(text: impl Into<String>) -> AppError {
@@ -304,8 +304,12 @@ async fn check_room(
         let layouts = if request.configurations.is_empty() {
             String::new()
         } else {
-            let labels: Vec<&str> = request.configurations.iter().map(|c| label_of(c)).collect();
-            format!(" en {}", labels.join(" ou "))
+            let phrases: Vec<String> = request
+                .configurations
+                .iter()
+                .map(|c| phrase_of(c))
+                .collect();
+            format!(" {}", phrases.join(" ou "))
         };
         return Err(invalid(format!(
             "La salle « {} » ne peut pas recevoir {who}{layouts}.",

@@ -145,7 +145,7 @@ pub fn pick_line(p: &Pick) -> String {
         if let Some(cap) = room.capacity {
             line.push_str(&format!(", {} personnes", number(cap)));
             if let Some(conf) = &room.configuration {
-                line.push_str(&format!(" en {}", layout(conf)));
+                line.push_str(&format!(" {}", app::room_configurations::phrase_of(conf)));
             }
         }
     }
@@ -158,6 +158,18 @@ pub fn pick_line(p: &Pick) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_room_in_u_reads_en_u_once() {
+        let found = super::super::results::Search::read(&serde_json::json!({"recommended": [{
+            "code": "#153", "name": "Cap Europe", "city": "Paris", "postal_code": "75008",
+            "matched_room": {"id": 1, "name": "Salle Lavoisier", "configuration": "u", "capacity": 53},
+        }]}));
+        assert_eq!(
+            pick_line(&found.recommended[0]),
+            "- Cap Europe (#153, Paris 75008) — Salle Lavoisier, 53 personnes en U"
+        );
+    }
 
     #[test]
     fn chunks_give_the_text_back_a_few_words_at_a_time() {

@@ -1,7 +1,7 @@
 //! « Combien de lieux dans le 8e pour 100 personnes en cocktail ? »: the
 //! criteria are read by the search's own extractor
 //! (`search::criteria::extract`), then `count_members`.
-use super::answer::{layout, number};
+use super::answer::number;
 use super::results::count;
 use super::step::Next;
 use super::turn::Turn;
@@ -54,11 +54,11 @@ fn answer(result: &Value, input: &Value) -> String {
         count(input, "min_capacity"),
     ) {
         (Some(conf), Some(cap)) => filters.push(format!(
-            "avec une salle d'au moins {} personnes en {}",
+            "avec une salle d'au moins {} personnes {}",
             number(cap),
-            layout(conf)
+            app::room_configurations::phrase_of(conf)
         )),
-        (Some(conf), None) => filters.push(format!("en {}", layout(conf))),
+        (Some(conf), None) => filters.push(app::room_configurations::phrase_of(conf)),
         (None, Some(cap)) => filters.push(format!(
             "avec une salle d'au moins {} personnes",
             number(cap)

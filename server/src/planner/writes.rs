@@ -4,7 +4,7 @@
 //! nothing else: the planner reads what the card needs, proposes the write,
 //! and says that nothing is written before a person approves it. Removing
 //! has no tool: it is said plainly, with the page that does it.
-use super::answer::{layout, number, short};
+use super::answer::{number, short};
 use super::codes::member_codes;
 use super::intent::Write;
 use super::results::{count, items, plain_at, text};
@@ -277,9 +277,9 @@ fn pinned_room(m: &Value, participants: Option<u64>, wanted: &[String]) -> (Opti
         Some((cap, room_id, room, conf)) if room_id > 0 => (
             Some(room_id),
             format!(
-                "{room} : jusqu'à {} personnes en {}.",
+                "{room} : jusqu'à {} personnes {}.",
                 number(cap),
-                layout(&conf)
+                app::room_configurations::phrase_of(&conf)
             ),
         ),
         _ => (None, format!("{name}, ajouté par l'équipe.")),

@@ -10,12 +10,13 @@
 //!
 //! Every message here may reach a person (the offline planner quotes them,
 //! a failed card shows them): French, « vous », tiers in the team's words.
-use super::text::{configuration_label, one_sentence};
+use super::text::one_sentence;
 use super::unavailable;
 use crate::db::write_targets::{self, MemberBrief, RequestBrief, RoomCapacity};
 use crate::tools::args::{AddMembersToCatalog, CataloguePick, Tier};
 use crate::tools::{Mode, ToolError};
 use app::chat::{CardBody, CardPick};
+use app::room_configurations::phrase_of;
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 use std::collections::{HashMap, HashSet};
@@ -238,17 +239,17 @@ fn check_room(
             .participants
             .map_or_else(|| "le groupe".to_string(), |n| format!("{n} personnes"));
         let layouts = if request.configurations.is_empty() {
-            "aucune configuration".to_string()
+            "en aucune configuration".to_string()
         } else {
             request
                 .configurations
                 .iter()
-                .map(|c| configuration_label(c))
+                .map(|c| phrase_of(c))
                 .collect::<Vec<_>>()
                 .join(" ou ")
         };
         return Err(invalid(format!(
-            "la salle « {} » du lieu {} ne peut pas recevoir {who} en {layouts}",
+            "la salle « {} » du lieu {} ne peut pas recevoir {who} {layouts}",
             first.room_name, member.code
         )));
     }

@@ -70,19 +70,6 @@ pub fn status_label(status: &str) -> String {
     app::fr::request_status(status).to_lowercase()
 }
 
-pub fn configuration_label(configuration: &str) -> &str {
-    match configuration {
-        "reunion" => "réunion",
-        "u" => "en U",
-        "theatre" => "théâtre",
-        "cabaret" => "cabaret",
-        "ecole" => "école",
-        "banquet" => "banquet",
-        "cocktail" => "cocktail",
-        other => other,
-    }
-}
-
 /// The room layouts the database accepts (CHECK of `requests` and
 /// `room_capacities`).
 pub const CONFIGURATIONS: &[&str] = &[

@@ -1,7 +1,7 @@
 //! `update_request`: changes fields of a request, within what the table's
 //! CHECKs accept (statuses, layouts, five-digit postal codes). Fields left
 //! out are kept; an empty memo or hint clears it.
-use super::text::{at_most, configuration_label, required, status_label, CONFIGURATIONS};
+use super::text::{at_most, required, status_label, CONFIGURATIONS};
 use super::unavailable;
 use crate::db::approved_writes::{self, RequestFields};
 use crate::db::write_targets;
@@ -238,7 +238,7 @@ pub async fn describe(
             "(non précisées)".to_string()
         } else {
             list.iter()
-                .map(|c| configuration_label(c))
+                .map(|c| app::room_configurations::label_of(c))
                 .collect::<Vec<_>>()
                 .join(", ")
         };
