@@ -108,6 +108,19 @@ test('an unknown postal code is said, and no venue from elsewhere is shown', { t
   });
 });
 
+test('a city outside Île-de-France is said, and no Paris venue stands in for it', { timeout: TEST_TIMEOUT }, async () => {
+  await withPage({ javaScriptEnabled: false }, async (page) => {
+    await signIn(page, TEAM, { js: false });
+    await page.goto(`${BASE_URL}/lieux?pool=lieux-atypiques&q=${encodeURIComponent('Quels lieux à Lyon pour 80 personnes en théâtre ?')}`);
+    await page.getByTestId('venue-results').waitFor();
+    assert.match(
+      await page.getByTestId('venue-results').innerText(),
+      /Je ne sais pas situer Lyon : la recherche ne connaît que Paris et l'Île-de-France\./,
+    );
+    assert.equal(await page.getByTestId('venue-pick').count(), 0);
+  });
+});
+
 test('a request with nothing to search asks what is wanted', { timeout: TEST_TIMEOUT }, async () => {
   await withPage({ javaScriptEnabled: false }, async (page) => {
     await signIn(page, TEAM, { js: false });

@@ -207,8 +207,16 @@ pub struct SearchStats {
     pub total_ms: f64,
     /// `vector`, `fts` or `none`.
     pub similarity_source: String,
-    /// `llm`, `deterministic` or `direct`.
+    /// `llm`, `deterministic` or `direct`; `none` when no search ran.
     pub ranking_source: String,
+}
+
+impl SearchStats {
+    /// False when the search was refused before running (an unknown postal
+    /// code or a place outside the area alone): its notices say why.
+    pub fn ran(&self) -> bool {
+        self.ranking_source != "none"
+    }
 }
 
 /// The venue search pipeline (implemented by the server).

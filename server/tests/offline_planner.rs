@@ -226,6 +226,43 @@ fn find_searches_with_the_users_words_and_lists_the_tiers() {
     assert!(answer.contains("Précisez la zone : "), "{answer}");
 }
 
+/// « à Lyon »: the search refused to run; the answer opens with why, not
+/// with « Aucun lieu ne correspond », and lists nothing.
+#[test]
+fn a_search_that_did_not_run_says_why_first() {
+    let text = "Quels lieux à Lyon pour 80 personnes en théâtre ?";
+    let mut req = request(SYSTEM, text);
+    let mut found = search(0, 0);
+    found["searched"] = json!(false);
+    found["pools_searched"] = json!(wrapped(
+        "search_note",
+        "Cherché dans tous les pools (5) : …"
+    ));
+    found["understood"] = json!([
+        wrapped("search_note", "80 personnes"),
+        wrapped("search_note", "théâtre")
+    ]);
+    found["notices"] = json!([wrapped(
+        "search_note",
+        "Je ne sais pas situer Lyon : la recherche ne connaît que Paris et l'Île-de-France."
+    )]);
+    let (_, answer) = run(&mut req, &mut |_, _| Ok(found.clone()));
+    assert!(
+        answer.starts_with("Je ne sais pas situer Lyon : la recherche ne connaît que Paris et l'Île-de-France.\nCompris : 80 personnes ; théâtre."),
+        "{answer}"
+    );
+    assert!(!answer.contains("Aucun lieu ne correspond"), "{answer}");
+    assert!(
+        !answer.contains("Cherché dans"),
+        "nothing was searched: {answer}"
+    );
+    assert_eq!(
+        answer.matches("Je ne sais pas situer").count(),
+        1,
+        "{answer}"
+    );
+}
+
 #[test]
 fn a_venue_by_code_and_its_full_sheet() {
     let member = json!({"member": {"code": "#102", "name": "Péniche Lumière", "city": "Paris",

@@ -85,13 +85,16 @@ fn for_request(r: &serde_json::Value) -> String {
 /// The search's answer in French.
 pub fn answer(found: &Search) -> String {
     let total = found.recommended.len() + found.compatible.len();
-    let mut out = if total == 0 {
+    let mut out = if !found.searched && !found.notices.is_empty() {
+        // « Je ne sais pas situer Lyon… »: why nothing was searched comes first.
+        found.notices.join("\n")
+    } else if total == 0 {
         "Aucun lieu ne correspond à cette recherche.".to_string()
     } else {
         format!("J'ai trouvé {} :", plural(total, "lieu", "lieux"))
     };
     // Which pools and what order: never narrowed or sorted silently.
-    if let Some(pools) = &found.pools_searched {
+    if let (Some(pools), true) = (&found.pools_searched, found.searched) {
         out.push_str(&format!("\n{pools}"));
     }
     if !found.understood.is_empty() {
@@ -113,7 +116,7 @@ pub fn answer(found: &Search) -> String {
             out.push_str(&pick_line(p));
         }
     }
-    if !found.notices.is_empty() {
+    if found.searched && !found.notices.is_empty() {
         out.push('\n');
         for notice in &found.notices {
             out.push_str(&format!("\n{notice}"));

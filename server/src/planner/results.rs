@@ -115,11 +115,14 @@ impl Pick {
 }
 
 /// `search_members`' answer.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Search {
     pub recommended: Vec<Pick>,
     pub compatible: Vec<Pick>,
     pub narrow_area: bool,
+    /// False when the search refused to run (a place it cannot locate):
+    /// the notices say why.
+    pub searched: bool,
     pub notices: Vec<String>,
     pub understood: Vec<String>,
     /// « Cherché dans tous les pools (5) : … »
@@ -138,6 +141,7 @@ impl Search {
                 .get("narrow_area")
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
+            searched: v.get("searched").and_then(Value::as_bool).unwrap_or(true),
             notices: strings(v, "notices"),
             understood: strings(v, "understood"),
             pools_searched: plain_at(v, "pools_searched"),

@@ -64,6 +64,8 @@ pub async fn run(ctx: &ToolContext, args: SearchMembers) -> Result<ToolOutcome, 
             "recommended": results.recommended.iter().map(pick).collect::<Vec<_>>(),
             "compatible": results.compatible.iter().map(pick).collect::<Vec<_>>(),
             "narrow_area": results.narrow_area,
+            // False: no search ran, and the notices say why.
+            "searched": results.stats.ran(),
             "notices": notes(&results.notices),
             "understood": notes(&results.understood),
             "pools_searched": External::new(Kind::SearchNote, results.pools.sentence().as_str()),
