@@ -41,8 +41,7 @@ pub async fn try_sign_in(
 ) -> sqlx::Result<Result<(), Throttled>> {
     let buckets = buckets(ip, email);
     let mut tx = db.begin().await?;
-    lock(&mut tx, &buckets).await?;
-    let before = Backlogs::from(sign_in_failures::backlogs(&mut *tx, &buckets).await?);
+    let before = locked_backlogs(&mut tx, &buckets).await?;
     match before.admit() {
         Ok(after) => {
             sign_in_failures::set(&mut *tx, &buckets, &after.in_order()).await?;
@@ -61,8 +60,7 @@ pub async fn try_sign_in(
 pub async fn sign_in_succeeded(db: &PgPool, ip: IpAddr, email: &str) -> sqlx::Result<()> {
     let buckets = buckets(ip, email);
     let mut tx = db.begin().await?;
-    lock(&mut tx, &buckets).await?;
-    let before = Backlogs::from(sign_in_failures::backlogs(&mut *tx, &buckets).await?);
+    let before = locked_backlogs(&mut tx, &buckets).await?;
     sign_in_failures::set(&mut *tx, &buckets, &before.taken_back().in_order()).await?;
     tx.commit().await
 }
@@ -87,10 +85,17 @@ fn buckets(ip: IpAddr, email: &str) -> [BucketKey; 3] {
     ]
 }
 
-/// Locks the block's key, then the account's: the pair is covered by both.
-async fn lock(tx: &mut sqlx::PgConnection, buckets: &[BucketKey; 3]) -> sqlx::Result<()> {
+/// Locks the block's key, then the account's (the pair is covered by
+/// both), and reads the three backlogs under those locks.
+async fn locked_backlogs(
+    tx: &mut sqlx::PgConnection,
+    buckets: &[BucketKey; 3],
+) -> sqlx::Result<Backlogs> {
     sign_in_failures::lock(tx, &buckets[0].key).await?;
-    sign_in_failures::lock(tx, &buckets[1].key).await
+    sign_in_failures::lock(tx, &buckets[1].key).await?;
+    Ok(Backlogs::from(
+        sign_in_failures::backlogs(tx, buckets).await?,
+    ))
 }
 
 /// An attempt's three backlogs.
