@@ -139,6 +139,22 @@ pub fn pick_line(p: &Pick) -> String {
         (None, None) => {}
     }
     line.push(')');
+    // The search's reason opens with the room (« Salle « Mezzanine » : 84
+    // places en cocktail… »): said once, by the reason.
+    let reason = p.reason.as_deref().map(one_sentence);
+    let reason_names_room = match (&p.room, &reason) {
+        (Some(room), Some(reason)) => room
+            .name
+            .as_deref()
+            .is_some_and(|name| reason.contains(&format!("« {name} »"))),
+        _ => false,
+    };
+    if reason_names_room {
+        if let Some(reason) = reason {
+            line.push_str(&format!(" — {reason}"));
+        }
+        return line;
+    }
     if let Some(room) = &p.room {
         let name = room.name.as_deref().unwrap_or("salle");
         line.push_str(&format!(" — {name}"));
@@ -149,8 +165,8 @@ pub fn pick_line(p: &Pick) -> String {
             }
         }
     }
-    if let Some(reason) = &p.reason {
-        line.push_str(&format!(" : {}", one_sentence(reason)));
+    if let Some(reason) = reason {
+        line.push_str(&format!(" : {reason}"));
     }
     line
 }
@@ -158,6 +174,19 @@ pub fn pick_line(p: &Pick) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reason_that_names_the_room_says_it_alone() {
+        let found = super::super::results::Search::read(&serde_json::json!({"recommended": [{
+            "code": "#203", "name": "Le Caveau", "city": "Paris", "postal_code": "75005",
+            "matched_room": {"id": 1, "name": "Mezzanine", "configuration": "cocktail", "capacity": 84},
+            "reason": "Salle « Mezzanine » : 84 places en cocktail pour 60 personnes, à 2,2 km.",
+        }]}));
+        assert_eq!(
+            pick_line(&found.recommended[0]),
+            "- Le Caveau (#203, Paris 75005) — Salle « Mezzanine » : 84 places en cocktail pour 60 personnes, à 2,2 km."
+        );
+    }
 
     #[test]
     fn a_room_in_u_reads_en_u_once() {
