@@ -142,6 +142,20 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(0..=10_000))]
         pace_ms: u64,
     },
+    /// The chat as the page meets it: a `maxy serve` process with a local
+    /// fake model, clients that send through HTTP and follow each turn on
+    /// its SSE log; time to the first words and to the whole answer.
+    Streams {
+        /// Conversations streaming at the same time.
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+        streams: u64,
+        /// How long the load lasts, in seconds.
+        #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3_600))]
+        seconds: u64,
+        /// Milliseconds the fake model waits before each delta.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+        pace_ms: u64,
+    },
     /// The memory search's vector path at scale: one user's memories among
     /// many users' (seeds synthetic rows once), exact against HNSW.
     Memory {

@@ -147,6 +147,24 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
                 .print();
             Ok(())
         }
+        Command::Bench(cli::BenchCommand::Streams {
+            streams,
+            seconds,
+            pace_ms,
+        }) => {
+            let db = db::connect(&config.database).await?;
+            db::migrate(&config.database, &db).await?;
+            let options = bench::streams::Options {
+                streams: usize::try_from(streams)?,
+                duration: std::time::Duration::from_secs(seconds),
+                pace: std::time::Duration::from_millis(pace_ms),
+                server: std::env::current_exe()?,
+                cookie_name: auth::sessions::cookie_name(&config.auth),
+                server_env: Vec::new(),
+            };
+            bench::streams::run(&db, &options).await?.print();
+            Ok(())
+        }
         Command::Bench(cli::BenchCommand::Memory {
             users,
             per_user,

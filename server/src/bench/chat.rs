@@ -299,7 +299,7 @@ async fn closed_timings(log: &StageLog, conversation_id: i64) -> anyhow::Result<
 /// The model the client names (the fake answers any).
 const MODEL: &str = "claude-sonnet-4-5";
 /// Characters per streamed delta of the fake's answers.
-const CHUNK: usize = 24;
+pub(super) const CHUNK: usize = 24;
 
 /// The Anthropic client pointed at `fake`.
 fn client_of(fake: &FakeModel) -> anyhow::Result<AnthropicClient> {

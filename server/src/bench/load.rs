@@ -97,7 +97,7 @@ impl Report {
 }
 
 impl Tally {
-    fn merge(&mut self, other: Tally) {
+    pub(super) fn merge(&mut self, other: Tally) {
         self.took_ms.extend(other.took_ms);
         self.errors += other.errors;
         if self.first_error.is_none() {
@@ -112,14 +112,14 @@ impl Tally {
         }
     }
 
-    fn failed(&mut self, error: impl std::fmt::Display) {
+    pub(super) fn failed(&mut self, error: impl std::fmt::Display) {
         self.errors += 1;
         if self.first_error.is_none() {
             self.first_error = Some(error.to_string());
         }
     }
 
-    fn print(&mut self, what: &str) {
+    pub(super) fn print(&mut self, what: &str) {
         self.took_ms.sort_by(f64::total_cmp);
         println!(
             "  {what}: {} done, {} errors; p50 {:.0} ms, p95 {:.0} ms, p99 {:.0} ms",
