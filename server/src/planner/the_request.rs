@@ -26,7 +26,7 @@ pub fn read<'t>(turn: &'t Turn, which: &str) -> Result<(i64, &'t Value), Next> {
         if !text(request, "reference").is_some_and(|r| r.eq_ignore_ascii_case(asked)) {
             return Err(Next::Say(format!(
                 "Je ne retrouve pas la demande {asked}. Vérifiez la référence sur la page \
-                 Demandes (/demandes) ; rien n'a été lu ni proposé."
+                 Demandes ; rien n'a été lu ni proposé."
             )));
         }
     }
