@@ -382,6 +382,31 @@ async fn find_similar_requests_same_pool_by_vector_then_by_text(db: PgPool) {
     assert_eq!(ids, vec![p.similar], "{v}");
 }
 
+/// « à Lyon »: no search runs, and the tool says so to the model and to
+/// the page's activity line.
+#[sqlx::test(migrations = "../migrations")]
+async fn search_members_says_when_no_search_ran(db: PgPool) {
+    let p = plant(&db).await;
+    let ctx = context(&db, &p, Some(p.request));
+    let (v, summary) = run(
+        &ctx,
+        "search_members",
+        json!({"text": "une soirée à Lyon pour 80 personnes"}),
+    )
+    .await;
+    assert_eq!(v["searched"], json!(false), "{v}");
+    assert_eq!(summary, "Recherche non lancée : zone inconnue");
+    assert!(v["recommended"].as_array().unwrap().is_empty());
+    let (v, summary) = run(
+        &ctx,
+        "search_members",
+        json!({"text": "soirée cocktail festive"}),
+    )
+    .await;
+    assert_eq!(v["searched"], json!(true), "{v}");
+    assert_ne!(summary, "Recherche non lancée : zone inconnue");
+}
+
 #[sqlx::test(migrations = "../migrations")]
 async fn search_members_runs_the_venue_search_in_the_request_pool(db: PgPool) {
     let p = plant(&db).await;

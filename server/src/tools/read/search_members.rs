@@ -45,7 +45,10 @@ pub async fn run(ctx: &ToolContext, args: SearchMembers) -> Result<ToolOutcome, 
         })
     };
     let (r, c) = (results.recommended.len(), results.compatible.len());
-    let summary = if r + c == 0 {
+    let summary = if !results.stats.ran() {
+        // A place it cannot locate, a postal code that does not exist.
+        "Recherche non lancée : zone inconnue".to_string()
+    } else if r + c == 0 {
         "Aucun lieu trouvé".to_string()
     } else {
         // « trouvés », not « proposés »: what is proposed is the card that
