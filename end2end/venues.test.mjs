@@ -118,6 +118,7 @@ test('a city outside Île-de-France is said, and no Paris venue stands in for it
       /Je ne sais pas situer Lyon : la recherche ne connaît que Paris et l'Île-de-France\./,
     );
     assert.equal(await page.getByTestId('venue-pick').count(), 0);
+    assert.equal(await page.getByTestId('search-pools').count(), 0, 'nothing was searched: no pools named');
   });
 });
 

@@ -29,7 +29,10 @@ pub fn ResultsView(results: SearchResults) -> impl IntoView {
                 path=location.pathname.get_untracked()
                 search=location.search.get_untracked()
             />
-            <p class="text-sm text-slate-600" data-testid="search-pools">{results.pools.sentence()}</p>
+            // Nothing was searched when a place could not be located: no pools to name.
+            {stats.ran().then(|| view! {
+                <p class="text-sm text-slate-600" data-testid="search-pools">{results.pools.sentence()}</p>
+            })}
             {target.clone().map(|t| view! {
                 <p class="text-sm text-slate-600" data-testid="search-for-request">
                     "Recherche pour la demande "
