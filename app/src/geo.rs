@@ -240,7 +240,7 @@ pub fn lookup(name: &str) -> Option<Place> {
 }
 
 /// Number of words `alias` takes when `words` starts with it.
-fn alias_len<S: AsRef<str>>(alias: &str, words: &[S]) -> Option<usize> {
+pub(crate) fn alias_len<S: AsRef<str>>(alias: &str, words: &[S]) -> Option<usize> {
     let mut taken = 0;
     for part in alias.split(' ') {
         if words.get(taken)?.as_ref() != part {

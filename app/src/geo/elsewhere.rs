@@ -73,11 +73,11 @@ pub fn match_elsewhere<S: AsRef<str>>(words: &[S]) -> Option<(&'static Elsewhere
     let mut best: Option<(&'static Elsewhere, usize)> = None;
     for place in ELSEWHERE {
         for alias in place.aliases {
-            let parts: Vec<&str> = alias.split(' ').collect();
-            let matches = parts.len() <= words.len()
-                && parts.iter().zip(words).all(|(p, w)| *p == w.as_ref());
-            if matches && best.is_none_or(|(_, n)| parts.len() > n) {
-                best = Some((place, parts.len()));
+            let Some(taken) = super::alias_len(alias, words) else {
+                continue;
+            };
+            if best.is_none_or(|(_, n)| taken > n) {
+                best = Some((place, taken));
             }
         }
     }

@@ -142,18 +142,12 @@ pub fn pick_line(p: &Pick) -> String {
     // The search's reason opens with the room (« Salle « Mezzanine » : 84
     // places en cocktail… »): said once, by the reason.
     let reason = p.reason.as_deref().map(one_sentence);
-    let reason_names_room = match (&p.room, &reason) {
-        (Some(room), Some(reason)) => room
-            .name
-            .as_deref()
-            .is_some_and(|name| reason.contains(&format!("« {name} »"))),
-        _ => false,
-    };
-    if reason_names_room {
-        if let Some(reason) = reason {
+    let room_name = p.room.as_ref().and_then(|room| room.name.as_deref());
+    if let (Some(name), Some(reason)) = (room_name, &reason) {
+        if reason.contains(&format!("« {name} »")) {
             line.push_str(&format!(" — {reason}"));
+            return line;
         }
-        return line;
     }
     if let Some(room) = &p.room {
         let name = room.name.as_deref().unwrap_or("salle");
