@@ -10,7 +10,7 @@ pub mod order;
 pub mod pipeline;
 pub mod preferences;
 pub mod reading;
-mod reasons;
+pub(crate) mod reasons;
 pub mod request;
 pub mod scope;
 pub mod scoring;

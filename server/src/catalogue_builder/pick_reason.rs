@@ -21,13 +21,14 @@ use sqlx::PgConnection;
 pub fn generate(room: &RoomChoice, participants: Option<i32>, tier: &str) -> String {
     let phrase = phrase_of(&room.configuration);
     let (cap, name) = (room.capacity, &room.name);
+    let room = crate::search::reasons::room_label(name);
     let lead = if tier == "compatible" {
-        "En alternative, salle"
+        format!("En alternative, {room}")
     } else {
-        "Salle"
+        app::fr::capitalized(&room)
     };
     let Some(n) = participants.filter(|n| *n > 0) else {
-        return format!("{lead} « {name} » : jusqu'à {cap} personnes {phrase}.");
+        return format!("{lead} : jusqu'à {cap} personnes {phrase}.");
     };
     let fill = f64::from(n) / f64::from(cap.max(1));
     let remark = match tier {
@@ -37,7 +38,7 @@ pub fn generate(room: &RoomChoice, participants: Option<i32>, tier: &str) -> Str
         _ if (0.5..=0.95).contains(&fill) => ", une jauge bien adaptée",
         _ => "",
     };
-    format!("{lead} « {name} » : {cap} places {phrase} pour {n} personnes{remark}.")
+    format!("{lead} : {cap} places {phrase} pour {n} personnes{remark}.")
 }
 
 /// Whether `reason` says something else than the pin: another room of the
@@ -176,6 +177,24 @@ mod tests {
         assert_eq!(
             generate(&terrasse(), None, "recommended"),
             "Salle « Terrasse » : jusqu'à 216 personnes en cocktail."
+        );
+    }
+
+    #[test]
+    fn a_room_named_salon_is_not_called_salle_too() {
+        let salon = RoomChoice {
+            name: "Salon Opéra".into(),
+            configuration: "banquet".into(),
+            capacity: 117,
+            ..terrasse()
+        };
+        assert_eq!(
+            generate(&salon, Some(100), "recommended"),
+            "« Salon Opéra » : 117 places en banquet pour 100 personnes, une jauge bien adaptée."
+        );
+        assert_eq!(
+            generate(&salon, None, "compatible"),
+            "En alternative, « Salon Opéra » : jusqu'à 117 personnes en banquet."
         );
     }
 

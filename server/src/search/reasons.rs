@@ -56,18 +56,42 @@ pub fn left_out(f: &Finalist<'_>, wants: Wants) -> String {
     text
 }
 
+/// How a reason names a room: « salle « Verrière » », but « « Salon
+/// Monceau » » and « « Grand Auditorium » » alone, whose names already say
+/// what kind of room they are (« salle « Salle Trocadéro » » said it twice).
+pub(crate) fn room_label(name: &str) -> String {
+    const KINDS: [&str; 7] = [
+        "salle",
+        "salles",
+        "salon",
+        "salons",
+        "auditorium",
+        "amphithéâtre",
+        "espace",
+    ];
+    const SIZES: [&str; 4] = ["grand", "grande", "petit", "petite"];
+    let lower = name.to_lowercase();
+    let mut words = lower.split(|c: char| c.is_whitespace() || c == '-');
+    let first = words.next().unwrap_or_default();
+    let kind = if SIZES.contains(&first) {
+        words.next().unwrap_or_default()
+    } else {
+        first
+    };
+    if KINDS.contains(&kind) {
+        format!("« {name} »")
+    } else {
+        format!("salle « {name} »")
+    }
+}
+
 /// "Salle « Verrière » : 120 places en cocktail pour 100 personnes, à 800 m,
 /// proche de votre description et favori de l'équipe."
 pub fn sentence(f: &Finalist<'_>, wants: Wants, semantic: f64, recommended: bool) -> String {
     let c = f.candidate;
     let participants = wants.people;
     let mut facts: Vec<String> = Vec::new();
-    // « salle « Salle Trocadéro » » says salle twice.
-    let room_name = if c.room_name.to_lowercase().starts_with("salle") {
-        format!("« {} »", c.room_name)
-    } else {
-        format!("salle « {} »", c.room_name)
-    };
+    let room_name = room_label(&c.room_name);
     let room = match participants {
         Some(p) => format!(
             "{room_name} : {} places {} pour {p} personnes",
@@ -128,4 +152,28 @@ pub fn sentence(f: &Finalist<'_>, wants: Wants, semantic: f64, recommended: bool
     }
     text.push('.');
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::room_label;
+
+    #[test]
+    fn a_room_whose_name_says_its_kind_is_not_called_salle_again() {
+        assert_eq!(room_label("Salle Trocadéro"), "« Salle Trocadéro »");
+        assert_eq!(room_label("Salon Monceau"), "« Salon Monceau »");
+        assert_eq!(room_label("Grand Salon"), "« Grand Salon »");
+        assert_eq!(room_label("Petite salle"), "« Petite salle »");
+        assert_eq!(room_label("Auditorium"), "« Auditorium »");
+        assert_eq!(room_label("Espace Seine"), "« Espace Seine »");
+    }
+
+    #[test]
+    fn other_rooms_are_called_salle() {
+        assert_eq!(room_label("Verrière"), "salle « Verrière »");
+        assert_eq!(room_label("Mezzanine"), "salle « Mezzanine »");
+        // A word that only starts like a kind of room.
+        assert_eq!(room_label("Salomé"), "salle « Salomé »");
+        assert_eq!(room_label("Grand Palais"), "salle « Grand Palais »");
+    }
 }
