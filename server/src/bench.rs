@@ -19,6 +19,7 @@ pub mod lanes;
 pub mod load;
 pub mod memory;
 pub mod playbooks;
+pub mod search_model;
 pub mod streams;
 
 /// Varied searches: pool-wide, one arrondissement, several, a radius, tight

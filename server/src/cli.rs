@@ -144,11 +144,16 @@ pub enum BenchCommand {
     },
     /// The chat as the page meets it: a `maxy serve` process with a local
     /// fake model, clients that send through HTTP and follow each turn on
-    /// its SSE log; time to the first words and to the whole answer.
+    /// its SSE log, venue searches beside them through the venue page's
+    /// endpoint; time to the first words and to the whole answer, searches'
+    /// times, the server's memory.
     Streams {
         /// Conversations streaming at the same time.
         #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=10_000))]
         streams: u64,
+        /// Venue searches started per second beside them (0: none).
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+        searches_per_second: u32,
         /// How long the load lasts, in seconds.
         #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3_600))]
         seconds: u64,

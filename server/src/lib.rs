@@ -149,6 +149,7 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
         }
         Command::Bench(cli::BenchCommand::Streams {
             streams,
+            searches_per_second,
             seconds,
             pace_ms,
         }) => {
@@ -156,6 +157,7 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
             db::migrate(&config.database, &db).await?;
             let options = bench::streams::Options {
                 streams: usize::try_from(streams)?,
+                searches_per_second,
                 duration: std::time::Duration::from_secs(seconds),
                 pace: std::time::Duration::from_millis(pace_ms),
                 server: std::env::current_exe()?,

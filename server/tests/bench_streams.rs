@@ -1,6 +1,8 @@
 //! `maxy bench streams` runs to its end on a real `maxy serve` process: a
 //! few conversations sent through HTTP and followed on their SSE logs,
-//! every turn timed from the send to its first words and to its end.
+//! every turn timed from the send to its first words and to its end, and
+//! venue searches beside them whose reading and ranking the fake model
+//! answers as the search's prompts ask.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 mod support;
 
@@ -14,6 +16,7 @@ async fn the_streams_bench_times_turns_through_http_and_sse(db: PgPool) {
     seed_demo(&db).await;
     let options = Options {
         streams: 3,
+        searches_per_second: 5,
         duration: Duration::from_secs(2),
         pace: Duration::from_millis(1),
         server: env!("CARGO_BIN_EXE_maxy").into(),
@@ -45,4 +48,37 @@ async fn the_streams_bench_times_turns_through_http_and_sse(db: PgPool) {
         .await
         .unwrap();
     assert_eq!(open, 0);
+
+    // The searches: every one answered, at the rate asked.
+    assert_eq!(
+        report.searches.errors, 0,
+        "{:?}",
+        report.searches.first_error
+    );
+    assert_eq!(report.searches_expected, 10);
+    assert!(
+        report.searches.took_ms.len() >= 10,
+        "{:?}",
+        report.searches.took_ms
+    );
+    // The model read and ranked them, and no answer of its was refused.
+    let calls: Vec<(String, String, i64)> = sqlx::query_as(
+        "SELECT task, status, count(*) FROM llm_calls WHERE task IN ('parse', 'rank')
+          GROUP BY task, status ORDER BY task, status",
+    )
+    .fetch_all(&db)
+    .await
+    .unwrap();
+    let ok = |task: &str| {
+        calls
+            .iter()
+            .any(|(t, status, n)| t == task && status == "ok" && *n >= 10)
+    };
+    assert!(ok("parse") && ok("rank"), "{calls:?}");
+    assert!(
+        calls.iter().all(|(_, status, _)| status == "ok"),
+        "{calls:?}"
+    );
+    // The server's memory was read.
+    assert!(report.memory.idle > 0 && report.memory.after > 0);
 }

@@ -69,10 +69,10 @@ async fn two_hundred_streams_and_fifty_searches_a_second_without_an_error(db: Pg
         report.searches_expected
     );
     assert!(
-        report.memory_flat(),
+        report.memory.flat(),
         "memory grew under load: {} KiB settled, {} KiB at the end",
-        report.rss_settled,
-        report.rss_after
+        report.memory.settled,
+        report.memory.after
     );
     pool.close().await;
 }

@@ -390,7 +390,16 @@ pub(super) async fn wait_for_turn(
 
 /// A line of /proc/self/status in KiB (0 where it is not readable).
 pub(super) fn rss_kib(field: &str) -> u64 {
-    std::fs::read_to_string("/proc/self/status")
+    read_status("/proc/self/status", field)
+}
+
+/// [`rss_kib`] of another process (a server the bench started).
+pub(super) fn rss_kib_of(pid: u32, field: &str) -> u64 {
+    read_status(&format!("/proc/{pid}/status"), field)
+}
+
+fn read_status(path: &str, field: &str) -> u64 {
+    std::fs::read_to_string(path)
         .ok()
         .and_then(|s| {
             s.lines()

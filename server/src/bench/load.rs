@@ -47,18 +47,30 @@ pub struct Tally {
     pub first_error: Option<String>,
 }
 
+/// Resident memory of a process in KiB: idle, once the load has settled
+/// (after a sixth of the run), 1 s after the end, and its peak.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Memory {
+    pub idle: u64,
+    pub settled: u64,
+    pub after: u64,
+    pub peak: u64,
+}
+
+impl Memory {
+    /// No growth once loaded: the end within 10 % + 16 MiB of the settled mark.
+    pub fn flat(&self) -> bool {
+        self.after <= self.settled + self.settled / 10 + 16 * 1024
+    }
+}
+
 /// What a run saw; [`Report::print`] writes it as `maxy bench load` shows it.
 pub struct Report {
     pub turns: Tally,
     pub searches: Tally,
     /// Searches the run was to start (rate × duration).
     pub searches_expected: u64,
-    /// Resident memory in KiB: idle, once the load has settled (after
-    /// `settle`), 1 s after the end, and the peak.
-    pub rss_idle: u64,
-    pub rss_settled: u64,
-    pub rss_after: u64,
-    pub rss_peak: u64,
+    pub memory: Memory,
     pub settle: Duration,
 }
 
@@ -67,21 +79,17 @@ impl Report {
         self.turns.errors + self.searches.errors
     }
 
-    /// No growth once loaded: the end within 10 % + 16 MiB of the settled mark.
-    pub fn memory_flat(&self) -> bool {
-        self.rss_after <= self.rss_settled + self.rss_settled / 10 + 16 * 1024
-    }
-
     pub fn print(&mut self) {
         self.turns.print("chat turns (streaming included)");
         self.searches.print("venue searches");
+        let m = self.memory;
         println!(
             "  resident memory: idle {} MiB; after {} s of load {} MiB; at the end {} MiB; peak {} MiB",
-            self.rss_idle / 1024,
+            m.idle / 1024,
             self.settle.as_secs(),
-            self.rss_settled / 1024,
-            self.rss_after / 1024,
-            self.rss_peak / 1024,
+            m.settled / 1024,
+            m.after / 1024,
+            m.peak / 1024,
         );
         println!(
             "verdict: {}; memory {}; {} of {} searches started on time",
@@ -89,7 +97,7 @@ impl Report {
                 0 => "zero errors".to_string(),
                 n => format!("{n} ERRORS"),
             },
-            if self.memory_flat() { "flat" } else { "GREW" },
+            if self.memory.flat() { "flat" } else { "GREW" },
             self.searches.took_ms.len() + self.searches.errors,
             self.searches_expected,
         );
@@ -273,10 +281,12 @@ pub async fn run(
         turns,
         searches: found,
         searches_expected: u64::from(opts.searches_per_second) * opts.duration.as_secs(),
-        rss_idle: rss_before,
-        rss_settled,
-        rss_after: rss_kib("VmRSS"),
-        rss_peak,
+        memory: Memory {
+            idle: rss_before,
+            settled: rss_settled,
+            after: rss_kib("VmRSS"),
+            peak: rss_peak,
+        },
         settle,
     })
 }

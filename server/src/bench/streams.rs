@@ -8,14 +8,22 @@
 //! one adds what stands between them and a person: HTTP, the session, the
 //! event log read back from PostgreSQL and its wake-ups.
 //!
+//! With `--searches-per-second`, venue searches arrive beside the
+//! conversations at a fixed rate through the page's own endpoint (`POST
+//! /api/venues/search`): the server reads each request and ranks its
+//! finalists with the same fake model ([`super::search_model`]), its venue
+//! embedder being the one its settings name (the local query lane).
+//!
 //! Printed: turns done, errors (a send refused, a stream cut before
-//! `idle`, a turn not `done`), and p50/p95/p99 of the time from the send to
-//! the first words on the page (the first `text_delta`) and to the end of
-//! the answer (`turn_finished`).
+//! `idle`, a turn not `done`, a search refused), p50/p95/p99 of the time
+//! from the send to the first words on the page (the first `text_delta`)
+//! and to the end of the answer (`turn_finished`) and of a search, and the
+//! server process's resident memory as [`super::load`] reports its own.
+use super::chat::rss_kib_of;
 use super::chat::ANSWER;
 use super::fake_model::{Answer, FakeModel, Script};
-use super::load::Tally;
-use super::ms;
+use super::load::{Memory, Tally};
+use super::{ms, QUERIES};
 use anyhow::Context;
 use app::chat::{ChatEvent, SentMessage, SeqEvent};
 use eventsource_stream::Eventsource;
@@ -32,6 +40,8 @@ pub struct Options {
     pub streams: usize,
     /// How long the load lasts.
     pub duration: Duration,
+    /// Venue searches started per second beside the conversations (0: none).
+    pub searches_per_second: u32,
     /// Wait before each streamed delta.
     pub pace: Duration,
     /// The `maxy` executable to start as the server.
@@ -47,11 +57,17 @@ pub struct Options {
 pub struct Report {
     pub first_words: Tally,
     pub whole_answer: Tally,
+    pub searches: Tally,
+    /// Searches the run was to start (rate × duration).
+    pub searches_expected: u64,
+    /// The server's resident memory in KiB, as [`super::load::Report`]
+    /// reads its own process's.
+    pub memory: Memory,
 }
 
 impl Report {
     pub fn errors(&self) -> usize {
-        self.whole_answer.errors
+        self.whole_answer.errors + self.searches.errors
     }
 
     pub fn print(&mut self) {
@@ -59,6 +75,26 @@ impl Report {
             .print("send -> first words on the page (first text_delta)");
         self.whole_answer
             .print("send -> whole answer (turn_finished), errors counted here");
+        if self.searches_expected > 0 {
+            self.searches
+                .print("venue searches (POST /api/venues/search)");
+        }
+        let m = self.memory;
+        println!(
+            "  server's resident memory: idle {} MiB; once loaded {} MiB; at the end {} MiB; peak {} MiB",
+            m.idle / 1024,
+            m.settled / 1024,
+            m.after / 1024,
+            m.peak / 1024,
+        );
+        println!(
+            "verdict: {}; memory {}",
+            match self.errors() {
+                0 => "zero errors".to_string(),
+                n => format!("{n} ERRORS"),
+            },
+            if m.flat() { "flat" } else { "GREW" },
+        );
     }
 }
 
@@ -83,7 +119,13 @@ pub async fn run(db: &PgPool, opts: &Options) -> anyhow::Result<Report> {
     .await?
     .context("no team member: seed the demo first (maxy seed)")?;
     let text_only: Script = Arc::new(|_| Answer::Text(ANSWER.into()));
-    let model = FakeModel::start(text_only, opts.pace, super::chat::CHUNK).await?;
+    let model = FakeModel::start(
+        super::search_model::answering_searches(text_only),
+        opts.pace,
+        super::chat::CHUNK,
+    )
+    .await?;
+    model.forget_requests();
     let server = start_server(opts, &model).await?;
     let http = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
@@ -95,18 +137,32 @@ pub async fn run(db: &PgPool, opts: &Options) -> anyhow::Result<Report> {
         base: server.base.clone(),
         cookie,
     };
-    // Warm-up, not counted: the server's connections plan their statements.
+    // Warm-up, not counted: the server's connections plan their
+    // statements, every query is searched once.
     for _ in 0..3 {
         client.turn(None, "Des lieux ?").await?;
     }
+    if opts.searches_per_second > 0 {
+        for i in 0..QUERIES.len() {
+            client.search(i).await.context("warm-up search")?;
+        }
+    }
 
     println!(
-        "{} conversations through HTTP and SSE at once (a delta every {} ms), for {} s:",
+        "{} conversations through HTTP and SSE at once (a delta every {} ms) and {} venue searches a second, for {} s:",
         opts.streams,
         opts.pace.as_millis(),
+        opts.searches_per_second,
         opts.duration.as_secs()
     );
+    let pid = server.child.id();
+    let idle = rss_kib_of(pid, "VmRSS");
     let end = Instant::now() + opts.duration;
+    let settle = (opts.duration / 6).max(Duration::from_secs(1));
+    let settled = tokio::spawn(async move {
+        tokio::time::sleep(settle).await;
+        rss_kib_of(pid, "VmRSS")
+    });
     let mut clients = tokio::task::JoinSet::new();
     for i in 0..opts.streams {
         let client = client.clone();
@@ -129,17 +185,61 @@ pub async fn run(db: &PgPool, opts: &Options) -> anyhow::Result<Report> {
             (first_words, whole_answer)
         });
     }
+    let searches = searches_until(&client, opts.searches_per_second, end).await?;
     let mut report = Report {
         first_words: Tally::default(),
         whole_answer: Tally::default(),
+        searches,
+        searches_expected: u64::from(opts.searches_per_second) * opts.duration.as_secs(),
+        memory: Memory::default(),
     };
     while let Some(done) = clients.join_next().await {
         let (first_words, whole_answer) = done?;
         report.first_words.merge(first_words);
         report.whole_answer.merge(whole_answer);
     }
+    let peak = rss_kib_of(pid, "VmHWM");
+    let settled = settled.await?;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    report.memory = Memory {
+        idle,
+        settled,
+        after: rss_kib_of(pid, "VmRSS"),
+        peak,
+    };
     drop(server);
     Ok(report)
+}
+
+/// Starts `per_second` searches a second until `end` (none at 0), each
+/// in its own task, and waits for the last.
+async fn searches_until(client: &Client, per_second: u32, end: Instant) -> anyhow::Result<Tally> {
+    let mut found = Tally::default();
+    if per_second == 0 {
+        return Ok(found);
+    }
+    // Reaped as they finish: a finished task is held until its handle is read.
+    let mut searches = tokio::task::JoinSet::new();
+    let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / f64::from(per_second)));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Burst);
+    let mut i = 0usize;
+    let record = |found: &mut Tally, outcome: anyhow::Result<f64>| match outcome {
+        Ok(took) => found.took_ms.push(took),
+        Err(e) => found.failed(format!("{e:#}")),
+    };
+    while Instant::now() < end {
+        tick.tick().await;
+        while let Some(done) = searches.try_join_next() {
+            record(&mut found, done?);
+        }
+        let client = client.clone();
+        searches.spawn(async move { client.search(i).await });
+        i += 1;
+    }
+    while let Some(done) = searches.join_next().await {
+        record(&mut found, done?);
+    }
+    Ok(found)
 }
 
 /// `maxy serve` on a free loopback port, its assistant the fake model; the
@@ -229,6 +329,32 @@ struct Turn {
 }
 
 impl Client {
+    /// The `i`-th query of [`QUERIES`] (round robin) through the venue
+    /// page's endpoint; its time to the whole answer, in milliseconds.
+    async fn search(&self, i: usize) -> anyhow::Result<f64> {
+        let (pool, text) = QUERIES[i % QUERIES.len()];
+        let started = Instant::now();
+        let reply = self
+            .http
+            .post(format!("{}/api/venues/search", self.base))
+            .header(ORIGIN, &self.base)
+            .header(COOKIE, &self.cookie)
+            .form(&[("form[pool]", pool), ("form[text]", text)])
+            .send()
+            .await?;
+        let status = reply.status();
+        let body = reply.bytes().await?;
+        if !status.is_success() {
+            anyhow::bail!(
+                "search: HTTP {status}: {}",
+                String::from_utf8_lossy(&body[..body.len().min(300)])
+            );
+        }
+        let _: app::venue_search::SearchResults =
+            serde_json::from_slice(&body).context("search: not SearchResults")?;
+        Ok(ms(started))
+    }
+
     /// Sends `text` and follows the turn's events to `idle`.
     async fn turn(&self, conversation: Option<i64>, text: &str) -> anyhow::Result<Turn> {
         let started = Instant::now();
