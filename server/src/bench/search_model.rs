@@ -67,20 +67,17 @@ fn rank(user: &str) -> Value {
 
 /// The system prompt, sent as a string or as text blocks.
 fn system_text(body: &Value) -> String {
-    match &body["system"] {
-        Value::String(text) => text.clone(),
-        Value::Array(blocks) => blocks
-            .iter()
-            .filter_map(|b| b["text"].as_str())
-            .collect::<Vec<_>>()
-            .concat(),
-        _ => String::new(),
-    }
+    text_of(&body["system"])
 }
 
 /// The first user message's text, sent as a string or as text blocks.
 fn user_text(body: &Value) -> String {
-    match &body["messages"][0]["content"] {
+    text_of(&body["messages"][0]["content"])
+}
+
+/// A string, or the text of a list of content blocks.
+fn text_of(value: &Value) -> String {
+    match value {
         Value::String(text) => text.clone(),
         Value::Array(blocks) => blocks
             .iter()
