@@ -427,7 +427,7 @@ fn to_pick(c: &Candidate, similarity: Option<f64>, score: f64, reason: &str) -> 
             configuration: c.configuration.clone(),
             capacity: c.capacity,
         }),
-        distance_km: c.distance_m.map(|m| (m / 100.0).round() / 10.0),
+        distance_km: c.distance_m.map(super::reasons::shown_km),
         similarity: similarity.map(|s| (s * 1000.0).round() / 1000.0),
         score: (score * 1000.0).round() / 1000.0,
         reason: reason.to_string(),
@@ -544,4 +544,34 @@ async fn direct(
         result_ids,
         llm_candidates: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::db::venue_search::Candidate;
+
+    #[test]
+    fn the_card_and_its_reason_give_the_same_distance() {
+        // Metres near the roundings' edges: rounding the card's value to
+        // 100 m and the reason's to 10 m gave « à 900 m » above « à 910 m ».
+        for m in [
+            905.0, 905.3, 994.9, 1149.6, 1150.4, 1152.0, 1250.0, 9949.0, 9960.0,
+        ] {
+            let c = Candidate {
+                id: 1,
+                code: "#1".into(),
+                name: "Lieu".into(),
+                city: "Paris".into(),
+                postal_code: "75007".into(),
+                room_id: 1,
+                room_name: "Salon".into(),
+                configuration: "theatre".into(),
+                capacity: 67,
+                distance_m: Some(m),
+            };
+            let pick = super::to_pick(&c, None, 0.5, "");
+            let card = app::fr::distance_km(pick.distance_km.expect("a distance"));
+            assert_eq!(card, super::super::reasons::at(m), "{m} m");
+        }
+    }
 }

@@ -3,8 +3,16 @@ use super::finalist::Finalist;
 use super::preferences::{budget_fit, Wants};
 use app::room_configurations::phrase_of;
 
-fn km(d: f64) -> String {
-    app::fr::distance_km(d)
+/// A finalist's distance as its card shows it: in km, to the 10 m. The
+/// reasons format this same value, so a card and its reason never give
+/// two distances (« à 900 m » above « à 910 m »).
+pub(crate) fn shown_km(m: f64) -> f64 {
+    (m / 10.0).round() / 100.0
+}
+
+/// « 910 m », « 2,4 km » from metres, as the card says it.
+pub(crate) fn at(m: f64) -> String {
+    app::fr::distance_km(shown_km(m))
 }
 
 /// Why a finalist that neither the model nor the training turned down
@@ -31,7 +39,7 @@ pub fn left_out(f: &Finalist<'_>, wants: Wants) -> String {
         }
         _ if c.distance_m.is_some_and(|m| m > 5000.0) => format!(
             "plus loin que les lieux retenus (à {})",
-            km(c.distance_m.unwrap_or_default() / 1000.0)
+            at(c.distance_m.unwrap_or_default())
         ),
         _ if f.similarity.is_some() => {
             "moins proche de votre description que les lieux retenus".to_string()
@@ -43,7 +51,7 @@ pub fn left_out(f: &Finalist<'_>, wants: Wants) -> String {
                 phrase_of(&c.configuration)
             )];
             if let Some(m) = c.distance_m {
-                facts.push(format!("à {}", km(m / 1000.0)));
+                facts.push(format!("à {}", at(m)));
             }
             format!("classé après les lieux retenus ({})", facts.join(", "))
         }
@@ -105,8 +113,8 @@ pub fn sentence(f: &Finalist<'_>, wants: Wants, semantic: f64, recommended: bool
         ),
     };
     facts.push(room);
-    if let Some(d) = c.distance_m.map(|m| m / 1000.0) {
-        facts.push(format!("à {}", km(d)));
+    if let Some(m) = c.distance_m {
+        facts.push(format!("à {}", at(m)));
     }
     if semantic >= 0.6 {
         facts.push("très proche de votre description".into());
@@ -156,7 +164,15 @@ pub fn sentence(f: &Finalist<'_>, wants: Wants, semantic: f64, recommended: bool
 
 #[cfg(test)]
 mod tests {
-    use super::room_label;
+    use super::{at, room_label};
+
+    #[test]
+    fn a_distance_reads_to_the_ten_metres_then_the_hundred() {
+        assert_eq!(at(905.0), "910\u{a0}m");
+        assert_eq!(at(994.0), "990\u{a0}m");
+        assert_eq!(at(2_437.0), "2,4\u{a0}km");
+        assert_eq!(at(12_345.0), "12\u{a0}km");
+    }
 
     #[test]
     fn a_room_whose_name_says_its_kind_is_not_called_salle_again() {
