@@ -309,6 +309,27 @@ fn count_reads_the_criteria_with_the_search_extractor() {
 }
 
 #[test]
+fn count_counts_in_a_departement_and_not_in_lyon() {
+    let mut req = request(SYSTEM, "Combien de lieux dans le 93 ?");
+    let (calls, text) = run(&mut req, &mut |_, _| Ok(json!({"count": 12})));
+    assert_eq!(
+        calls,
+        [("count_members".to_string(), json!({"departments": ["93"]}))]
+    );
+    assert_eq!(text, "12 lieux dans le 93 (Seine-Saint-Denis).");
+
+    // No count of Paris stands for Lyon: nothing is counted.
+    let mut req = request(SYSTEM, "Combien de lieux à Lyon ?");
+    let (calls, text) = run(&mut req, &mut |_, _| Ok(json!({"count": 272})));
+    assert!(calls.is_empty(), "{calls:?}");
+    assert!(
+        text.starts_with("Je ne sais pas compter les lieux de Lyon"),
+        "{text}"
+    );
+    assert!(!text.contains("272"), "{text}");
+}
+
+#[test]
 fn emails_are_summarised_not_repeated() {
     let mut req = request(SYSTEM, "montre les e-mails");
     let emails = json!({"emails": [

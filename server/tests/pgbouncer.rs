@@ -282,6 +282,8 @@ async fn the_server_works_through_pgbouncer_in_transaction_mode(db: PgPool) {
                     let filter = server::db::member_search::CountFilter {
                         pool_id: Some(n),
                         postal_codes: &[],
+                        departments: &[],
+                        radius: None,
                         capacity: None,
                     };
                     match server::db::member_search::count(&pool, &filter).await {

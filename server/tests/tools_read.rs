@@ -602,6 +602,38 @@ async fn count_members_over_active_venues(db: PgPool) {
     assert_eq!(count(v), 1);
     let (v, _) = run(&ctx, "count_members", json!({"min_capacity": 180})).await;
     assert_eq!(count(v), 1);
+    // The search's own area clauses: départements, a radius, both with codes.
+    let (v, _) = run(&ctx, "count_members", json!({"departments": ["75"]})).await;
+    assert_eq!(count(v), 3);
+    let (v, _) = run(&ctx, "count_members", json!({"departments": ["93"]})).await;
+    assert_eq!(count(v), 0);
+    let near = |km: f64| json!({"near": {"lat": 48.873, "lng": 2.310, "radius_km": km}});
+    let (v, _) = run(&ctx, "count_members", near(1.0)).await;
+    assert_eq!(count(v), 1, "#101 alone within 1 km of itself");
+    let (v, _) = run(&ctx, "count_members", near(10.0)).await;
+    assert_eq!(count(v), 3);
+    let (v, _) = run(
+        &ctx,
+        "count_members",
+        json!({"postal_codes": ["75011"], "departments": ["93"]}),
+    )
+    .await;
+    assert_eq!(count(v), 1, "either a code or a département will do");
+    for (input, needle) in [
+        (json!({"departments": ["99"]}), "département inconnu « 99 »"),
+        (json!({"departments": ["7"]}), "département inconnu « 7 »"),
+        (near(0.0), "radius_km entre 0 et 200"),
+        (near(500.0), "radius_km entre 0 et 200"),
+    ] {
+        let e = Toolbox::run_read(&ctx, "count_members", &input)
+            .await
+            .expect_err("refused");
+        assert!(
+            matches!(e, ToolError::InvalidArguments(_)),
+            "{input}: {e:?}"
+        );
+        assert!(e.to_string().contains(needle), "{input}: {e}");
+    }
 }
 
 #[sqlx::test(migrations = "../migrations")]

@@ -55,11 +55,6 @@ pub fn match_department<S: AsRef<str>>(words: &[S]) -> Option<(&'static Departme
     DEPARTMENTS
         .iter()
         .flat_map(|d| d.aliases.iter().map(move |a| (d, *a)))
-        .filter_map(|(d, alias)| {
-            let parts: Vec<&str> = alias.split(' ').collect();
-            let matches = parts.len() <= words.len()
-                && parts.iter().zip(words).all(|(p, w)| *p == w.as_ref());
-            matches.then_some((d, parts.len()))
-        })
+        .filter_map(|(d, alias)| Some((d, super::alias_len(alias, words)?)))
         .max_by_key(|&(_, n)| n)
 }

@@ -4,7 +4,12 @@ use sqlx::{Acquire, Postgres, QueryBuilder};
 
 pub struct CountFilter<'a> {
     pub pool_id: Option<i64>,
+    /// With `departments`, either will do.
     pub postal_codes: &'a [String],
+    /// Two digits ("93"): every postal code starting with them.
+    pub departments: &'a [String],
+    /// Centre and radius in metres.
+    pub radius: Option<(f64, f64, f64)>,
     /// A layout and the capacity one of its rooms must hold; `None` for
     /// the layout: any layout.
     pub capacity: Option<(Option<app::room_configurations::Configuration>, i32)>,
@@ -35,11 +40,7 @@ pub async fn count<'c>(
     if let Some(pool_id) = f.pool_id {
         q.push(" AND s.pool_id = ").push_bind(pool_id);
     }
-    if !f.postal_codes.is_empty() {
-        q.push(" AND s.postal_code = ANY(")
-            .push_bind(f.postal_codes)
-            .push(")");
-    }
+    super::venue_search::push_area(&mut q, f.postal_codes, f.departments, f.radius);
     if let Some((configuration, min)) = f.capacity {
         let columns: Vec<&str> = match configuration {
             Some(c) => vec![column(c)],

@@ -52,6 +52,54 @@ pub struct HardFilter<'a> {
     pub limit: i64,
 }
 
+/// The area clauses on `member_search s`, shared by stage 1 and
+/// `count_members` so a count agrees with what a search can find. Every
+/// area given must hold: "dans le 15e, à 1 km de la tour Montparnasse" is
+/// the part of the 15th within 1 km, not either. Postal codes and
+/// départements together: either will do. `radius`: centre and metres.
+pub(crate) fn push_area<'a>(
+    q: &mut QueryBuilder<'a, Postgres>,
+    postal_codes: &'a [String],
+    departments: &'a [String],
+    radius: Option<(f64, f64, f64)>,
+) {
+    match (postal_codes.is_empty(), departments.is_empty()) {
+        (true, true) => {}
+        (false, true) => {
+            q.push(" AND s.postal_code = ANY(")
+                .push_bind(postal_codes)
+                .push(")");
+        }
+        (true, false) => {
+            q.push(" AND left(s.postal_code, 2) = ANY(")
+                .push_bind(departments)
+                .push(")");
+        }
+        (false, false) => {
+            q.push(" AND (s.postal_code = ANY(")
+                .push_bind(postal_codes)
+                .push(") OR left(s.postal_code, 2) = ANY(")
+                .push_bind(departments)
+                .push("))");
+        }
+    }
+    if let Some((lat, lng, metres)) = radius {
+        // earth_box is what the GiST index answers; earth_distance refines it exactly.
+        q.push(" AND earth_box(ll_to_earth(")
+            .push_bind(lat)
+            .push("::float8, ")
+            .push_bind(lng);
+        q.push("::float8), ")
+            .push_bind(metres)
+            .push("::float8) @> s.earth AND earth_distance(ll_to_earth(");
+        q.push_bind(lat)
+            .push("::float8, ")
+            .push_bind(lng)
+            .push("::float8), s.earth) < ");
+        q.push_bind(metres).push("::float8");
+    }
+}
+
 /// A member that passed the hard filter, how far it is from the reference
 /// point (None: no coordinates) and, when a query vector was given, its
 /// cosine distance to the query (None: no vector of that model yet).
@@ -155,28 +203,7 @@ pub async fn hard_filter(
             .push_bind(f.min_capacity);
     }
     q.push(")");
-    // Every area the request names must hold: "dans le 15e, à 1 km de la
-    // tour Montparnasse" is the part of the 15th within 1 km, not either.
-    match (f.postal_codes.is_empty(), f.departments.is_empty()) {
-        (true, true) => {}
-        (false, true) => {
-            q.push(" AND s.postal_code = ANY(")
-                .push_bind(f.postal_codes)
-                .push(")");
-        }
-        (true, false) => {
-            q.push(" AND left(s.postal_code, 2) = ANY(")
-                .push_bind(f.departments)
-                .push(")");
-        }
-        (false, false) => {
-            q.push(" AND (s.postal_code = ANY(")
-                .push_bind(f.postal_codes)
-                .push(") OR left(s.postal_code, 2) = ANY(")
-                .push_bind(f.departments)
-                .push("))");
-        }
-    }
+    push_area(&mut q, f.postal_codes, f.departments, f.radius);
     // What the request rules out never comes back, whatever else matches.
     // A venue without a postal code is not known to be in a place ruled
     // out, so it stays.
@@ -197,21 +224,6 @@ pub async fn hard_filter(
         )
         .push_bind(f.excluded_kinds)
         .push("))");
-    }
-    if let Some((lat, lng, metres)) = f.radius {
-        // earth_box is what the GiST index answers; earth_distance refines it exactly.
-        q.push(" AND earth_box(ll_to_earth(")
-            .push_bind(lat)
-            .push("::float8, ")
-            .push_bind(lng);
-        q.push("::float8), ")
-            .push_bind(metres)
-            .push("::float8) @> s.earth AND earth_distance(ll_to_earth(");
-        q.push_bind(lat)
-            .push("::float8, ")
-            .push_bind(lng)
-            .push("::float8), s.earth) < ");
-        q.push_bind(metres).push("::float8");
     }
     // `<->` (straight-line distance between the cube points) orders like the
     // great-circle distance and is what the GiST index walks in order. No

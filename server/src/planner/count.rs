@@ -10,19 +10,48 @@ use crate::search::criteria;
 use serde_json::{json, Map, Value};
 
 pub fn next(turn: &Turn) -> Next {
-    let input = input(&turn.text);
+    let read = criteria::extract(cut(&turn.text, criteria::MAX_INPUT_BYTES));
+    // « Combien de lieux à Lyon ? »: no count of Paris stands for Lyon.
+    if !read.places_elsewhere.is_empty() && !locates(&read) {
+        return Next::Say(format!(
+            "Je ne sais pas compter les lieux de {} : Maxy ne connaît que les lieux de Paris et de l'Île-de-France.",
+            app::fr::join_and(&read.places_elsewhere)
+        ));
+    }
+    let input = input(&read, &turn.text);
     match turn.json("count_members") {
         None => Next::call("count_members", input),
-        Some(v) => Next::Say(answer(v, &input)),
+        Some(v) => Next::Say(answer(v, &input, &read)),
     }
 }
 
-/// The count's arguments from the text.
-pub fn input(text: &str) -> Value {
-    let c = criteria::extract(cut(text, criteria::MAX_INPUT_BYTES));
+/// Whether the text names an area of Île-de-France to count in.
+fn locates(c: &criteria::Criteria) -> bool {
+    !c.postal_codes.is_empty() || !c.departments.is_empty() || c.near.is_some()
+}
+
+/// The radius a count uses around a place named without one (« près de la
+/// gare de Lyon »): the place's own, as the search's ranking weighs it.
+fn radius_km(near: &criteria::Near) -> f64 {
+    near.radius_km.unwrap_or_else(|| {
+        app::geo::lookup(&near.label).map_or(1.0, |place| place.default_radius_km())
+    })
+}
+
+/// The count's arguments from what the search's extractor read.
+fn input(c: &criteria::Criteria, text: &str) -> Value {
     let mut input = Map::new();
     if !c.postal_codes.is_empty() {
         input.insert("postal_codes".into(), json!(c.postal_codes));
+    }
+    if !c.departments.is_empty() {
+        input.insert("departments".into(), json!(c.departments));
+    }
+    if let Some(near) = &c.near {
+        input.insert(
+            "near".into(),
+            json!({"lat": near.lat, "lng": near.lng, "radius_km": radius_km(near)}),
+        );
     }
     if let Some(conf) = c.configurations.first() {
         input.insert("configuration".into(), json!(conf.key()));
@@ -37,7 +66,7 @@ pub fn input(text: &str) -> Value {
     Value::Object(input)
 }
 
-fn answer(result: &Value, input: &Value) -> String {
+fn answer(result: &Value, input: &Value, read: &criteria::Criteria) -> String {
     let Some(n) = count(result, "count") else {
         return "Le comptage n'a pas donné de nombre.".to_string();
     };
@@ -45,9 +74,22 @@ fn answer(result: &Value, input: &Value) -> String {
     if let Some(pool) = super::results::text(input, "pool") {
         filters.push(format!("dans le pool {}", super::pools::name_of(pool)));
     }
-    let codes = super::results::strings(input, "postal_codes");
-    if !codes.is_empty() {
-        filters.push(format!("dans {}", codes.join(", ")));
+    let mut areas = places(&super::results::strings(input, "postal_codes"));
+    areas.extend(
+        read.departments
+            .iter()
+            .filter_map(|d| app::geo::department(d))
+            .map(|d| format!("dans le {} ({})", d.number, d.name)),
+    );
+    if !areas.is_empty() {
+        filters.push(app::fr::join_and(&areas));
+    }
+    if let Some(near) = &read.near {
+        filters.push(format!(
+            "à moins de {} de {}",
+            app::fr::distance_km(radius_km(near)),
+            near.label
+        ));
     }
     match (
         super::results::text(input, "configuration"),
@@ -66,33 +108,112 @@ fn answer(result: &Value, input: &Value) -> String {
         (None, None) => {}
     }
     let noun = if n == 1 { "lieu" } else { "lieux" };
-    if filters.is_empty() {
+    let mut said = if filters.is_empty() {
         format!("{} {noun} au total.", number(n))
     } else {
         format!("{} {noun} {}.", number(n), filters.join(" "))
+    };
+    if !read.places_elsewhere.is_empty() {
+        said.push_str(&format!(
+            " Hors de Paris et de l'Île-de-France, non compté : {}.",
+            app::fr::join_and(&read.places_elsewhere)
+        ));
     }
+    said
+}
+
+/// « à Paris 8e », « à Paris 16e et à Montreuil (93100) »: the codes as a
+/// person names them, one arrondissement once (75016 and 75116).
+fn places<S: AsRef<str>>(codes: &[S]) -> Vec<String> {
+    let mut named: Vec<String> = Vec::new();
+    for code in codes {
+        let code = code.as_ref();
+        let name = match app::geo::postal_code_name(code) {
+            name if name == code => format!("dans le {code}"),
+            name => format!("à {name}"),
+        };
+        if !named.contains(&name) {
+            named.push(name);
+        }
+    }
+    named
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn read(text: &str) -> (criteria::Criteria, Value) {
+        let c = criteria::extract(text);
+        let input = input(&c, text);
+        (c, input)
+    }
+
     #[test]
     fn criteria_become_the_count_filters() {
+        let (_, input) = read("Combien de lieux dans le 8e pour 100 personnes en cocktail ?");
         assert_eq!(
-            input("Combien de lieux dans le 8e pour 100 personnes en cocktail ?"),
+            input,
             json!({"postal_codes": ["75008"], "configuration": "cocktail", "min_capacity": 100})
         );
-        assert_eq!(input("combien de lieux ?"), json!({}));
+        assert_eq!(read("combien de lieux ?").1, json!({}));
+        assert_eq!(
+            read("Combien de lieux dans le 93 ?").1,
+            json!({"departments": ["93"]})
+        );
+    }
+
+    #[test]
+    fn a_place_is_counted_within_its_radius() {
+        let (c, input) = read("Combien de lieux à 2 km de la gare de Lyon ?");
+        let near = &input["near"];
+        assert_eq!(near["radius_km"], json!(2.0));
+        assert!(
+            (near["lat"].as_f64().unwrap() - 48.84).abs() < 0.01,
+            "{near}"
+        );
+        assert_eq!(
+            answer(&json!({"count": 42}), &input, &c),
+            "42 lieux à moins de 2\u{a0}km de Gare de Lyon."
+        );
+        // Without a radius, the place's own, said in the answer.
+        let (c, input) = read("Combien de lieux près de la gare de Lyon ?");
+        let radius = input["near"]["radius_km"].as_f64().expect("a radius");
+        assert!(radius > 0.0 && radius <= 5.0, "{radius}");
+        assert!(answer(&json!({"count": 7}), &input, &c).starts_with("7 lieux à moins de "));
     }
 
     #[test]
     fn the_answer_names_the_filters() {
         let input = json!({"postal_codes": ["75008"], "min_capacity": 100});
+        let none = criteria::Criteria::default();
         assert_eq!(
-            answer(&json!({"count": 1234}), &input),
-            "1\u{a0}234 lieux dans 75008 avec une salle d'au moins 100 personnes."
+            answer(&json!({"count": 1234}), &input, &none),
+            "1\u{a0}234 lieux à Paris 8e avec une salle d'au moins 100 personnes."
         );
-        assert_eq!(answer(&json!({"count": 1}), &json!({})), "1 lieu au total.");
+        let input = json!({"postal_codes": ["75016", "75116", "93100"], "configuration": "u"});
+        assert_eq!(
+            answer(&json!({"count": 3}), &input, &none),
+            "3 lieux à Paris 16e et à Montreuil (93100) en U."
+        );
+        assert_eq!(
+            answer(&json!({"count": 1}), &json!({}), &none),
+            "1 lieu au total."
+        );
+        let (c, input) = read("Combien de lieux dans le 93 ?");
+        assert_eq!(
+            answer(&json!({"count": 12}), &input, &c),
+            "12 lieux dans le 93 (Seine-Saint-Denis)."
+        );
+    }
+
+    #[test]
+    fn a_place_outside_the_area_is_not_counted() {
+        let (c, input) = read("Combien de lieux à Lyon ou dans le 8e ?");
+        assert_eq!(input, json!({"postal_codes": ["75008"]}));
+        assert_eq!(
+            answer(&json!({"count": 30}), &input, &c),
+            "30 lieux à Paris 8e. Hors de Paris et de l'Île-de-France, non compté : Lyon."
+        );
     }
 }

@@ -82,8 +82,14 @@ pub struct GetMemberSignals {
 #[serde(deny_unknown_fields)]
 pub struct CountMembers {
     pub pool: Option<String>,
+    /// Five-digit postal codes; with `departments`, either will do.
     #[serde(default)]
     pub postal_codes: Vec<String>,
+    /// Départements of Île-de-France (and the Oise), two digits: `93`.
+    #[serde(default)]
+    pub departments: Vec<String>,
+    /// Only venues within this radius of a centre.
+    pub near: Option<Near>,
     /// With `min_capacity`: rooms holding that many in this layout.
     pub configuration: Option<String>,
     pub min_capacity: Option<u32>,

@@ -122,6 +122,50 @@ pub fn postal_codes(codes: &[String]) -> Result<Vec<String>, ToolError> {
         .collect()
 }
 
+/// Départements by number (« 93 »): those Maxy knows (Île-de-France and
+/// the Oise), at most 10.
+pub fn departments(numbers: &[String]) -> Result<Vec<String>, ToolError> {
+    if numbers.len() > 10 {
+        return Err(invalid(format!(
+            "au plus 10 départements (reçu {})",
+            numbers.len()
+        )));
+    }
+    numbers
+        .iter()
+        .map(|n| {
+            let n = n.trim();
+            match app::geo::department(n) {
+                Some(d) => Ok(d.number.to_string()),
+                None => Err(invalid(format!(
+                    "département inconnu « {} » : deux chiffres parmi {}",
+                    super::output::truncate(n, 20),
+                    app::geo::DEPARTMENTS
+                        .iter()
+                        .map(|d| d.number)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))),
+            }
+        })
+        .collect()
+}
+
+/// A centre and a radius: (lat, lng, metres), once in bounds.
+pub fn near(n: &super::args::Near) -> Result<(f64, f64, f64), ToolError> {
+    let ok = (-90.0..=90.0).contains(&n.lat)
+        && (-180.0..=180.0).contains(&n.lng)
+        && n.radius_km > 0.0
+        && n.radius_km <= 200.0;
+    if ok {
+        Ok((n.lat, n.lng, n.radius_km * 1000.0))
+    } else {
+        Err(invalid(
+            "near : lat entre -90 et 90, lng entre -180 et 180, radius_km entre 0 et 200",
+        ))
+    }
+}
+
 /// A room layout key (reunion, u, theatre, cabaret, ecole, banquet, cocktail).
 pub fn configuration(key: &str) -> Result<String, ToolError> {
     use app::room_configurations::Configuration;

@@ -86,6 +86,11 @@ pub fn for_tool(name: &str, mode: Mode) -> Option<Value> {
         "count_members" => {
             let mut s = of::<args::CountMembers>();
             constrain(&mut s, "postal_codes", json!({"items": postal_code()}));
+            constrain(
+                &mut s,
+                "departments",
+                json!({"maxItems": 10, "items": {"pattern": "^[0-9]{2}$"}}),
+            );
             constrain(&mut s, "min_capacity", json!({"minimum": 1}));
             s
         }

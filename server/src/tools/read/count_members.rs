@@ -1,6 +1,7 @@
-//! `count_members`: how many active venues match a pool, postal codes and
-//! a capacity in a layout — over `member_search`, the search's own table,
-//! so the count agrees with what a search can find.
+//! `count_members`: how many active venues match a pool, an area (postal
+//! codes, départements, a radius) and a capacity in a layout — over
+//! `member_search` with the search's own area clauses, so the count agrees
+//! with what a search can find.
 use super::{answer, plural};
 use crate::db::member_search::{self, CountFilter};
 use crate::tools::args::CountMembers;
@@ -11,6 +12,8 @@ use serde_json::json;
 
 pub async fn run(ctx: &ToolContext, args: CountMembers) -> Result<ToolOutcome, ToolError> {
     let postal_codes = input::postal_codes(&args.postal_codes)?;
+    let departments = input::departments(&args.departments)?;
+    let radius = args.near.as_ref().map(input::near).transpose()?;
     let configuration = match args.configuration.as_deref() {
         Some(c) => Some(
             Configuration::from_key(&input::configuration(c)?)
@@ -40,6 +43,8 @@ pub async fn run(ctx: &ToolContext, args: CountMembers) -> Result<ToolOutcome, T
     let filter = CountFilter {
         pool_id: pool.as_ref().map(|p| p.id),
         postal_codes: &postal_codes,
+        departments: &departments,
+        radius,
         capacity,
     };
     let count = member_search::count(&ctx.db, &filter)

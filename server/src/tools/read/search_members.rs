@@ -120,15 +120,7 @@ async fn form(ctx: &ToolContext, args: &SearchMembers) -> Result<SearchForm, Too
         .collect::<Result<Vec<_>, _>>()?;
     let postal_codes = input::postal_codes(&args.postal_codes)?;
     if let Some(n) = &args.near {
-        let ok = (-90.0..=90.0).contains(&n.lat)
-            && (-180.0..=180.0).contains(&n.lng)
-            && n.radius_km > 0.0
-            && n.radius_km <= 200.0;
-        if !ok {
-            return Err(invalid(
-                "near : lat entre -90 et 90, lng entre -180 et 180, radius_km entre 0 et 200",
-            ));
-        }
+        input::near(n)?;
     }
     let pool = match args.pool.as_deref().map(str::trim) {
         Some(p) if !p.is_empty() => p.to_string(),
