@@ -168,7 +168,7 @@ test('« classés par distance » lists each group nearest first', { timeout: TE
     await page.goto(`${BASE_URL}/lieux?pool=&q=${encodeURIComponent(q)}`);
     await page.getByTestId('venue-results').waitFor();
     assert.match(await page.getByTestId('venue-results').innerText(), /classés par distance/);
-    assert.match(await page.getByTestId('search-order').innerText(), /du plus proche au plus loin de Gare de Lyon/);
+    assert.match(await page.getByTestId('search-order').innerText(), /du plus proche au plus loin de la gare de Lyon/);
     assert.match(await page.getByTestId('search-pools').innerText(), /tous les pools/);
     const sections = page.locator('[data-testid="venue-results"] section');
     assert.ok((await sections.count()) >= 1);

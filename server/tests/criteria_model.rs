@@ -75,7 +75,7 @@ async fn a_valid_answer_is_the_models_reading() {
     assert_eq!(c.semantic_query, "soirée rooftop festif");
     for note in [
         "75008 (Paris 8e)",
-        "1 km autour de Gare Saint-Lazare",
+        "1 km autour de la gare Saint-Lazare",
         "80 à 120 personnes",
         "cocktail",
     ] {

@@ -273,7 +273,7 @@ async fn classes_par_distance_is_sorted_by_distance(db: PgPool) {
         );
         assert_eq!(
             r.order,
-            "Ordre : dans chaque groupe, du plus proche au plus loin de Gare de Lyon."
+            "Ordre : dans chaque groupe, du plus proche au plus loin de la gare de Lyon."
         );
         assert!(picks(&r).len() > 2, "{pool:?}: {:?}", r.notices);
         assert_each_tier(

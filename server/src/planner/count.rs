@@ -86,9 +86,9 @@ fn answer(result: &Value, input: &Value, read: &criteria::Criteria) -> String {
     }
     if let Some(near) = &read.near {
         filters.push(format!(
-            "à moins de {} de {}",
+            "à moins de {} {}",
             app::fr::distance_km(radius_km(near)),
-            near.label
+            criteria::of(&near.label)
         ));
     }
     match (
@@ -107,7 +107,7 @@ fn answer(result: &Value, input: &Value, read: &criteria::Criteria) -> String {
         )),
         (None, None) => {}
     }
-    let noun = if n == 1 { "lieu" } else { "lieux" };
+    let noun = app::fr::agree(n, "lieu", "lieux");
     let mut said = if filters.is_empty() {
         format!("{} {noun} au total.", number(n))
     } else {
@@ -174,7 +174,7 @@ mod tests {
         );
         assert_eq!(
             answer(&json!({"count": 42}), &input, &c),
-            "42 lieux à moins de 2\u{a0}km de Gare de Lyon."
+            "42 lieux à moins de 2\u{a0}km de la gare de Lyon."
         );
         // Without a radius, the place's own, said in the answer.
         let (c, input) = read("Combien de lieux près de la gare de Lyon ?");
@@ -199,6 +199,10 @@ mod tests {
         assert_eq!(
             answer(&json!({"count": 1}), &json!({}), &none),
             "1 lieu au total."
+        );
+        assert_eq!(
+            answer(&json!({"count": 0}), &json!({}), &none),
+            "0 lieu au total."
         );
         let (c, input) = read("Combien de lieux dans le 93 ?");
         assert_eq!(

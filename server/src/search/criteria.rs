@@ -278,8 +278,49 @@ pub(crate) fn format_km(km: f64) -> String {
     }
 }
 
-/// "de Versailles", "d'Issy", "du Marais", "de La Défense".
+/// Places named with a common noun, said with its article and in lower
+/// case: « près de la gare de Lyon », « à 2 km du stade de France ».
+const COMMON_NOUNS: [(&str, &str); 7] = [
+    ("Gare ", "de la gare "),
+    ("Tour ", "de la tour "),
+    ("Porte ", "de la porte "),
+    ("Bois ", "du bois "),
+    ("Stade ", "du stade "),
+    ("Canal ", "du canal "),
+    ("Aéroport ", "de l'aéroport "),
+];
+
+/// Places whose name is said with an article: « près du Louvre », « de la
+/// Bastille », « des Invalides ».
+const WITH_ARTICLE: [(&str, &str); 17] = [
+    ("Louvre", "du "),
+    ("Trocadéro", "du "),
+    ("Châtelet – Les Halles", "du "),
+    ("Quartier latin", "du "),
+    ("Champs-Élysées", "des "),
+    ("Invalides", "des "),
+    ("Batignolles", "des "),
+    ("Buttes-Chaumont", "des "),
+    ("Grands Boulevards", "des "),
+    ("Madeleine", "de la "),
+    ("Concorde", "de la "),
+    ("Bastille", "de la "),
+    ("République", "de la "),
+    ("Butte-aux-Cailles", "de la "),
+    ("Bibliothèque François-Mitterrand", "de la "),
+    ("Opéra", "de l'"),
+    ("Arc de Triomphe", "de l'"),
+];
+
+/// "de Versailles", "d'Issy", "du Marais", "de La Défense", "de la gare de
+/// Lyon", "du Louvre".
 pub(crate) fn of(name: &str) -> String {
+    if let Some((prefix, said)) = COMMON_NOUNS.iter().find(|(p, _)| name.starts_with(p)) {
+        return format!("{said}{}", &name[prefix.len()..]);
+    }
+    if let Some((_, article)) = WITH_ARTICLE.iter().find(|(n, _)| *n == name) {
+        return format!("{article}{name}");
+    }
     if let Some(rest) = name.strip_prefix("Le ") {
         format!("du {rest}")
     } else if let Some(rest) = name.strip_prefix("Les ") {

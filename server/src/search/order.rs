@@ -78,7 +78,7 @@ mod tests {
     fn the_sentence_says_every_rule_applied_in_order() {
         assert_eq!(
             sentence(&Base::Distance("Gare de Lyon".into()), true, false),
-            "Ordre : dans chaque groupe, favoris de l'équipe d'abord, puis du plus proche au plus loin de Gare de Lyon."
+            "Ordre : dans chaque groupe, favoris de l'équipe d'abord, puis du plus proche au plus loin de la gare de Lyon."
         );
         assert_eq!(
             sentence(&Base::of_ranking("deterministic"), false, false),

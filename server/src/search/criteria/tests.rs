@@ -136,7 +136,7 @@ fn notes_say_what_was_understood() {
         c.notes,
         [
             "75008 (Paris 8e)",
-            "5 km autour de Gare de Lyon",
+            "5 km autour de la gare de Lyon",
             "180 personnes",
             "cocktail ou banquet",
             "lieux demandés : #102",
@@ -146,7 +146,7 @@ fn notes_say_what_was_understood() {
     assert_eq!(extract("à Issy").notes, ["92130 (Issy-les-Moulineaux)"]);
     assert_eq!(
         extract("près d'Orly").notes,
-        ["près d'Aéroport d'Orly (classés par distance)"]
+        ["près de l'aéroport d'Orly (classés par distance)"]
     );
     assert_eq!(
         extract("dans le Marais").notes,
@@ -162,7 +162,7 @@ fn notes_say_what_was_understood() {
     );
     assert_eq!(
         extract("à 10 minutes à pied de Bastille").notes,
-        ["0,8 km autour de Bastille", "10 min à pied ≈ 0,8 km"]
+        ["0,8 km autour de la Bastille", "10 min à pied ≈ 0,8 km"]
     );
     let all = extract("cocktail dînatoire dans Paris intra-muros");
     assert_eq!(all.postal_codes.len(), 21);
@@ -262,5 +262,29 @@ fn leftovers_regressions() {
             "{text:?} → {:?} → {again:?}",
             first.semantic_query
         );
+    }
+}
+
+#[test]
+fn a_place_takes_its_article_after_de() {
+    for (name, said) in [
+        ("Gare de Lyon", "de la gare de Lyon"),
+        ("Tour Eiffel", "de la tour Eiffel"),
+        ("Bois de Boulogne", "du bois de Boulogne"),
+        ("Stade de France", "du stade de France"),
+        ("Aéroport d'Orly", "de l'aéroport d'Orly"),
+        ("Louvre", "du Louvre"),
+        ("Opéra", "de l'Opéra"),
+        ("Bastille", "de la Bastille"),
+        ("Champs-Élysées", "des Champs-Élysées"),
+        ("Le Marais", "du Marais"),
+        ("La Défense", "de La Défense"),
+        ("Issy-les-Moulineaux", "d'Issy-les-Moulineaux"),
+        ("Montmartre", "de Montmartre"),
+        // Communes whose first word is also a common noun keep their name.
+        ("Bois-Colombes", "de Bois-Colombes"),
+        ("Champs-sur-Marne", "de Champs-sur-Marne"),
+    ] {
+        assert_eq!(super::of(name), said);
     }
 }

@@ -244,7 +244,7 @@ fn a_proximity_ranks_without_excluding() {
         assert!(codes(text).is_empty(), "{text}");
     }
     let c = extract("près de la gare du Nord");
-    assert_eq!(c.notes, ["près de Gare du Nord (classés par distance)"]);
+    assert_eq!(c.notes, ["près de la gare du Nord (classés par distance)"]);
 }
 
 #[test]
