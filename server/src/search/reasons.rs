@@ -95,7 +95,13 @@ pub(crate) fn room_label(name: &str) -> String {
 
 /// "Salle « Verrière » : 120 places en cocktail pour 100 personnes, à 800 m,
 /// proche de votre description et favori de l'équipe."
-pub fn sentence(f: &Finalist<'_>, wants: Wants, semantic: f64, recommended: bool) -> String {
+/// `semantic`: how close to the description (none when there was none).
+pub fn sentence(
+    f: &Finalist<'_>,
+    wants: Wants,
+    semantic: Option<f64>,
+    recommended: bool,
+) -> String {
     let c = f.candidate;
     let participants = wants.people;
     let mut facts: Vec<String> = Vec::new();
@@ -116,10 +122,10 @@ pub fn sentence(f: &Finalist<'_>, wants: Wants, semantic: f64, recommended: bool
     if let Some(m) = c.distance_m {
         facts.push(format!("à {}", at(m)));
     }
-    if semantic >= 0.6 {
-        facts.push("très proche de votre description".into());
-    } else if semantic >= 0.4 {
-        facts.push("proche de votre description".into());
+    match semantic {
+        Some(s) if s >= 0.6 => facts.push("très proche de votre description".into()),
+        Some(s) if s >= 0.4 => facts.push("proche de votre description".into()),
+        _ => {}
     }
     if budget_fit(wants.budget_per_person, &f.signals).is_some_and(|b| b >= 1.0) {
         facts.push("dans le budget".into());
@@ -147,7 +153,9 @@ pub fn sentence(f: &Finalist<'_>, wants: Wants, semantic: f64, recommended: bool
                 Some("mais au-dessus du budget")
             }
             _ if c.distance_m.is_some_and(|m| m > 5000.0) => Some("mais un peu excentré"),
-            _ if semantic < 0.4 => Some("mais l'ambiance correspond moins à la description"),
+            _ if semantic.is_some_and(|s| s < 0.4) => {
+                Some("mais l'ambiance correspond moins à la description")
+            }
             _ => None,
         };
         if let Some(caveat) = caveat {

@@ -69,8 +69,8 @@ fn reactivity_score(s: &Signals) -> f64 {
     }
 }
 
-/// Every finalist's score (reason left empty) with its semantic part, best
-/// first; the team's training (`effects`) moves it up or down. The LLM
+/// Every finalist's score (reason left empty) with its semantic part (none
+/// when the search had no description), best first; the team's training (`effects`) moves it up or down. The LLM
 /// ranker shows these scores next to its own choices.
 pub fn scores(
     finalists: &[Finalist<'_>],
@@ -78,7 +78,7 @@ pub fn scores(
     source: Similarity,
     model: &str,
     effects: &Effects,
-) -> Vec<(Scored, f64)> {
+) -> Vec<(Scored, Option<f64>)> {
     let sims: Vec<f64> = finalists.iter().filter_map(|f| f.similarity).collect();
     let (min, max) = sims
         .iter()
@@ -101,7 +101,7 @@ pub fn scores(
             (Similarity::None, _) => None,
         }
     };
-    let mut scored: Vec<(Scored, f64)> = finalists
+    let mut scored: Vec<(Scored, Option<f64>)> = finalists
         .iter()
         .map(|f| {
             let c = f.candidate;
@@ -121,7 +121,8 @@ pub fn scores(
                 .fold((0.0, 0.0), |(s, t), (v, w)| (s + v, t + w));
             let score = if weight > 0.0 { sum / weight } else { 0.0 };
             let score = (score + effects.delta(c.id)).clamp(0.0, 1.0);
-            let sem = semantic(f.similarity).unwrap_or(0.0);
+            // None without a description: no reason speaks of one.
+            let sem = semantic(f.similarity);
             (
                 Scored {
                     member_id: c.id,
@@ -210,6 +211,51 @@ mod tests {
         assert_eq!(budget_fit(Some(60), &priced(None, None)), None);
         assert_eq!(budget_fit(None, &priced(Some(40), Some(55))), None);
         assert_eq!(budget_fit(Some(60), &priced(None, Some(50))), Some(1.0));
+    }
+
+    #[test]
+    fn without_a_description_no_reason_speaks_of_one() {
+        use crate::db::venue_search::Candidate;
+        let candidates: Vec<Candidate> = (1..=6)
+            .map(|i| Candidate {
+                id: i,
+                code: format!("#{i}"),
+                name: format!("Lieu {i}"),
+                city: "Paris".into(),
+                postal_code: "75011".into(),
+                room_id: i,
+                room_name: "Verrière".into(),
+                configuration: "cocktail".into(),
+                // Rooms that suit the group, near: only the description
+                // could earn a compatible venue its caveat.
+                capacity: 50 + i as i32,
+                distance_m: Some(300.0 * i as f64),
+            })
+            .collect();
+        let finalists: Vec<Finalist<'_>> = candidates
+            .iter()
+            .map(|c| Finalist {
+                candidate: c,
+                similarity: None,
+                signals: Signals::default(),
+            })
+            .collect();
+        let wants = Wants {
+            people: Some(40),
+            budget_per_person: None,
+        };
+        let tiers = rank(&finalists, wants, Similarity::None, "", &Effects::default());
+        let reasons: Vec<&str> = tiers
+            .recommended
+            .iter()
+            .chain(&tiers.compatible)
+            .map(|s| s.reason.as_str())
+            .collect();
+        assert!(!tiers.compatible.is_empty(), "{reasons:#?}");
+        assert!(
+            reasons.iter().all(|r| !r.contains("description")),
+            "{reasons:#?}"
+        );
     }
 
     #[test]

@@ -89,7 +89,7 @@ pub async fn rank(
 
 /// The model's tiers with its sentences; each pick keeps the deterministic
 /// score for display, and every finalist not picked counts as left out.
-fn from_llm(ranking: Ranking, finalists: usize, scores: &[(Scored, f64)]) -> Tiers {
+fn from_llm(ranking: Ranking, finalists: usize, scores: &[(Scored, Option<f64>)]) -> Tiers {
     let scored = |c: Choice| Scored {
         member_id: c.member_id,
         score: scores
