@@ -284,6 +284,9 @@ async fn the_server_works_through_pgbouncer_in_transaction_mode(db: PgPool) {
                         postal_codes: &[],
                         departments: &[],
                         radius: None,
+                        excluded_postal_codes: &[],
+                        excluded_departments: &[],
+                        excluded_kinds: &[],
                         capacity: None,
                     };
                     match server::db::member_search::count(&pool, &filter).await {

@@ -619,7 +619,37 @@ async fn count_members_over_active_venues(db: PgPool) {
     )
     .await;
     assert_eq!(count(v), 1, "either a code or a département will do");
+    // What is ruled out is not counted, as the search excludes it.
+    let (v, _) = run(
+        &ctx,
+        "count_members",
+        json!({"excluded_postal_codes": ["75008"]}),
+    )
+    .await;
+    assert_eq!(count(v), 2);
+    let (v, _) = run(
+        &ctx,
+        "count_members",
+        json!({"excluded_departments": ["75"]}),
+    )
+    .await;
+    assert_eq!(count(v), 0);
+    let (v, _) = run(
+        &ctx,
+        "count_members",
+        json!({"excluded_kinds": ["Rooftop"]}),
+    )
+    .await;
+    assert_eq!(count(v), 2, "#101 is a rooftop");
     for (input, needle) in [
+        (
+            json!({"excluded_kinds": ["piscine"]}),
+            "type de lieu inconnu « piscine »",
+        ),
+        (
+            json!({"excluded_postal_codes": ["8e"]}),
+            "code postal invalide « 8e »",
+        ),
         (json!({"departments": ["99"]}), "département inconnu « 99 »"),
         (json!({"departments": ["7"]}), "département inconnu « 7 »"),
         (near(0.0), "radius_km entre 0 et 200"),

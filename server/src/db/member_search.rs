@@ -10,6 +10,11 @@ pub struct CountFilter<'a> {
     pub departments: &'a [String],
     /// Centre and radius in metres.
     pub radius: Option<(f64, f64, f64)>,
+    /// Ruled out whatever else matches: postal codes, départements, kinds
+    /// of venue (tag names, lower case).
+    pub excluded_postal_codes: &'a [String],
+    pub excluded_departments: &'a [String],
+    pub excluded_kinds: &'a [String],
     /// A layout and the capacity one of its rooms must hold; `None` for
     /// the layout: any layout.
     pub capacity: Option<(Option<app::room_configurations::Configuration>, i32)>,
@@ -41,6 +46,12 @@ pub async fn count<'c>(
         q.push(" AND s.pool_id = ").push_bind(pool_id);
     }
     super::venue_search::push_area(&mut q, f.postal_codes, f.departments, f.radius);
+    super::venue_search::push_exclusions(
+        &mut q,
+        f.excluded_postal_codes,
+        f.excluded_departments,
+        f.excluded_kinds,
+    );
     if let Some((configuration, min)) = f.capacity {
         let columns: Vec<&str> = match configuration {
             Some(c) => vec![column(c)],

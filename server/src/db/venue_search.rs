@@ -100,6 +100,37 @@ pub(crate) fn push_area<'a>(
     }
 }
 
+/// What a request rules out never comes back, whatever else matches
+/// (postal codes, départements, kinds of venue by tag name, compared
+/// without case); shared with `count_members` like [`push_area`]. A venue
+/// without a postal code is not known to be in a place ruled out, so it
+/// stays.
+pub(crate) fn push_exclusions<'a>(
+    q: &mut QueryBuilder<'a, Postgres>,
+    postal_codes: &'a [String],
+    departments: &'a [String],
+    kinds: &'a [String],
+) {
+    if !postal_codes.is_empty() {
+        q.push(" AND coalesce(s.postal_code <> ALL(")
+            .push_bind(postal_codes)
+            .push("), true)");
+    }
+    if !departments.is_empty() {
+        q.push(" AND coalesce(left(s.postal_code, 2) <> ALL(")
+            .push_bind(departments)
+            .push("), true)");
+    }
+    if !kinds.is_empty() {
+        q.push(
+            " AND NOT EXISTS (SELECT 1 FROM member_tags mt JOIN tags t ON t.id = mt.tag_id \
+               WHERE mt.member_id = s.member_id AND lower(t.name) = ANY(",
+        )
+        .push_bind(kinds)
+        .push("))");
+    }
+}
+
 /// A member that passed the hard filter, how far it is from the reference
 /// point (None: no coordinates) and, when a query vector was given, its
 /// cosine distance to the query (None: no vector of that model yet).
@@ -204,27 +235,12 @@ pub async fn hard_filter(
     }
     q.push(")");
     push_area(&mut q, f.postal_codes, f.departments, f.radius);
-    // What the request rules out never comes back, whatever else matches.
-    // A venue without a postal code is not known to be in a place ruled
-    // out, so it stays.
-    if !f.excluded_postal_codes.is_empty() {
-        q.push(" AND coalesce(s.postal_code <> ALL(")
-            .push_bind(f.excluded_postal_codes)
-            .push("), true)");
-    }
-    if !f.excluded_departments.is_empty() {
-        q.push(" AND coalesce(left(s.postal_code, 2) <> ALL(")
-            .push_bind(f.excluded_departments)
-            .push("), true)");
-    }
-    if !f.excluded_kinds.is_empty() {
-        q.push(
-            " AND NOT EXISTS (SELECT 1 FROM member_tags mt JOIN tags t ON t.id = mt.tag_id \
-               WHERE mt.member_id = s.member_id AND lower(t.name) = ANY(",
-        )
-        .push_bind(f.excluded_kinds)
-        .push("))");
-    }
+    push_exclusions(
+        &mut q,
+        f.excluded_postal_codes,
+        f.excluded_departments,
+        f.excluded_kinds,
+    );
     // `<->` (straight-line distance between the cube points) orders like the
     // great-circle distance and is what the GiST index walks in order. No
     // tie-break column here: it would force a sort of the whole pool; ties

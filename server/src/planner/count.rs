@@ -53,6 +53,15 @@ fn input(c: &criteria::Criteria, text: &str) -> Value {
             json!({"lat": near.lat, "lng": near.lng, "radius_km": radius_km(near)}),
         );
     }
+    for (key, list) in [
+        ("excluded_postal_codes", &c.excluded_postal_codes),
+        ("excluded_departments", &c.excluded_departments),
+        ("excluded_kinds", &c.excluded_kinds),
+    ] {
+        if !list.is_empty() {
+            input.insert(key.into(), json!(list));
+        }
+    }
     if let Some(conf) = c.configurations.first() {
         input.insert("configuration".into(), json!(conf.key()));
     }
@@ -109,10 +118,15 @@ fn answer(result: &Value, input: &Value, read: &criteria::Criteria) -> String {
     }
     let noun = app::fr::agree(n, "lieu", "lieux");
     let mut said = if filters.is_empty() {
-        format!("{} {noun} au total.", number(n))
+        format!("{} {noun} au total", number(n))
     } else {
-        format!("{} {noun} {}.", number(n), filters.join(" "))
+        format!("{} {noun} {}", number(n), filters.join(" "))
     };
+    // « hors Paris 17e », « sans péniche », as « Compris » says them.
+    for note in criteria::exclusions::notes(read) {
+        said.push_str(&format!(", {note}"));
+    }
+    said.push('.');
     if !read.places_elsewhere.is_empty() {
         said.push_str(&format!(
             " Hors de Paris et de l'Île-de-France, non compté : {}.",
@@ -122,12 +136,23 @@ fn answer(result: &Value, input: &Value, read: &criteria::Criteria) -> String {
     said
 }
 
-/// « à Paris 8e », « à Paris 16e et à Montreuil (93100) »: the codes as a
-/// person names them, one arrondissement once (75016 and 75116).
+/// « à Paris 8e », « à Paris 16e et à Montreuil (93100) », « à Paris »: the
+/// codes as a person names them, one arrondissement once (75016 and 75116).
 fn places<S: AsRef<str>>(codes: &[S]) -> Vec<String> {
     let mut named: Vec<String> = Vec::new();
+    // « dans le 75 », « à Paris »: the twenty arrondissements are Paris.
+    let given = |p: &str| codes.iter().any(|c| c.as_ref() == p);
+    let all_paris = app::geo::ARRONDISSEMENTS
+        .iter()
+        .all(|a| a.postal_codes().all(given));
+    if all_paris {
+        named.push("à Paris".to_string());
+    }
     for code in codes {
         let code = code.as_ref();
+        if all_paris && app::geo::arrondissement_by_postal_code(code).is_some() {
+            continue;
+        }
         let name = match app::geo::postal_code_name(code) {
             name if name == code => format!("dans le {code}"),
             name => format!("à {name}"),
@@ -208,6 +233,17 @@ mod tests {
         assert_eq!(
             answer(&json!({"count": 12}), &input, &c),
             "12 lieux dans le 93 (Seine-Saint-Denis)."
+        );
+    }
+
+    #[test]
+    fn what_the_text_rules_out_is_not_counted_and_said() {
+        let (c, input) = read("Combien de lieux dans le 75 sauf le 17e, pas de péniche ?");
+        assert_eq!(input["excluded_postal_codes"], json!(["75017"]), "{input}");
+        assert_eq!(input["excluded_kinds"], json!(["péniche"]), "{input}");
+        assert_eq!(
+            answer(&json!({"count": 250}), &input, &c),
+            "250 lieux à Paris, hors Paris 17e, sans péniche."
         );
     }
 

@@ -90,6 +90,15 @@ pub struct CountMembers {
     pub departments: Vec<String>,
     /// Only venues within this radius of a centre.
     pub near: Option<Near>,
+    /// Ruled out whatever else matches (« sauf le 17e »).
+    #[serde(default)]
+    pub excluded_postal_codes: Vec<String>,
+    #[serde(default)]
+    pub excluded_departments: Vec<String>,
+    /// Kinds of venue ruled out: rooftop, péniche, sous-sol, cave-voûtée,
+    /// loft, industriel, extérieur.
+    #[serde(default)]
+    pub excluded_kinds: Vec<String>,
     /// With `min_capacity`: rooms holding that many in this layout.
     pub configuration: Option<String>,
     pub min_capacity: Option<u32>,

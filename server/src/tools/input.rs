@@ -151,6 +151,33 @@ pub fn departments(numbers: &[String]) -> Result<Vec<String>, ToolError> {
         .collect()
 }
 
+/// Kinds of venue ruled out, by the tag names the search excludes on.
+pub fn kinds(names: &[String]) -> Result<Vec<String>, ToolError> {
+    let known = crate::search::criteria::kinds::tags();
+    if names.len() > known.len() {
+        return Err(invalid(format!(
+            "au plus {} types de lieu (reçu {})",
+            known.len(),
+            names.len()
+        )));
+    }
+    names
+        .iter()
+        .map(|n| {
+            let n = n.trim().to_lowercase();
+            if known.contains(&n.as_str()) {
+                Ok(n)
+            } else {
+                Err(invalid(format!(
+                    "type de lieu inconnu « {} » : un parmi {}",
+                    super::output::truncate(&n, 30),
+                    known.join(", ")
+                )))
+            }
+        })
+        .collect()
+}
+
 /// A centre and a radius: (lat, lng, metres), once in bounds.
 pub fn near(n: &super::args::Near) -> Result<(f64, f64, f64), ToolError> {
     let ok = (-90.0..=90.0).contains(&n.lat)

@@ -86,10 +86,17 @@ pub fn for_tool(name: &str, mode: Mode) -> Option<Value> {
         "count_members" => {
             let mut s = of::<args::CountMembers>();
             constrain(&mut s, "postal_codes", json!({"items": postal_code()}));
+            for field in ["departments", "excluded_departments"] {
+                constrain(
+                    &mut s,
+                    field,
+                    json!({"maxItems": 10, "items": {"pattern": "^[0-9]{2}$"}}),
+                );
+            }
             constrain(
                 &mut s,
-                "departments",
-                json!({"maxItems": 10, "items": {"pattern": "^[0-9]{2}$"}}),
+                "excluded_postal_codes",
+                json!({"items": postal_code()}),
             );
             constrain(&mut s, "min_capacity", json!({"minimum": 1}));
             s

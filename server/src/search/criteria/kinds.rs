@@ -28,6 +28,17 @@ const KINDS: &[(&str, &str)] = &[
     ("outdoors", "extérieur"),
 ];
 
+/// The tags a request can rule out, each once, in the list's order.
+pub fn tags() -> Vec<&'static str> {
+    let mut tags: Vec<&'static str> = Vec::new();
+    for (_, tag) in KINDS {
+        if !tags.contains(tag) {
+            tags.push(tag);
+        }
+    }
+    tags
+}
+
 /// How « Compris » names a tag ruled out, after « sans ».
 pub fn label(tag: &str) -> &str {
     match tag {

@@ -1,7 +1,7 @@
 //! `count_members`: how many active venues match a pool, an area (postal
-//! codes, départements, a radius) and a capacity in a layout — over
-//! `member_search` with the search's own area clauses, so the count agrees
-//! with what a search can find.
+//! codes, départements, a radius), what is ruled out and a capacity in a
+//! layout — over `member_search` with the search's own area and exclusion
+//! clauses, so the count agrees with what a search can find.
 use super::{answer, plural};
 use crate::db::member_search::{self, CountFilter};
 use crate::tools::args::CountMembers;
@@ -14,6 +14,9 @@ pub async fn run(ctx: &ToolContext, args: CountMembers) -> Result<ToolOutcome, T
     let postal_codes = input::postal_codes(&args.postal_codes)?;
     let departments = input::departments(&args.departments)?;
     let radius = args.near.as_ref().map(input::near).transpose()?;
+    let excluded_postal_codes = input::postal_codes(&args.excluded_postal_codes)?;
+    let excluded_departments = input::departments(&args.excluded_departments)?;
+    let excluded_kinds = input::kinds(&args.excluded_kinds)?;
     let configuration = match args.configuration.as_deref() {
         Some(c) => Some(
             Configuration::from_key(&input::configuration(c)?)
@@ -45,6 +48,9 @@ pub async fn run(ctx: &ToolContext, args: CountMembers) -> Result<ToolOutcome, T
         postal_codes: &postal_codes,
         departments: &departments,
         radius,
+        excluded_postal_codes: &excluded_postal_codes,
+        excluded_departments: &excluded_departments,
+        excluded_kinds: &excluded_kinds,
         capacity,
     };
     let count = member_search::count(&ctx.db, &filter)
