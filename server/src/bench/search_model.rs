@@ -52,11 +52,7 @@ fn read(user: &str) -> Value {
 
 /// The ranking's answer from the finalists' lines (« [1] #102 — … »).
 fn rank(user: &str) -> Value {
-    let codes: Vec<&str> = user
-        .lines()
-        .filter(|line| line.starts_with('['))
-        .filter_map(|line| line.split_whitespace().nth(1))
-        .collect();
+    let codes = llm_rank::prompt::listed_codes(user);
     let pick = |code: &&str| json!({"memberCode": code, "explanation": "Jauge et emplacement adaptés à la demande."});
     json!({
         "recommended": codes.iter().take(4).map(pick).collect::<Vec<_>>(),

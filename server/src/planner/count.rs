@@ -7,6 +7,7 @@ use super::step::Next;
 use super::turn::Turn;
 use super::words::cut;
 use crate::search::criteria;
+use crate::search::criteria::code_areas::CodeArea;
 use serde_json::{json, Map, Value};
 
 pub fn next(turn: &Turn) -> Next {
@@ -30,12 +31,10 @@ fn locates(c: &criteria::Criteria) -> bool {
     !c.postal_codes.is_empty() || !c.departments.is_empty() || c.near.is_some()
 }
 
-/// The radius a count uses around a place named without one (« près de la
-/// gare de Lyon »): the place's own, as the search's ranking weighs it.
+/// The radius a count uses: the one given, else how far « près de »
+/// reaches around the place (« près de la gare de Lyon »).
 fn radius_km(near: &criteria::Near) -> f64 {
-    near.radius_km.unwrap_or_else(|| {
-        app::geo::lookup(&near.label).map_or(1.0, |place| place.default_radius_km())
-    })
+    near.radius_km.unwrap_or(near.reach_km)
 }
 
 /// The count's arguments from what the search's extractor read.
@@ -75,6 +74,8 @@ fn input(c: &criteria::Criteria, text: &str) -> Value {
     Value::Object(input)
 }
 
+/// The count said with the filters it applied: those read from the text
+/// (`read`), and the pool its words named (`input`).
 fn answer(result: &Value, input: &Value, read: &criteria::Criteria) -> String {
     let Some(n) = count(result, "count") else {
         return "Le comptage n'a pas donné de nombre.".to_string();
@@ -83,7 +84,7 @@ fn answer(result: &Value, input: &Value, read: &criteria::Criteria) -> String {
     if let Some(pool) = super::results::text(input, "pool") {
         filters.push(format!("dans le pool {}", super::pools::name_of(pool)));
     }
-    let mut areas = places(&super::results::strings(input, "postal_codes"));
+    let mut areas = places(&read.postal_codes);
     areas.extend(
         read.departments
             .iter()
@@ -100,10 +101,8 @@ fn answer(result: &Value, input: &Value, read: &criteria::Criteria) -> String {
             criteria::of(&near.label)
         ));
     }
-    match (
-        super::results::text(input, "configuration"),
-        count(input, "min_capacity"),
-    ) {
+    let conf = read.configurations.first().map(|c| c.key());
+    match (conf, read.participants.map(u64::from)) {
         (Some(conf), Some(cap)) => filters.push(format!(
             "avec une salle d'au moins {} personnes {}",
             number(cap),
@@ -136,32 +135,19 @@ fn answer(result: &Value, input: &Value, read: &criteria::Criteria) -> String {
     said
 }
 
-/// « à Paris 8e », « à Paris 16e et à Montreuil (93100) », « à Paris »: the
-/// codes as a person names them, one arrondissement once (75016 and 75116).
-fn places<S: AsRef<str>>(codes: &[S]) -> Vec<String> {
-    let mut named: Vec<String> = Vec::new();
-    // « dans le 75 », « à Paris »: the twenty arrondissements are Paris.
-    let given = |p: &str| codes.iter().any(|c| c.as_ref() == p);
-    let all_paris = app::geo::ARRONDISSEMENTS
-        .iter()
-        .all(|a| a.postal_codes().all(given));
-    if all_paris {
-        named.push("à Paris".to_string());
-    }
-    for code in codes {
-        let code = code.as_ref();
-        if all_paris && app::geo::arrondissement_by_postal_code(code).is_some() {
-            continue;
-        }
-        let name = match app::geo::postal_code_name(code) {
-            name if name == code => format!("dans le {code}"),
-            name => format!("à {name}"),
-        };
-        if !named.contains(&name) {
-            named.push(name);
-        }
-    }
-    named
+/// « à Paris 8e », « à Paris 16e et à Montreuil (93100) », « à Paris »:
+/// the codes as a person names them, one arrondissement once (75016 and
+/// 75116).
+fn places(codes: &[String]) -> Vec<String> {
+    criteria::code_areas::of(codes)
+        .into_iter()
+        .map(|area| match area {
+            CodeArea::Paris => "à Paris".to_string(),
+            CodeArea::Arrondissement(a, _) => format!("à {}", a.name),
+            CodeArea::Commune(code, commune) => format!("à {} ({code})", commune.name),
+            CodeArea::Unknown(code) => format!("dans le {code}"),
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -210,17 +196,26 @@ mod tests {
 
     #[test]
     fn the_answer_names_the_filters() {
-        let input = json!({"postal_codes": ["75008"], "min_capacity": 100});
-        let none = criteria::Criteria::default();
+        let codes = |list: &[&str]| list.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        let eighth = criteria::Criteria {
+            postal_codes: codes(&["75008"]),
+            participants: Some(100),
+            ..Default::default()
+        };
         assert_eq!(
-            answer(&json!({"count": 1234}), &input, &none),
+            answer(&json!({"count": 1234}), &json!({}), &eighth),
             "1\u{a0}234 lieux à Paris 8e avec une salle d'au moins 100 personnes."
         );
-        let input = json!({"postal_codes": ["75016", "75116", "93100"], "configuration": "u"});
+        let sixteenth = criteria::Criteria {
+            postal_codes: codes(&["75016", "75116", "93100"]),
+            configurations: vec![criteria::Configuration::U],
+            ..Default::default()
+        };
         assert_eq!(
-            answer(&json!({"count": 3}), &input, &none),
+            answer(&json!({"count": 3}), &json!({}), &sixteenth),
             "3 lieux à Paris 16e et à Montreuil (93100) en U."
         );
+        let none = criteria::Criteria::default();
         assert_eq!(
             answer(&json!({"count": 1}), &json!({}), &none),
             "1 lieu au total."
@@ -228,6 +223,10 @@ mod tests {
         assert_eq!(
             answer(&json!({"count": 0}), &json!({}), &none),
             "0 lieu au total."
+        );
+        assert_eq!(
+            answer(&json!({"count": 5}), &json!({"pool": "chateaux"}), &none),
+            "5 lieux dans le pool Châteaux & domaines."
         );
         let (c, input) = read("Combien de lieux dans le 93 ?");
         assert_eq!(

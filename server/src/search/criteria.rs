@@ -19,6 +19,7 @@ mod areas;
 mod arrondissements;
 mod broad;
 mod budget;
+pub(crate) mod code_areas;
 mod codes;
 mod configurations;
 mod contacts;
@@ -73,6 +74,7 @@ mod tests_places;
 mod tests_queries;
 
 use crate::geo;
+use code_areas::CodeArea;
 use scan::Scan;
 
 pub use near::MAX_RADIUS_KM;
@@ -175,6 +177,10 @@ pub struct Near {
     /// distance ("près de la gare du Nord"): results are ranked nearest
     /// first but nothing is excluded (ADR 0010).
     pub radius_km: Option<f64>,
+    /// How far « près de » reaches around this place when no radius is
+    /// given (the gazetteer's scale: a landmark's own, a commune's 5 km):
+    /// what a count with no radius counts within.
+    pub reach_km: f64,
 }
 
 /// A budget, in whole euros: what was said, and the per-person figure
@@ -336,25 +342,22 @@ pub(crate) fn of(name: &str) -> String {
 /// budget, venues, then what the extractors added.
 fn describe(c: &Criteria, extra: Vec<String>) -> Vec<String> {
     let mut notes = Vec::new();
-    let mut shown: Vec<&str> = Vec::new();
-    // All twenty arrondissements: one note rather than twenty.
-    if geo::ARRONDISSEMENTS
-        .iter()
-        .all(|a| c.postal_codes.iter().any(|p| p == a.postal_code))
-    {
+    let areas = code_areas::of(&c.postal_codes);
+    if areas.contains(&CodeArea::Paris) {
         notes.push("Paris intra-muros (75001 à 75020)".to_string());
-        shown.extend(geo::ARRONDISSEMENTS.iter().flat_map(|a| a.postal_codes()));
     }
     // Several arrondissements: one note ("Paris 3e, 4e"), left out when an
     // extractor's remark already names them ("Le Marais : Paris 3e, 4e").
-    let arrondissements: Vec<&geo::Arrondissement> = geo::ARRONDISSEMENTS
+    let mut arrondissements: Vec<&geo::Arrondissement> = areas
         .iter()
-        .filter(|a| {
-            a.postal_codes()
-                .any(|p| c.postal_codes.iter().any(|x| x == p))
+        .filter_map(|area| match area {
+            CodeArea::Arrondissement(a, _) => Some(*a),
+            _ => None,
         })
         .collect();
-    if shown.is_empty() && arrondissements.len() > 1 {
+    let grouped = arrondissements.len() > 1;
+    if grouped {
+        arrondissements.sort_by_key(|a| a.number);
         let list = format!(
             "Paris {}",
             arrondissements
@@ -366,23 +369,16 @@ fn describe(c: &Criteria, extra: Vec<String>) -> Vec<String> {
         if !extra.iter().any(|e| e.contains(&list)) {
             notes.push(list);
         }
-        shown.extend(arrondissements.iter().flat_map(|a| a.postal_codes()));
     }
-    for code in &c.postal_codes {
-        if shown.contains(&code.as_str()) {
-            continue;
-        }
-        if let Some(a) = geo::arrondissement_by_postal_code(code) {
-            let codes: Vec<&str> = a
-                .postal_codes()
-                .filter(|p| c.postal_codes.iter().any(|x| x == p))
-                .collect();
-            notes.push(format!("{} ({})", codes.join(", "), a.name));
-            shown.extend(codes);
-        } else if let Some(commune) = geo::commune_by_postal_code(code) {
-            notes.push(format!("{code} ({})", commune.name));
-        } else {
-            notes.push(code.clone());
+    for area in &areas {
+        match area {
+            CodeArea::Paris => {}
+            CodeArea::Arrondissement(a, codes) if !grouped => {
+                notes.push(format!("{} ({})", codes.join(", "), a.name));
+            }
+            CodeArea::Arrondissement(..) => {}
+            CodeArea::Commune(code, commune) => notes.push(format!("{code} ({})", commune.name)),
+            CodeArea::Unknown(code) => notes.push(code.to_string()),
         }
     }
     for number in &c.departments {

@@ -264,6 +264,7 @@ pub fn build_from(
                 lat,
                 lng,
                 radius_km: Some(radius.unwrap_or(DEFAULT_RADIUS_KM)),
+                reach_km: DEFAULT_RADIUS_KM,
             })
         }
     };

@@ -177,10 +177,8 @@ pub fn prompt(body: &Value) -> String {
 
 /// The venue codes of the ranking prompt, in the order listed ("[1] #102 — …").
 pub fn listed_codes(body: &Value) -> Vec<String> {
-    prompt(body)
-        .lines()
-        .filter(|l| l.starts_with('['))
-        .filter_map(|l| l.split_whitespace().nth(1))
+    server::search::llm_rank::prompt::listed_codes(&prompt(body))
+        .into_iter()
         .map(str::to_string)
         .collect()
 }

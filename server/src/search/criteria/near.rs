@@ -153,6 +153,7 @@ fn take(scan: &mut Scan, found: &mut Criteria, notes: &mut Vec<String>, hit: Hit
         lat,
         lng,
         radius_km,
+        reach_km: hit.place.default_radius_km(),
     });
     hit.end
 }

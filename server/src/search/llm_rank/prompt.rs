@@ -201,6 +201,16 @@ un lieu rétrogradé est au mieux compatible, les mots à préférer comptent en
     }
 }
 
+/// The venue codes of a ranking prompt `user` wrote, in the order listed:
+/// each sheet opens « [rank] code ». What a fake model reads to answer as
+/// a real one would (the benchmarks' and the tests').
+pub fn listed_codes(user: &str) -> Vec<&str> {
+    user.lines()
+        .filter(|line| line.starts_with('['))
+        .filter_map(|line| line.split_whitespace().nth(1))
+        .collect()
+}
+
 fn venue_sheet(
     out: &mut String,
     rank: usize,

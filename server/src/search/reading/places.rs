@@ -92,6 +92,7 @@ pub fn near(place: &str, radius_km: Option<f64>, dropped: &mut Vec<String>) -> O
         lat,
         lng,
         radius_km,
+        reach_km: found.default_radius_km(),
     })
 }
 
