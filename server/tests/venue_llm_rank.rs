@@ -8,7 +8,7 @@
 mod fixture;
 mod support;
 
-use fixture::{codes, explanations, form, item, last_eight_reversed, run, seed};
+use fixture::{codes, explanations, form, item, last_eight_reversed, run, run_form, seed};
 use serde_json::json;
 use server::llm::{LlmProvider, OfflineLlm};
 use server::search::stage3::LLM_FAILED_NOTICE;
@@ -273,6 +273,40 @@ async fn a_provider_error_gets_one_more_call_then_falls_back(db: PgPool) {
         error.contains("HTTP 401") && !error.contains("sk-ant-revoked"),
         "{error}"
     );
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_model_reads_each_distance_as_the_card_shows_it(db: PgPool) {
+    seed(&db, 12).await;
+    let fake = FakeAnthropic::start(vec![Reply::with(last_eight_reversed)]).await;
+    // A centre a few hundred metres from the venues: distances that 50 m
+    // steps and 10 m steps round apart (« à 350 m » against « à 340 m »).
+    let near = app::venue_search::SearchForm {
+        near_lat: Some(48.8540),
+        near_lng: Some(2.3712),
+        near_label: Some("Bastille".into()),
+        radius_km: Some(3.0),
+        postal_codes: vec![],
+        ..form()
+    };
+    let outcome = run_form(&db, fake.provider("5000"), &near).await;
+    let text = prompt(&fake.seen()[0].body);
+    let picks: Vec<_> = outcome
+        .results
+        .recommended
+        .iter()
+        .chain(&outcome.results.compatible)
+        .collect();
+    assert_eq!(picks.len(), 8);
+    for pick in picks {
+        let km = pick.distance_km.expect("a distance");
+        let sheet = text
+            .lines()
+            .find(|l| l.starts_with('[') && l.contains(&format!(" {} ", pick.code)))
+            .unwrap_or_else(|| panic!("no sheet for {} in:\n{text}", pick.code));
+        let shown = format!("à {}", app::fr::distance_km(km));
+        assert!(sheet.contains(&shown), "{shown:?} not in {sheet:?}");
+    }
 }
 
 #[sqlx::test(migrations = "../migrations")]

@@ -91,7 +91,12 @@ pub struct Ran {
 
 /// The pipeline with `llm` wrapped in a recording, as the search service does.
 pub async fn run(db: &PgPool, llm: Arc<dyn LlmProvider>) -> Ran {
-    let req = request::build(&form()).unwrap();
+    run_form(db, llm, &form()).await
+}
+
+/// As [`run`], for another form.
+pub async fn run_form(db: &PgPool, llm: Arc<dyn LlmProvider>, form: &SearchForm) -> Ran {
+    let req = request::build(form).unwrap();
     let llm = Recording::new(llm, db.clone(), CallContext::default());
     match pipeline::run(db, None, &llm, &req).await {
         Ok(outcome) => Ran {

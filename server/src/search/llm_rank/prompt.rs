@@ -11,6 +11,7 @@ use super::Input;
 use crate::db::venue_facts::VenueFacts;
 use crate::llm::external;
 use crate::search::finalist::{Finalist, Similarity};
+use crate::search::reasons;
 use std::fmt::Write;
 
 /// Seed 001: the model never sees more than 50 sheets.
@@ -116,7 +117,7 @@ fn request_summary(out: &mut String, input: &Input<'_>) {
     if let Some(n) = &req.near {
         let label = external::escape(&n.label);
         area.push(match n.radius_km {
-            Some(r) => format!("à moins de {} de {label}", km(r)),
+            Some(r) => format!("à moins de {} de {label}", app::fr::distance_km(r)),
             None => format!("près de {label} (les plus proches d'abord)"),
         });
     }
@@ -240,7 +241,9 @@ fn venue_sheet(
         },
     ];
     if let Some(m) = c.distance_m {
-        line.push(format!("à {}", km(m / 1000.0)));
+        // As the card and the reasons say it, so the model's explanation
+        // repeats the same figure.
+        line.push(format!("à {}", reasons::at(m)));
     }
     if let (Similarity::Vector, Some(s)) = (input.similarity, f.similarity) {
         line.push(format!("similarité {}", decimal(s, 2)));
@@ -319,12 +322,4 @@ fn clip(text: &str, max: usize) -> String {
 
 fn decimal(v: f64, places: usize) -> String {
     format!("{v:.places$}").replace('.', ",")
-}
-
-fn km(d: f64) -> String {
-    if d < 1.0 {
-        format!("{} m", ((d * 1000.0 / 50.0).round() * 50.0) as i64)
-    } else {
-        format!("{} km", decimal(d, 1))
-    }
 }
