@@ -310,7 +310,7 @@ async fn moving_a_pick_to_the_other_tier_regenerates_an_unedited_reason(db: PgPo
         .await
         .unwrap();
     let before = the_pick(&v).reason.clone();
-    assert!(before.starts_with("Salle « Terrasse »"), "{before}");
+    assert!(before.starts_with("« Terrasse » : 216 places"), "{before}");
     let v = builder
         .edit(
             user,
@@ -325,7 +325,7 @@ async fn moving_a_pick_to_the_other_tier_regenerates_an_unedited_reason(db: PgPo
         .unwrap();
     let after = &the_pick(&v).reason;
     assert!(
-        after.starts_with("En alternative, salle « Terrasse » : 216 places en cocktail"),
+        after.starts_with("En alternative, « Terrasse » : 216 places en cocktail"),
         "{after}"
     );
     let v = builder

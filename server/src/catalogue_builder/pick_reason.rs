@@ -167,16 +167,16 @@ mod tests {
         let r = generate(&terrasse(), Some(180), "recommended");
         assert_eq!(
             r,
-            "Salle « Terrasse » : 216 places en cocktail pour 180 personnes, une jauge bien adaptée."
+            "« Terrasse » : 216 places en cocktail pour 180 personnes, une jauge bien adaptée."
         );
         let c = generate(&terrasse(), Some(60), "compatible");
         assert_eq!(
             c,
-            "En alternative, salle « Terrasse » : 216 places en cocktail pour 60 personnes, une salle grande pour le groupe."
+            "En alternative, « Terrasse » : 216 places en cocktail pour 60 personnes, une salle grande pour le groupe."
         );
         assert_eq!(
             generate(&terrasse(), None, "recommended"),
-            "Salle « Terrasse » : jusqu'à 216 personnes en cocktail."
+            "« Terrasse » : jusqu'à 216 personnes en cocktail."
         );
     }
 

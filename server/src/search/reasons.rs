@@ -65,23 +65,28 @@ pub fn left_out(f: &Finalist<'_>, wants: Wants) -> String {
 }
 
 /// How a reason names a room: « salle « Verrière » », but « « Salon
-/// Monceau » » and « « Grand Auditorium » » alone, whose names already say
-/// what kind of room they are (« salle « Salle Trocadéro » » said it twice).
+/// Monceau » », « « Grand Auditorium » », « « Caves voûtées » » and
+/// « « Terrasse » » alone, whose names already say what kind of space they
+/// are (« salle « Salle Trocadéro » » said it twice, « salle « Terrasse » »
+/// called a terrace a room).
 pub(crate) fn room_label(name: &str) -> String {
-    const KINDS: [&str; 7] = [
-        "salle",
-        "salles",
-        "salon",
-        "salons",
-        "auditorium",
-        "amphithéâtre",
-        "espace",
+    #[rustfmt::skip]
+    const KINDS: [&str; 34] = [
+        // Rooms by another name.
+        "salle", "salles", "salon", "salons", "auditorium", "amphithéâtre", "espace",
+        "atelier", "ateliers", "studio", "galerie", "bibliothèque", "chapelle", "orangerie",
+        "halle", "loft", "showroom", "plateau", "cave", "caves", "écuries", "bar", "comptoir",
+        "cuisine", "cale",
+        // Spaces that are no room.
+        "terrasse", "terrasses", "jardin", "jardins", "parc", "patio", "cour", "rooftop", "pont",
     ];
-    const SIZES: [&str; 4] = ["grand", "grande", "petit", "petite"];
+    const LEADS: [&str; 7] = ["grand", "grande", "petit", "petite", "le", "la", "les"];
     let lower = name.to_lowercase();
-    let mut words = lower.split(|c: char| c.is_whitespace() || c == '-');
+    let mut words = lower
+        .split(|c: char| c.is_whitespace() || c == '-' || c == '\'' || c == '’')
+        .filter(|w| !w.is_empty());
     let first = words.next().unwrap_or_default();
-    let kind = if SIZES.contains(&first) {
+    let kind = if LEADS.contains(&first) {
         words.next().unwrap_or_default()
     } else {
         first
@@ -190,6 +195,16 @@ mod tests {
         assert_eq!(room_label("Petite salle"), "« Petite salle »");
         assert_eq!(room_label("Auditorium"), "« Auditorium »");
         assert_eq!(room_label("Espace Seine"), "« Espace Seine »");
+        assert_eq!(room_label("Caves voûtées"), "« Caves voûtées »");
+        assert_eq!(room_label("Le Loft"), "« Le Loft »");
+        assert_eq!(room_label("Pont-terrasse"), "« Pont-terrasse »");
+    }
+
+    #[test]
+    fn a_space_that_is_no_room_is_not_called_salle() {
+        assert_eq!(room_label("Terrasse"), "« Terrasse »");
+        assert_eq!(room_label("Jardin d'hiver"), "« Jardin d'hiver »");
+        assert_eq!(room_label("Rooftop"), "« Rooftop »");
     }
 
     #[test]
