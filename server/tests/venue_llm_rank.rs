@@ -11,6 +11,7 @@ mod support;
 use fixture::{codes, explanations, form, item, last_eight_reversed, run, run_form, seed};
 use serde_json::json;
 use server::llm::{LlmProvider, OfflineLlm};
+use server::search::pipeline::NONE_RECOMMENDED_NOTICE;
 use server::search::stage3::LLM_FAILED_NOTICE;
 use server::search::SearchService;
 use sqlx::PgPool;
@@ -307,6 +308,38 @@ async fn the_model_reads_each_distance_as_the_card_shows_it(db: PgPool) {
         let shown = format!("à {}", app::fr::distance_km(km));
         assert!(sheet.contains(&shown), "{shown:?} not in {sheet:?}");
     }
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn compatible_venues_alone_say_why_none_is_recommended(db: PgPool) {
+    seed(&db, 10).await;
+    let fake = FakeAnthropic::start(vec![Reply::with(|body| {
+        let c = listed_codes(body);
+        json!({
+            "recommended": [],
+            "compatible": [item(&c[0], "Jauge juste."), item(&c[1], "Un peu loin.")],
+            "rejected": []
+        })
+        .to_string()
+    })])
+    .await;
+    let r = run(&db, fake.provider("5000")).await.results;
+    assert_eq!(r.stats.ranking_source, "llm");
+    assert!(r.recommended.is_empty() && r.compatible.len() == 2);
+    assert!(
+        r.notices.iter().any(|n| n == NONE_RECOMMENDED_NOTICE),
+        "{:?}",
+        r.notices
+    );
+    // Both tiers filled: nothing to explain.
+    let fake = FakeAnthropic::start(vec![Reply::with(last_eight_reversed)]).await;
+    let r = run(&db, fake.provider("5000")).await.results;
+    assert_eq!(r.recommended.len(), 4);
+    assert!(
+        !r.notices.iter().any(|n| n == NONE_RECOMMENDED_NOTICE),
+        "{:?}",
+        r.notices
+    );
 }
 
 #[sqlx::test(migrations = "../migrations")]

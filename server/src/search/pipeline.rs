@@ -29,6 +29,9 @@ pub const MAX_CANDIDATES: usize = 500;
 /// Said when the query could not be read for its meaning (no engineering
 /// word on screen: issue 29).
 pub const NO_VECTORS_NOTICE: &str = "Recherche par le sens indisponible pour le moment : lieux classés par mots-clés et par distance.";
+/// Compatible venues and none recommended: the floors are never lowered to
+/// fill the first tier, and a lone « Compatibles » says why it is alone.
+pub const NONE_RECOMMENDED_NOTICE: &str = "Aucun lieu fortement recommandé pour cette demande : les lieux compatibles respectent les critères sans se détacher.";
 
 pub enum Failure {
     UnknownPool(String),
@@ -300,6 +303,8 @@ pub async fn run(
         } else {
             "Aucun lieu assez convaincant : mieux vaut préciser la demande que proposer des lieux faibles.".into()
         });
+    } else if results.recommended.is_empty() {
+        results.notices.push(NONE_RECOMMENDED_NOTICE.into());
     }
     if let Some(p) = req.participants {
         results.similar_request = q::similar_request(db, pool_id, p as i32, &configurations)
