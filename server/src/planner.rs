@@ -37,6 +37,7 @@ mod target;
 mod the_request;
 mod training;
 mod turn;
+mod uncounted;
 mod when;
 mod words;
 mod writes;

@@ -126,6 +126,13 @@ fn answer(result: &Value, input: &Value, read: &criteria::Criteria) -> String {
         said.push_str(&format!(", {note}"));
     }
     said.push('.');
+    // « avec terrasse »: not counted by, and said rather than implied.
+    if let Some(asked) = super::uncounted::asked(&read.semantic_query) {
+        said.push_str(&format!(
+            " Ce nombre ne tient pas compte de « {asked} » : je ne compte les lieux que par zone, \
+             capacité, configuration et pool. Une recherche les classe selon ce critère."
+        ));
+    }
     if !read.places_elsewhere.is_empty() {
         said.push_str(&format!(
             " Hors de Paris et de l'Île-de-France, non compté : {}.",
@@ -243,6 +250,23 @@ mod tests {
         assert_eq!(
             answer(&json!({"count": 250}), &input, &c),
             "250 lieux à Paris, hors Paris 17e, sans péniche."
+        );
+    }
+
+    #[test]
+    fn what_the_count_cannot_filter_on_is_said() {
+        let (c, input) = read("Combien de lieux avec terrasse dans le 8e ?");
+        assert_eq!(input, json!({"postal_codes": ["75008"]}));
+        assert_eq!(
+            answer(&json!({"count": 22}), &input, &c),
+            "22 lieux à Paris 8e. Ce nombre ne tient pas compte de « terrasse » : je ne compte \
+             les lieux que par zone, capacité, configuration et pool. Une recherche les classe \
+             selon ce critère."
+        );
+        let (c, input) = read("Combien de lieux dans le 8e ?");
+        assert_eq!(
+            answer(&json!({"count": 22}), &input, &c),
+            "22 lieux à Paris 8e."
         );
     }
 

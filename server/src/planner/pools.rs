@@ -40,6 +40,12 @@ pub fn named(w: &[String]) -> Option<(&'static str, &'static str)> {
     })
 }
 
+/// Whether a folded word names a pool (« châteaux », « séminaire »).
+pub fn is_pool_word(w: &str) -> bool {
+    matches!(w, "salle" | "salles" | "seminaire" | "seminaires")
+        || POOLS.iter().any(|(_, _, words)| words.contains(&w))
+}
+
 /// How an answer names the pool `slug`: its French name when it is one of
 /// the catalogue's pools, « le réseau <slug> » never; an unknown slug reads
 /// as « réseau » plus the slug with its hyphens as spaces.

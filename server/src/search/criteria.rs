@@ -27,7 +27,7 @@ mod departments;
 mod distance;
 mod elsewhere;
 mod email;
-mod events;
+pub(crate) mod events;
 pub(crate) mod exclusions;
 mod fuzzy;
 mod guards;
