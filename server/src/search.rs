@@ -82,6 +82,7 @@ impl SearchService {
                     &outcome.order,
                     first(app::search_preferences::FAVORITES_FIRST),
                     first(app::search_preferences::SPECIALITIES),
+                    outcome.distance_from.as_deref(),
                 );
                 outcome.results.applied_defaults = zone.into_iter().chain(applied).collect();
                 outcome.results.removed_defaults = removed;

@@ -245,7 +245,8 @@ async fn the_lieux_search_without_a_pool_covers_every_pool_by_score(db: PgPool) 
     );
     assert_eq!(
         r.order,
-        "Ordre : dans chaque groupe, du plus adapté au moins adapté (ambiance, jauge, distance, historique)."
+        "Ordre : dans chaque groupe, du plus adapté au moins adapté (ambiance, jauge, distance, historique). \
+         Distances depuis le centre de Paris 8e."
     );
     assert_each_tier(&r, |p| p.score, |a, b| a >= b);
 }

@@ -57,8 +57,13 @@ pub fn by_distance(picks: &mut [VenuePick]) {
 }
 
 /// « Ordre : dans chaque groupe, favoris de l'équipe d'abord, puis par
-/// score décroissant (…). »
-pub fn sentence(base: &Base, favourites_first: bool, specialities_first: bool) -> String {
+/// score décroissant (…). Distances depuis le centre de Paris 8e. »
+pub fn sentence(
+    base: &Base,
+    favourites_first: bool,
+    specialities_first: bool,
+    distance_from: Option<&str>,
+) -> String {
     let mut parts = Vec::new();
     if favourites_first {
         parts.push("favoris de l'équipe d'abord".to_string());
@@ -67,7 +72,11 @@ pub fn sentence(base: &Base, favourites_first: bool, specialities_first: bool) -
         parts.push("spécialités d'abord".to_string());
     }
     parts.push(base.phrase());
-    format!("Ordre : dans chaque groupe, {}.", parts.join(", puis "))
+    let mut said = format!("Ordre : dans chaque groupe, {}.", parts.join(", puis "));
+    if let Some(from) = distance_from {
+        said.push_str(&format!(" Distances depuis {from}."));
+    }
+    said
 }
 
 #[cfg(test)]
@@ -77,12 +86,17 @@ mod tests {
     #[test]
     fn the_sentence_says_every_rule_applied_in_order() {
         assert_eq!(
-            sentence(&Base::Distance("Gare de Lyon".into()), true, false),
+            sentence(&Base::Distance("Gare de Lyon".into()), true, false, None),
             "Ordre : dans chaque groupe, favoris de l'équipe d'abord, puis du plus proche au plus loin de la gare de Lyon."
         );
         assert_eq!(
-            sentence(&Base::of_ranking("deterministic"), false, false),
+            sentence(&Base::of_ranking("deterministic"), false, false, None),
             "Ordre : dans chaque groupe, du plus adapté au moins adapté (ambiance, jauge, distance, historique)."
+        );
+        assert_eq!(
+            sentence(&Base::Model, false, false, Some("le centre de Paris 8e")),
+            "Ordre : dans chaque groupe, dans l'ordre choisi par l'IA, du plus adapté au moins adapté. \
+             Distances depuis le centre de Paris 8e."
         );
     }
 }

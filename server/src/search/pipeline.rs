@@ -2,6 +2,7 @@
 //! candidates → ranking into recommended / compatible, with the
 //! candidate-count rules of seed 001 and the fallbacks that keep answering
 //! when the embedding service is down.
+use super::criteria::{self, code_areas::CodeArea};
 use super::finalist::{Finalist, Similarity};
 use super::lessons::Lessons;
 use super::order::{self, Base};
@@ -56,6 +57,10 @@ pub struct Outcome {
     pub result_ids: Vec<i64>,
     /// Finalists shown to the language model; `None` when it was not asked.
     pub llm_candidates: Option<usize>,
+    /// Where the distances on the cards are measured from, when the text
+    /// named no place (« le centre de Paris 8e »): a bare « à 190 m » would
+    /// leave a person asking « from what? ».
+    pub distance_from: Option<String>,
 }
 
 fn ms(since: Instant) -> f64 {
@@ -139,7 +144,7 @@ pub async fn run(
 
     // Stages 1 (hard filters) and 2 (similarity among those candidates only).
     let configurations = req.configuration_keys();
-    let reference = reference_point(db, pool_id, req).await?;
+    let (reference, distance_from) = reference_point(db, pool_id, req).await?;
     let filter = HardFilter {
         pool_id,
         configurations: &configurations,
@@ -344,6 +349,7 @@ pub async fn run(
         embedding_model,
         result_ids,
         llm_candidates: stage3.llm_candidates,
+        distance_from,
     })
 }
 
@@ -441,35 +447,50 @@ fn to_pick(c: &Candidate, similarity: Option<f64>, score: f64, reason: &str) -> 
 
 /// Where distances are measured from: the centre asked for, else the
 /// centre of the requested postal codes (the gazetteer's, else the average
-/// position of the pool's venues there), else Paris centre.
+/// position of the pool's venues there), else Paris centre; with how a
+/// person names that point, unless the text named it.
 async fn reference_point(
     db: &PgPool,
     pool_id: Option<i64>,
     req: &SearchRequest,
-) -> Result<(f64, f64), Failure> {
+) -> Result<((f64, f64), Option<String>), Failure> {
+    const AREA: &str = "le centre de la zone demandée";
     if let Some(n) = &req.near {
-        return Ok((n.lat, n.lng));
+        return Ok(((n.lat, n.lng), None));
     }
     if req.postal_codes.is_empty() {
         // A département alone: its centre.
-        let centre = req
-            .departments
-            .first()
-            .and_then(|d| crate::geo::department(d))
-            .map_or(PARIS_CENTRE, |d| (d.lat, d.lng));
-        return Ok(centre);
+        return Ok(
+            match req
+                .departments
+                .first()
+                .and_then(|d| crate::geo::department(d))
+            {
+                Some(d) => ((d.lat, d.lng), Some(AREA.to_string())),
+                None => (
+                    PARIS_CENTRE,
+                    Some("le centre de Paris (Notre-Dame)".to_string()),
+                ),
+            },
+        );
     }
     let known: Vec<(f64, f64)> = req
         .postal_codes
         .iter()
         .filter_map(|code| crate::geo::postal_code_center(code))
         .collect();
+    // One arrondissement (its two codes for the 16th) or one commune.
+    let named = match criteria::code_areas::of(&req.postal_codes).as_slice() {
+        [CodeArea::Arrondissement(a, _)] => format!("le centre de {}", a.name),
+        [CodeArea::Commune(_, c)] => format!("le centre de {}", c.name),
+        _ => AREA.to_string(),
+    };
     if !known.is_empty() {
         let n = known.len() as f64;
         let (lat, lng) = known
             .iter()
             .fold((0.0, 0.0), |(a, b), (x, y)| (a + x, b + y));
-        return Ok((lat / n, lng / n));
+        return Ok(((lat / n, lng / n), Some(named)));
     }
     let centroid: Option<(Option<f64>, Option<f64>)> = sqlx::query_as(
         "SELECT avg(lat), avg(lng) FROM members
@@ -481,8 +502,11 @@ async fn reference_point(
     .fetch_optional(db)
     .await?;
     Ok(match centroid {
-        Some((Some(lat), Some(lng))) => (lat, lng),
-        _ => PARIS_CENTRE,
+        Some((Some(lat), Some(lng))) => ((lat, lng), Some(AREA.to_string())),
+        _ => (
+            PARIS_CENTRE,
+            Some("le centre de Paris (Notre-Dame)".to_string()),
+        ),
     })
 }
 
@@ -501,6 +525,7 @@ fn empty(pool_id: Option<i64>, mut results: SearchResults, started: Instant) -> 
         embedding_model: None,
         result_ids: Vec::new(),
         llm_candidates: None,
+        distance_from: None,
     }
 }
 
@@ -548,6 +573,7 @@ async fn direct(
         embedding_model: None,
         result_ids,
         llm_candidates: None,
+        distance_from: None,
     })
 }
 
