@@ -18,6 +18,7 @@ mod codes;
 mod constraints;
 mod count;
 mod emails;
+mod features;
 mod find;
 mod help;
 mod intent;

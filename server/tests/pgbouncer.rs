@@ -287,6 +287,7 @@ async fn the_server_works_through_pgbouncer_in_transaction_mode(db: PgPool) {
                         excluded_postal_codes: &[],
                         excluded_departments: &[],
                         excluded_kinds: &[],
+                        tags: &[],
                         capacity: None,
                     };
                     match server::db::member_search::count(&pool, &filter).await {

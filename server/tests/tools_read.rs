@@ -641,7 +641,25 @@ async fn count_members_over_active_venues(db: PgPool) {
     )
     .await;
     assert_eq!(count(v), 2, "#101 is a rooftop");
+    // Tags a venue must all carry, whatever their case, each counted once.
+    let (v, summary) = run(
+        &ctx,
+        "count_members",
+        json!({"tags": ["Rooftop", "rooftop"]}),
+    )
+    .await;
+    assert_eq!(count(v), 1, "#101 alone is a rooftop");
+    assert_eq!(summary, "1 lieu actif marqué « rooftop »");
     for (input, needle) in [
+        (
+            json!({"tags": ["rooftop", "piscine"]}),
+            "caractéristique inconnue « piscine »",
+        ),
+        (
+            json!({"tags": ["a", "b", "c", "d", "e", "f"]}),
+            "au plus 5 caractéristiques",
+        ),
+        (json!({"tags": ["  "]}), "caractéristique invalide"),
         (
             json!({"excluded_kinds": ["piscine"]}),
             "type de lieu inconnu « piscine »",

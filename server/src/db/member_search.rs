@@ -1,6 +1,6 @@
 //! Counts over `member_search` (one narrow row per active member, kept by
 //! the triggers of migration 0011) for `count_members`. Runtime-checked.
-use sqlx::{Acquire, Postgres, QueryBuilder};
+use sqlx::{Acquire, PgPool, Postgres, QueryBuilder};
 
 pub struct CountFilter<'a> {
     pub pool_id: Option<i64>,
@@ -15,6 +15,8 @@ pub struct CountFilter<'a> {
     pub excluded_postal_codes: &'a [String],
     pub excluded_departments: &'a [String],
     pub excluded_kinds: &'a [String],
+    /// Tag names (lower case) a venue must all carry.
+    pub tags: &'a [String],
     /// A layout and the capacity one of its rooms must hold; `None` for
     /// the layout: any layout.
     pub capacity: Option<(Option<app::room_configurations::Configuration>, i32)>,
@@ -36,6 +38,21 @@ fn column(c: app::room_configurations::Configuration) -> &'static str {
 }
 
 /// Active members matching every filter given.
+/// The names among `tags` (lower case) that no tag has.
+pub async fn unknown_tags(db: &PgPool, tags: &[String]) -> sqlx::Result<Vec<String>> {
+    if tags.is_empty() {
+        return Ok(Vec::new());
+    }
+    sqlx::query_scalar(
+        "SELECT n FROM unnest($1::text[]) WITH ORDINALITY AS x(n, i)
+          WHERE NOT EXISTS (SELECT 1 FROM tags t WHERE lower(t.name) = x.n)
+          ORDER BY i",
+    )
+    .bind(tags)
+    .fetch_all(db)
+    .await
+}
+
 pub async fn count<'c>(
     db: impl Acquire<'c, Database = Postgres>,
     f: &CountFilter<'_>,
@@ -52,6 +69,15 @@ pub async fn count<'c>(
         f.excluded_departments,
         f.excluded_kinds,
     );
+    if !f.tags.is_empty() {
+        q.push(
+            " AND (SELECT count(DISTINCT lower(t.name)) FROM member_tags mt JOIN tags t ON t.id = mt.tag_id \
+               WHERE mt.member_id = s.member_id AND lower(t.name) = ANY(",
+        )
+        .push_bind(f.tags)
+        .push(")) = ")
+        .push_bind(i64::try_from(f.tags.len()).unwrap_or(i64::MAX));
+    }
     if let Some((configuration, min)) = f.capacity {
         let columns: Vec<&str> = match configuration {
             Some(c) => vec![column(c)],

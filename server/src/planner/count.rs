@@ -22,7 +22,7 @@ pub fn next(turn: &Turn) -> Next {
     let input = input(&read, &turn.text);
     match turn.json("count_members") {
         None => Next::call("count_members", input),
-        Some(v) => Next::Say(answer(v, &input, &read)),
+        Some(v) => Next::Say(answer(v, &input, &read, &turn.text)),
     }
 }
 
@@ -71,12 +71,17 @@ fn input(c: &criteria::Criteria, text: &str) -> Value {
     if let Some((slug, _)) = super::pools::named(&super::words::words(text)) {
         input.insert("pool".into(), json!(slug));
     }
+    // « avec terrasse »: the tags venue sheets carry.
+    let (tags, _) = super::features::asked(text);
+    if !tags.is_empty() {
+        input.insert("tags".into(), json!(tags));
+    }
     Value::Object(input)
 }
 
 /// The count said with the filters it applied: those read from the text
-/// (`read`), and the pool its words named (`input`).
-fn answer(result: &Value, input: &Value, read: &criteria::Criteria) -> String {
+/// (`read`), and the pool and tags its words named (`input`).
+fn answer(result: &Value, input: &Value, read: &criteria::Criteria, text: &str) -> String {
     let Some(n) = count(result, "count") else {
         return "Le comptage n'a pas donné de nombre.".to_string();
     };
@@ -115,6 +120,17 @@ fn answer(result: &Value, input: &Value, read: &criteria::Criteria) -> String {
         )),
         (None, None) => {}
     }
+    let tags = super::results::strings(input, "tags");
+    if !tags.is_empty() {
+        let quoted: Vec<String> = tags
+            .iter()
+            .map(|t| format!("« {} »", t.replace('-', " ")))
+            .collect();
+        filters.push(format!(
+            "dont la fiche indique {}",
+            app::fr::join_and(&quoted)
+        ));
+    }
     let noun = app::fr::agree(n, "lieu", "lieux");
     let mut said = if filters.is_empty() {
         format!("{} {noun} au total", number(n))
@@ -127,7 +143,8 @@ fn answer(result: &Value, input: &Value, read: &criteria::Criteria) -> String {
     }
     said.push('.');
     // « avec terrasse »: not counted by, and said rather than implied.
-    if let Some(asked) = super::uncounted::asked(&read.semantic_query) {
+    let (_, counted) = super::features::asked(text);
+    if let Some(asked) = super::uncounted::asked(&read.semantic_query, &counted) {
         said.push_str(&format!(
             " Ce nombre ne tient pas compte de « {asked} » : je ne compte les lieux que par zone, \
              capacité, configuration et pool. Une recherche les classe selon ce critère."
@@ -191,14 +208,25 @@ mod tests {
             "{near}"
         );
         assert_eq!(
-            answer(&json!({"count": 42}), &input, &c),
+            answer(
+                &json!({"count": 42}),
+                &input,
+                &c,
+                "Combien de lieux à 2 km de la gare de Lyon ?"
+            ),
             "42 lieux à moins de 2\u{a0}km de la gare de Lyon."
         );
         // Without a radius, the place's own, said in the answer.
         let (c, input) = read("Combien de lieux près de la gare de Lyon ?");
         let radius = input["near"]["radius_km"].as_f64().expect("a radius");
         assert!(radius > 0.0 && radius <= 5.0, "{radius}");
-        assert!(answer(&json!({"count": 7}), &input, &c).starts_with("7 lieux à moins de "));
+        assert!(answer(
+            &json!({"count": 7}),
+            &input,
+            &c,
+            "Combien de lieux près de la gare de Lyon ?"
+        )
+        .starts_with("7 lieux à moins de "));
     }
 
     #[test]
@@ -210,7 +238,7 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            answer(&json!({"count": 1234}), &json!({}), &eighth),
+            answer(&json!({"count": 1234}), &json!({}), &eighth, ""),
             "1\u{a0}234 lieux à Paris 8e avec une salle d'au moins 100 personnes."
         );
         let sixteenth = criteria::Criteria {
@@ -219,25 +247,35 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            answer(&json!({"count": 3}), &json!({}), &sixteenth),
+            answer(&json!({"count": 3}), &json!({}), &sixteenth, ""),
             "3 lieux à Paris 16e et à Montreuil (93100) en U."
         );
         let none = criteria::Criteria::default();
         assert_eq!(
-            answer(&json!({"count": 1}), &json!({}), &none),
+            answer(&json!({"count": 1}), &json!({}), &none, ""),
             "1 lieu au total."
         );
         assert_eq!(
-            answer(&json!({"count": 0}), &json!({}), &none),
+            answer(&json!({"count": 0}), &json!({}), &none, ""),
             "0 lieu au total."
         );
         assert_eq!(
-            answer(&json!({"count": 5}), &json!({"pool": "chateaux"}), &none),
+            answer(
+                &json!({"count": 5}),
+                &json!({"pool": "chateaux"}),
+                &none,
+                ""
+            ),
             "5 lieux dans le pool Châteaux & domaines."
         );
         let (c, input) = read("Combien de lieux dans le 93 ?");
         assert_eq!(
-            answer(&json!({"count": 12}), &input, &c),
+            answer(
+                &json!({"count": 12}),
+                &input,
+                &c,
+                "Combien de lieux dans le 93 ?"
+            ),
             "12 lieux dans le 93 (Seine-Saint-Denis)."
         );
     }
@@ -248,25 +286,63 @@ mod tests {
         assert_eq!(input["excluded_postal_codes"], json!(["75017"]), "{input}");
         assert_eq!(input["excluded_kinds"], json!(["péniche"]), "{input}");
         assert_eq!(
-            answer(&json!({"count": 250}), &input, &c),
+            answer(
+                &json!({"count": 250}),
+                &input,
+                &c,
+                "Combien de lieux dans le 75 sauf le 17e, pas de péniche ?"
+            ),
             "250 lieux à Paris, hors Paris 17e, sans péniche."
         );
     }
 
     #[test]
     fn what_the_count_cannot_filter_on_is_said() {
-        let (c, input) = read("Combien de lieux avec terrasse dans le 8e ?");
+        let (c, input) = read("Combien de lieux avec piscine dans le 8e ?");
         assert_eq!(input, json!({"postal_codes": ["75008"]}));
         assert_eq!(
-            answer(&json!({"count": 22}), &input, &c),
-            "22 lieux à Paris 8e. Ce nombre ne tient pas compte de « terrasse » : je ne compte \
+            answer(
+                &json!({"count": 22}),
+                &input,
+                &c,
+                "Combien de lieux avec piscine dans le 8e ?"
+            ),
+            "22 lieux à Paris 8e. Ce nombre ne tient pas compte de « piscine » : je ne compte \
              les lieux que par zone, capacité, configuration et pool. Une recherche les classe \
              selon ce critère."
         );
         let (c, input) = read("Combien de lieux dans le 8e ?");
         assert_eq!(
-            answer(&json!({"count": 22}), &input, &c),
+            answer(
+                &json!({"count": 22}),
+                &input,
+                &c,
+                "Combien de lieux dans le 8e ?"
+            ),
             "22 lieux à Paris 8e."
+        );
+    }
+
+    #[test]
+    fn features_are_counted_by_the_tags_sheets_carry() {
+        let text = "Combien de lieux avec terrasse et parking dans le 8e ?";
+        let (c, input) = read(text);
+        assert_eq!(
+            input,
+            json!({"postal_codes": ["75008"], "tags": ["terrasse", "parking"]})
+        );
+        assert_eq!(
+            answer(&json!({"count": 4}), &input, &c, text),
+            "4 lieux à Paris 8e dont la fiche indique « terrasse » et « parking »."
+        );
+        // What no tag says is still said as not counted.
+        let text = "Combien de lieux avec jardin et une belle lumière dans le 92 ?";
+        let (c, input) = read(text);
+        assert_eq!(input["tags"], json!(["jardin"]));
+        let said = answer(&json!({"count": 3}), &input, &c, text);
+        assert!(
+            said.starts_with("3 lieux dans le 92 (Hauts-de-Seine) dont la fiche indique « jardin ». Ce nombre ne tient pas compte de « belle lumière »"),
+            "{said}"
         );
     }
 
@@ -275,7 +351,12 @@ mod tests {
         let (c, input) = read("Combien de lieux à Lyon ou dans le 8e ?");
         assert_eq!(input, json!({"postal_codes": ["75008"]}));
         assert_eq!(
-            answer(&json!({"count": 30}), &input, &c),
+            answer(
+                &json!({"count": 30}),
+                &input,
+                &c,
+                "Combien de lieux à Lyon ou dans le 8e ?"
+            ),
             "30 lieux à Paris 8e. Hors de Paris et de l'Île-de-France, non compté : Lyon."
         );
     }

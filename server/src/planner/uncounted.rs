@@ -27,12 +27,17 @@ const FRAME: &[&str] = &[
 /// The words of `semantic` (the text left once the counted criteria were
 /// read) that ask for something the count cannot filter on, as written
 /// (« terrasse », « parking et accessibles PMR »); `None` when none does.
-pub fn asked(semantic: &str) -> Option<String> {
+/// `counted`: folded words another filter already counts by (the tags).
+pub fn asked(semantic: &str, counted: &[String]) -> Option<String> {
     let counts = |w: &str| {
         let f = fold(w);
         // « d'ambiance », « l'accueil »: the word after the elision decides.
         let f = f.rsplit(['\'', '’']).next().unwrap_or_default();
-        !f.is_empty() && !FRAME.contains(&f) && !super::pools::is_pool_word(f) && !is_event_word(f)
+        !f.is_empty()
+            && !FRAME.contains(&f)
+            && !super::pools::is_pool_word(f)
+            && !is_event_word(f)
+            && !counted.iter().any(|c| c == f)
     };
     let asked: Vec<(usize, &str)> = semantic
         .split_inclusive(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’')
@@ -63,7 +68,7 @@ mod tests {
     proptest! {
         #[test]
         fn any_text_gives_a_piece_of_itself(text in "\\PC{0,80}") {
-            if let Some(piece) = asked(&text) {
+            if let Some(piece) = asked(&text, &[]) {
                 prop_assert!(text.contains(&piece), "{piece:?} not in {text:?}");
                 prop_assert!(!piece.trim().is_empty());
             }
@@ -72,7 +77,7 @@ mod tests {
     use crate::search::criteria::extract;
 
     fn left(text: &str) -> Option<String> {
-        asked(&extract(text).semantic_query)
+        asked(&extract(text).semantic_query, &[])
     }
 
     #[test]

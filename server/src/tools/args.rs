@@ -99,6 +99,10 @@ pub struct CountMembers {
     /// loft, industriel, extérieur.
     #[serde(default)]
     pub excluded_kinds: Vec<String>,
+    /// Only venues whose sheet carries every one of these tags (terrasse,
+    /// parking, accessible-pmr…).
+    #[serde(default)]
+    pub tags: Vec<String>,
     /// With `min_capacity`: rooms holding that many in this layout.
     pub configuration: Option<String>,
     pub min_capacity: Option<u32>,

@@ -151,6 +151,34 @@ pub fn departments(numbers: &[String]) -> Result<Vec<String>, ToolError> {
         .collect()
 }
 
+/// At most this many tags a venue must all carry.
+pub const MAX_TAGS: usize = 5;
+
+/// Tags a venue must carry, trimmed, in lower case and each once, at
+/// most [`MAX_TAGS`]; whether each exists is the database's to say.
+pub fn tags(names: &[String]) -> Result<Vec<String>, ToolError> {
+    if names.len() > MAX_TAGS {
+        return Err(invalid(format!(
+            "au plus {MAX_TAGS} caractéristiques (reçu {})",
+            names.len()
+        )));
+    }
+    let mut tags: Vec<String> = Vec::new();
+    for n in names {
+        let n = n.trim().to_lowercase();
+        if n.is_empty() || n.chars().count() > 40 {
+            return Err(invalid(format!(
+                "caractéristique invalide « {} »",
+                super::output::truncate(&n, 40)
+            )));
+        }
+        if !tags.contains(&n) {
+            tags.push(n);
+        }
+    }
+    Ok(tags)
+}
+
 /// Kinds of venue ruled out, by the tag names the search excludes on.
 pub fn kinds(names: &[String]) -> Result<Vec<String>, ToolError> {
     let known = crate::search::criteria::kinds::tags();

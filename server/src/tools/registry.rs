@@ -23,7 +23,7 @@ fn description(name: &str) -> Option<&'static str> {
         "get_member" => "Fiche courte d'un lieu par son code (#102) : ville, pool, salles avec leurs capacités par configuration, description.",
         "get_member_full" => "Fiche complète d'un lieu par son code : la fiche courte plus attributs, tags, tarifs et connaissances de l'équipe.",
         "get_member_signals" => "Signaux de 1 à 16 lieux : favoris de l'équipe, taux et délai médian de réponse, catalogues de l'année écoulée, demandes gagnées.",
-        "count_members" => "Compte les lieux actifs d'un pool (ou de tous), par codes postaux, départements ou rayon autour d'un point, hors codes postaux, départements ou types de lieu exclus, et capacité minimale dans une configuration.",
+        "count_members" => "Compte les lieux actifs d'un pool (ou de tous), par codes postaux, départements ou rayon autour d'un point, hors codes postaux, départements ou types de lieu exclus, par caractéristiques de la fiche (tags : terrasse, parking, accessible-pmr…) et capacité minimale dans une configuration.",
         "search_training" => "Cherche les leçons de l'équipe (sessions d'entraînement : verdicts, raisons, directives) par type d'événement ou par texte, les plus récentes d'abord.",
         "search_knowledge" => "Cherche dans la base de connaissances sur les lieux (titre et contenu), éventuellement pour un seul lieu, les plus récentes d'abord.",
         "get_search_preferences" => "Préférences de recherche connues : consignes de recherche, pool et zone de la demande, nombre de favoris de l'utilisateur. À lire avant search_members.",

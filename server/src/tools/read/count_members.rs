@@ -17,6 +17,7 @@ pub async fn run(ctx: &ToolContext, args: CountMembers) -> Result<ToolOutcome, T
     let excluded_postal_codes = input::postal_codes(&args.excluded_postal_codes)?;
     let excluded_departments = input::departments(&args.excluded_departments)?;
     let excluded_kinds = input::kinds(&args.excluded_kinds)?;
+    let tags = input::tags(&args.tags)?;
     let configuration = match args.configuration.as_deref() {
         Some(c) => Some(
             Configuration::from_key(&input::configuration(c)?)
@@ -34,6 +35,17 @@ pub async fn run(ctx: &ToolContext, args: CountMembers) -> Result<ToolOutcome, T
         (c, n) => Some((c, n.unwrap_or(1))),
     };
     let failed = |e| input::unavailable("count_members", e);
+    // A tag no venue can carry would count 0 as if it were an answer.
+    if let Some(unknown) = member_search::unknown_tags(&ctx.db, &tags)
+        .await
+        .map_err(failed)?
+        .first()
+    {
+        return Err(invalid(format!(
+            "caractéristique inconnue « {} » : les fiches des lieux ne la portent pas",
+            crate::tools::output::truncate(unknown, 40)
+        )));
+    }
     let pool = match args.pool.as_deref().map(str::trim) {
         Some(slug) if !slug.is_empty() => Some(
             crate::db::venue_search::pool_by_slug(&ctx.db, slug)
@@ -51,6 +63,7 @@ pub async fn run(ctx: &ToolContext, args: CountMembers) -> Result<ToolOutcome, T
         excluded_postal_codes: &excluded_postal_codes,
         excluded_departments: &excluded_departments,
         excluded_kinds: &excluded_kinds,
+        tags: &tags,
         capacity,
     };
     let count = member_search::count(&ctx.db, &filter)
@@ -63,6 +76,11 @@ pub async fn run(ctx: &ToolContext, args: CountMembers) -> Result<ToolOutcome, T
     );
     if let Some(p) = &pool {
         summary.push_str(&format!(" dans le pool {}", p.name));
+    }
+    if !tags.is_empty() {
+        let quoted: Vec<String> = tags.iter().map(|t| format!("« {t} »")).collect();
+        let marked = app::fr::agree(count, "marqué", "marqués");
+        summary.push_str(&format!(" {marked} {}", quoted.join(" et ")));
     }
     Ok(answer(json!({ "count": count }), summary))
 }

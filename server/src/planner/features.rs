@@ -1,0 +1,119 @@
+//! What a count question asks the venues to have, as the tags their
+//! sheets carry: « combien de lieux avec terrasse dans le 8e ? » counts
+//! the venues of the 8th tagged `terrasse`. A feature said with a
+//! negation (« sans parking », « pas de terrasse ») is not one asked for;
+//! kinds ruled out are the criteria's (`excluded_kinds`).
+use super::words::words;
+
+/// (folded phrase, tag name).
+#[rustfmt::skip]
+const FEATURES: &[(&str, &str)] = &[
+    ("terrasse", "terrasse"), ("terrasses", "terrasse"),
+    ("parking", "parking"), ("parkings", "parking"),
+    ("pmr", "accessible-pmr"), ("mobilite reduite", "accessible-pmr"),
+    ("fauteuil roulant", "accessible-pmr"), ("fauteuils roulants", "accessible-pmr"),
+    ("accessible pmr", "accessible-pmr"), ("accessibles pmr", "accessible-pmr"),
+    ("acces pmr", "accessible-pmr"),
+    ("rooftop", "rooftop"), ("rooftops", "rooftop"), ("toit terrasse", "rooftop"),
+    ("jardin", "jardin"), ("jardins", "jardin"), ("parc", "parc"),
+    ("peniche", "péniche"), ("peniches", "péniche"),
+    ("loft", "loft"), ("lofts", "loft"),
+    ("cave voutee", "cave-voûtée"), ("caves voutees", "cave-voûtée"),
+    ("hebergement", "hébergement"), ("chambres", "hébergement"),
+    ("cheminee", "cheminée"), ("spa", "spa"), ("scene", "scène"),
+    ("climatisation", "climatisation"), ("climatise", "climatisation"),
+    ("climatises", "climatisation"), ("clim", "climatisation"),
+    ("ecran led", "écran-led"), ("sonorisation", "sonorisation"), ("sono", "sonorisation"),
+    ("dj", "dj-autorisé"),
+    ("traiteur libre", "traiteur-libre"), ("traiteur interne", "traiteur-interne"),
+    ("traiteur maison", "traiteur-interne"),
+    ("privatisation totale", "privatisation-totale"), ("privatisables", "privatisation-totale"),
+    ("privatisable", "privatisation-totale"),
+    ("lumiere naturelle", "lumière-naturelle"),
+    ("exterieur", "extérieur"), ("espace exterieur", "extérieur"), ("plein air", "extérieur"),
+    ("bord de l eau", "bord-de-l-eau"),
+    ("vue seine", "vue-seine"), ("vue sur la seine", "vue-seine"),
+    ("vue tour eiffel", "vue-tour-eiffel"), ("vue sur la tour eiffel", "vue-tour-eiffel"),
+    ("vue panoramique", "vue-panoramique"),
+    ("festif", "festif"), ("festifs", "festif"), ("festive", "festif"), ("festives", "festif"),
+    ("insolite", "insolite"), ("insolites", "insolite"),
+    ("haussmannien", "haussmannien"), ("haussmanniens", "haussmannien"),
+    ("art deco", "art-déco"),
+    ("industriel", "industriel"), ("industriels", "industriel"),
+    ("eco responsable", "éco-responsable"), ("eco responsables", "éco-responsable"),
+];
+
+/// Words that, just before a feature, rule it out.
+const NEGATIONS: &[&str] = &["sans", "pas", "ni", "aucun", "aucune", "hors", "sauf"];
+
+/// The tags `text` asks for, each once in the order said, and the folded
+/// words that asked for them (so that nothing else claims them).
+pub fn asked(text: &str) -> (Vec<&'static str>, Vec<String>) {
+    let w = words(text);
+    let (mut tags, mut used) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    while i < w.len() {
+        let longest = FEATURES
+            .iter()
+            .filter_map(|(phrase, tag)| {
+                let parts: Vec<&str> = phrase.split(' ').collect();
+                let fits = w.len() >= i + parts.len()
+                    && w[i..i + parts.len()]
+                        .iter()
+                        .zip(&parts)
+                        .all(|(a, b)| a == b);
+                fits.then_some((*tag, parts.len()))
+            })
+            .max_by_key(|&(_, n)| n);
+        let Some((tag, n)) = longest else {
+            i += 1;
+            continue;
+        };
+        // « sans parking », « pas de terrasse », « ni jardin ».
+        let before = &w[i.saturating_sub(2)..i];
+        if !before.iter().any(|b| NEGATIONS.contains(&b.as_str())) {
+            if !tags.contains(&tag) {
+                tags.push(tag);
+            }
+            used.extend(w[i..i + n].iter().cloned());
+        }
+        i += n;
+    }
+    (tags, used)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::asked;
+
+    #[test]
+    fn features_become_the_tags_sheets_carry() {
+        assert_eq!(
+            asked("Combien de lieux avec terrasse dans le 8e ?").0,
+            ["terrasse"]
+        );
+        assert_eq!(
+            asked("combien de lieux avec parking et accessibles PMR dans le 92 ?").0,
+            ["parking", "accessible-pmr"]
+        );
+        assert_eq!(
+            asked("combien de lieux avec un toit terrasse ?").0,
+            ["rooftop"]
+        );
+        assert_eq!(
+            asked("combien de lieux avec vue sur la Seine ?").0,
+            ["vue-seine"]
+        );
+        assert!(asked("combien de lieux dans le 8e ?").0.is_empty());
+    }
+
+    #[test]
+    fn a_feature_ruled_out_is_not_asked_for() {
+        assert!(asked("combien de lieux sans parking ?").0.is_empty());
+        assert!(asked("combien de lieux pas de terrasse ?").0.is_empty());
+        assert_eq!(
+            asked("combien de lieux avec jardin mais sans parking ?").0,
+            ["jardin"]
+        );
+    }
+}
