@@ -650,9 +650,15 @@ async fn count_members_over_active_venues(db: PgPool) {
     .await;
     assert_eq!(count(v), 1, "#101 alone is a rooftop");
     assert_eq!(summary, "1 lieu actif marqué « rooftop »");
+    let (v, _) = run(&ctx, "count_members", json!({"excluded_tags": ["rooftop"]})).await;
+    assert_eq!(count(v), 2, "all but the rooftop");
     for (input, needle) in [
         (
             json!({"tags": ["rooftop", "piscine"]}),
+            "caractéristique inconnue « piscine »",
+        ),
+        (
+            json!({"excluded_tags": ["piscine"]}),
             "caractéristique inconnue « piscine »",
         ),
         (

@@ -71,10 +71,19 @@ fn input(c: &criteria::Criteria, text: &str) -> Value {
     if let Some((slug, _)) = super::pools::named(&super::words::words(text)) {
         input.insert("pool".into(), json!(slug));
     }
-    // « avec terrasse »: the tags venue sheets carry.
-    let (tags, _) = super::features::asked(text);
-    if !tags.is_empty() {
-        input.insert("tags".into(), json!(tags));
+    // « avec terrasse », « sans parking »: the tags venue sheets carry; a
+    // kind the criteria already rule out (« pas de péniche ») once.
+    let features = super::features::asked(text);
+    if !features.wanted.is_empty() {
+        input.insert("tags".into(), json!(features.wanted));
+    }
+    let refused: Vec<&str> = features
+        .refused
+        .into_iter()
+        .filter(|t| !c.excluded_kinds.iter().any(|k| k == t))
+        .collect();
+    if !refused.is_empty() {
+        input.insert("excluded_tags".into(), json!(refused));
     }
     Value::Object(input)
 }
@@ -141,9 +150,17 @@ fn answer(result: &Value, input: &Value, read: &criteria::Criteria, text: &str) 
     for note in criteria::exclusions::notes(read) {
         said.push_str(&format!(", {note}"));
     }
+    let refused = super::results::strings(input, "excluded_tags");
+    if !refused.is_empty() {
+        let quoted: Vec<String> = refused
+            .iter()
+            .map(|t| format!("« {} »", t.replace('-', " ")))
+            .collect();
+        said.push_str(&format!(", sans {}", quoted.join(" ni ")));
+    }
     said.push('.');
     // « avec terrasse »: not counted by, and said rather than implied.
-    let (_, counted) = super::features::asked(text);
+    let counted = super::features::asked(text).words;
     if let Some(asked) = super::uncounted::asked(&read.semantic_query, &counted) {
         said.push_str(&format!(
             " Ce nombre ne tient pas compte de « {asked} » : je ne compte les lieux que par zone, \
@@ -344,6 +361,23 @@ mod tests {
             said.starts_with("3 lieux dans le 92 (Hauts-de-Seine) dont la fiche indique « jardin ». Ce nombre ne tient pas compte de « belle lumière »"),
             "{said}"
         );
+    }
+
+    #[test]
+    fn features_ruled_out_are_not_counted_and_said() {
+        let text = "combien de lieux sans parking dans le 11e ?";
+        let (c, input) = read(text);
+        assert_eq!(
+            input,
+            json!({"postal_codes": ["75011"], "excluded_tags": ["parking"]})
+        );
+        assert_eq!(
+            answer(&json!({"count": 12}), &input, &c, text),
+            "12 lieux à Paris 11e, sans « parking »."
+        );
+        // A kind the criteria rule out is said once, their way.
+        let text = "Combien de lieux dans le 75 sauf le 17e, pas de péniche ?";
+        assert_eq!(read(text).1.get("excluded_tags"), None);
     }
 
     #[test]

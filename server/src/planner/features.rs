@@ -46,11 +46,18 @@ const FEATURES: &[(&str, &str)] = &[
 /// Words that, just before a feature, rule it out.
 const NEGATIONS: &[&str] = &["sans", "pas", "ni", "aucun", "aucune", "hors", "sauf"];
 
-/// The tags `text` asks for, each once in the order said, and the folded
-/// words that asked for them (so that nothing else claims them).
-pub fn asked(text: &str) -> (Vec<&'static str>, Vec<String>) {
+/// The tags `text` asks for and those it rules out (« sans parking »),
+/// each once in the order said, and the folded words that said them (so
+/// that nothing else claims them).
+pub struct Features {
+    pub wanted: Vec<&'static str>,
+    pub refused: Vec<&'static str>,
+    pub words: Vec<String>,
+}
+
+pub fn asked(text: &str) -> Features {
     let w = words(text);
-    let (mut tags, mut used) = (Vec::new(), Vec::new());
+    let (mut wanted, mut refused, mut used) = (Vec::new(), Vec::new(), Vec::new());
     let mut i = 0;
     while i < w.len() {
         let longest = FEATURES
@@ -71,15 +78,22 @@ pub fn asked(text: &str) -> (Vec<&'static str>, Vec<String>) {
         };
         // « sans parking », « pas de terrasse », « ni jardin ».
         let before = &w[i.saturating_sub(2)..i];
-        if !before.iter().any(|b| NEGATIONS.contains(&b.as_str())) {
-            if !tags.contains(&tag) {
-                tags.push(tag);
-            }
-            used.extend(w[i..i + n].iter().cloned());
+        let list = if before.iter().any(|b| NEGATIONS.contains(&b.as_str())) {
+            &mut refused
+        } else {
+            &mut wanted
+        };
+        if !list.contains(&tag) {
+            list.push(tag);
         }
+        used.extend(w[i..i + n].iter().cloned());
         i += n;
     }
-    (tags, used)
+    Features {
+        wanted,
+        refused,
+        words: used,
+    }
 }
 
 #[cfg(test)]
@@ -88,32 +102,36 @@ mod tests {
 
     #[test]
     fn features_become_the_tags_sheets_carry() {
+        let wanted = |text: &str| asked(text).wanted;
         assert_eq!(
-            asked("Combien de lieux avec terrasse dans le 8e ?").0,
+            wanted("Combien de lieux avec terrasse dans le 8e ?"),
             ["terrasse"]
         );
         assert_eq!(
-            asked("combien de lieux avec parking et accessibles PMR dans le 92 ?").0,
+            wanted("combien de lieux avec parking et accessibles PMR dans le 92 ?"),
             ["parking", "accessible-pmr"]
         );
         assert_eq!(
-            asked("combien de lieux avec un toit terrasse ?").0,
+            wanted("combien de lieux avec un toit terrasse ?"),
             ["rooftop"]
         );
         assert_eq!(
-            asked("combien de lieux avec vue sur la Seine ?").0,
+            wanted("combien de lieux avec vue sur la Seine ?"),
             ["vue-seine"]
         );
-        assert!(asked("combien de lieux dans le 8e ?").0.is_empty());
+        assert!(wanted("combien de lieux dans le 8e ?").is_empty());
     }
 
     #[test]
-    fn a_feature_ruled_out_is_not_asked_for() {
-        assert!(asked("combien de lieux sans parking ?").0.is_empty());
-        assert!(asked("combien de lieux pas de terrasse ?").0.is_empty());
+    fn a_feature_ruled_out_is_refused_not_asked_for() {
+        let f = asked("combien de lieux sans parking ?");
+        assert!(f.wanted.is_empty());
+        assert_eq!(f.refused, ["parking"]);
         assert_eq!(
-            asked("combien de lieux avec jardin mais sans parking ?").0,
-            ["jardin"]
+            asked("combien de lieux pas de terrasse ?").refused,
+            ["terrasse"]
         );
+        let f = asked("combien de lieux avec jardin mais sans parking ?");
+        assert_eq!((f.wanted, f.refused), (vec!["jardin"], vec!["parking"]));
     }
 }

@@ -103,6 +103,9 @@ pub struct CountMembers {
     /// parking, accessible-pmr…).
     #[serde(default)]
     pub tags: Vec<String>,
+    /// Tags a venue must not carry (« sans parking »).
+    #[serde(default)]
+    pub excluded_tags: Vec<String>,
     /// With `min_capacity`: rooms holding that many in this layout.
     pub configuration: Option<String>,
     pub min_capacity: Option<u32>,

@@ -99,11 +99,13 @@ pub fn for_tool(name: &str, mode: Mode) -> Option<Value> {
                 json!({"items": postal_code()}),
             );
             constrain(&mut s, "min_capacity", json!({"minimum": 1}));
-            constrain(
-                &mut s,
-                "tags",
-                json!({"maxItems": super::input::MAX_TAGS, "items": {"maxLength": 40}}),
-            );
+            for field in ["tags", "excluded_tags"] {
+                constrain(
+                    &mut s,
+                    field,
+                    json!({"maxItems": super::input::MAX_TAGS, "items": {"maxLength": 40}}),
+                );
+            }
             s
         }
         "search_training" => {

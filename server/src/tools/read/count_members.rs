@@ -18,6 +18,7 @@ pub async fn run(ctx: &ToolContext, args: CountMembers) -> Result<ToolOutcome, T
     let excluded_departments = input::departments(&args.excluded_departments)?;
     let excluded_kinds = input::kinds(&args.excluded_kinds)?;
     let tags = input::tags(&args.tags)?;
+    let excluded_tags = input::tags(&args.excluded_tags)?;
     let configuration = match args.configuration.as_deref() {
         Some(c) => Some(
             Configuration::from_key(&input::configuration(c)?)
@@ -36,7 +37,8 @@ pub async fn run(ctx: &ToolContext, args: CountMembers) -> Result<ToolOutcome, T
     };
     let failed = |e| input::unavailable("count_members", e);
     // A tag no venue can carry would count 0 as if it were an answer.
-    if let Some(unknown) = member_search::unknown_tags(&ctx.db, &tags)
+    let named: Vec<String> = tags.iter().chain(&excluded_tags).cloned().collect();
+    if let Some(unknown) = member_search::unknown_tags(&ctx.db, &named)
         .await
         .map_err(failed)?
         .first()
@@ -55,6 +57,13 @@ pub async fn run(ctx: &ToolContext, args: CountMembers) -> Result<ToolOutcome, T
         ),
         _ => None,
     };
+    // Kinds and tags ruled out are one clause: a tag the sheet must not carry.
+    let mut excluded = excluded_kinds;
+    for t in excluded_tags {
+        if !excluded.contains(&t) {
+            excluded.push(t);
+        }
+    }
     let filter = CountFilter {
         pool_id: pool.as_ref().map(|p| p.id),
         postal_codes: &postal_codes,
@@ -62,7 +71,7 @@ pub async fn run(ctx: &ToolContext, args: CountMembers) -> Result<ToolOutcome, T
         radius,
         excluded_postal_codes: &excluded_postal_codes,
         excluded_departments: &excluded_departments,
-        excluded_kinds: &excluded_kinds,
+        excluded_kinds: &excluded,
         tags: &tags,
         capacity,
     };
