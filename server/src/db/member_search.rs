@@ -37,7 +37,6 @@ fn column(c: app::room_configurations::Configuration) -> &'static str {
     }
 }
 
-/// Active members matching every filter given.
 /// The names among `tags` (lower case) that no tag has.
 pub async fn unknown_tags(db: &PgPool, tags: &[String]) -> sqlx::Result<Vec<String>> {
     if tags.is_empty() {
@@ -53,6 +52,7 @@ pub async fn unknown_tags(db: &PgPool, tags: &[String]) -> sqlx::Result<Vec<Stri
     .await
 }
 
+/// Active members matching every filter given.
 pub async fn count<'c>(
     db: impl Acquire<'c, Database = Postgres>,
     f: &CountFilter<'_>,
