@@ -2,6 +2,7 @@
 //! criteria are read by the search's own extractor
 //! (`search::criteria::extract`), then `count_members`.
 use super::answer::number;
+use super::features::{self, Features};
 use super::results::count;
 use super::step::Next;
 use super::turn::Turn;
@@ -19,10 +20,11 @@ pub fn next(turn: &Turn) -> Next {
             app::fr::join_and(&read.places_elsewhere)
         ));
     }
-    let input = input(&read, &turn.text);
+    let features = features::asked(&turn.text);
+    let input = input(&read, &features, &turn.text);
     match turn.json("count_members") {
         None => Next::call("count_members", input),
-        Some(v) => Next::Say(answer(v, &input, &read, &turn.text)),
+        Some(v) => Next::Say(answer(v, &input, &read, &features.words)),
     }
 }
 
@@ -37,8 +39,9 @@ fn radius_km(near: &criteria::Near) -> f64 {
     near.radius_km.unwrap_or(near.reach_km)
 }
 
-/// The count's arguments from what the search's extractor read.
-fn input(c: &criteria::Criteria, text: &str) -> Value {
+/// The count's arguments from what the search's extractor read, the
+/// features asked for or refused, and the pool `text` names.
+fn input(c: &criteria::Criteria, features: &Features, text: &str) -> Value {
     let mut input = Map::new();
     if !c.postal_codes.is_empty() {
         input.insert("postal_codes".into(), json!(c.postal_codes));
@@ -73,13 +76,13 @@ fn input(c: &criteria::Criteria, text: &str) -> Value {
     }
     // « avec terrasse », « sans parking »: the tags venue sheets carry; a
     // kind the criteria already rule out (« pas de péniche ») once.
-    let features = super::features::asked(text);
     if !features.wanted.is_empty() {
         input.insert("tags".into(), json!(features.wanted));
     }
     let refused: Vec<&str> = features
         .refused
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|t| !c.excluded_kinds.iter().any(|k| k == t))
         .collect();
     if !refused.is_empty() {
@@ -89,8 +92,9 @@ fn input(c: &criteria::Criteria, text: &str) -> Value {
 }
 
 /// The count said with the filters it applied: those read from the text
-/// (`read`), and the pool and tags its words named (`input`).
-fn answer(result: &Value, input: &Value, read: &criteria::Criteria, text: &str) -> String {
+/// (`read`), and the pool and tags its words named (`input`); `counted`,
+/// the words that named those tags, are not said as left uncounted.
+fn answer(result: &Value, input: &Value, read: &criteria::Criteria, counted: &[String]) -> String {
     let Some(n) = count(result, "count") else {
         return "Le comptage n'a pas donné de nombre.".to_string();
     };
@@ -160,8 +164,7 @@ fn answer(result: &Value, input: &Value, read: &criteria::Criteria, text: &str) 
     }
     said.push('.');
     // « avec terrasse »: not counted by, and said rather than implied.
-    let counted = super::features::asked(text).words;
-    if let Some(asked) = super::uncounted::asked(&read.semantic_query, &counted) {
+    if let Some(asked) = super::uncounted::asked(&read.semantic_query, counted) {
         said.push_str(&format!(
             " Ce nombre ne tient pas compte de « {asked} » : je ne compte les lieux que par zone, \
              capacité, configuration et pool. Une recherche les classe selon ce critère."
@@ -197,8 +200,13 @@ mod tests {
 
     fn read(text: &str) -> (criteria::Criteria, Value) {
         let c = criteria::extract(text);
-        let input = input(&c, text);
+        let input = input(&c, &features::asked(text), text);
         (c, input)
+    }
+
+    /// The words of `text` its count counted by tags.
+    fn counted(text: &str) -> Vec<String> {
+        features::asked(text).words
     }
 
     #[test]
@@ -229,7 +237,7 @@ mod tests {
                 &json!({"count": 42}),
                 &input,
                 &c,
-                "Combien de lieux à 2 km de la gare de Lyon ?"
+                &counted("Combien de lieux à 2 km de la gare de Lyon ?")
             ),
             "42 lieux à moins de 2\u{a0}km de la gare de Lyon."
         );
@@ -241,7 +249,7 @@ mod tests {
             &json!({"count": 7}),
             &input,
             &c,
-            "Combien de lieux près de la gare de Lyon ?"
+            &counted("Combien de lieux près de la gare de Lyon ?")
         )
         .starts_with("7 lieux à moins de "));
     }
@@ -255,7 +263,7 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            answer(&json!({"count": 1234}), &json!({}), &eighth, ""),
+            answer(&json!({"count": 1234}), &json!({}), &eighth, &[]),
             "1\u{a0}234 lieux à Paris 8e avec une salle d'au moins 100 personnes."
         );
         let sixteenth = criteria::Criteria {
@@ -264,16 +272,16 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            answer(&json!({"count": 3}), &json!({}), &sixteenth, ""),
+            answer(&json!({"count": 3}), &json!({}), &sixteenth, &[]),
             "3 lieux à Paris 16e et à Montreuil (93100) en U."
         );
         let none = criteria::Criteria::default();
         assert_eq!(
-            answer(&json!({"count": 1}), &json!({}), &none, ""),
+            answer(&json!({"count": 1}), &json!({}), &none, &[]),
             "1 lieu au total."
         );
         assert_eq!(
-            answer(&json!({"count": 0}), &json!({}), &none, ""),
+            answer(&json!({"count": 0}), &json!({}), &none, &[]),
             "0 lieu au total."
         );
         assert_eq!(
@@ -281,7 +289,7 @@ mod tests {
                 &json!({"count": 5}),
                 &json!({"pool": "chateaux"}),
                 &none,
-                ""
+                &[]
             ),
             "5 lieux dans le pool Châteaux & domaines."
         );
@@ -291,7 +299,7 @@ mod tests {
                 &json!({"count": 12}),
                 &input,
                 &c,
-                "Combien de lieux dans le 93 ?"
+                &counted("Combien de lieux dans le 93 ?")
             ),
             "12 lieux dans le 93 (Seine-Saint-Denis)."
         );
@@ -307,7 +315,7 @@ mod tests {
                 &json!({"count": 250}),
                 &input,
                 &c,
-                "Combien de lieux dans le 75 sauf le 17e, pas de péniche ?"
+                &counted("Combien de lieux dans le 75 sauf le 17e, pas de péniche ?")
             ),
             "250 lieux à Paris, hors Paris 17e, sans péniche."
         );
@@ -322,7 +330,7 @@ mod tests {
                 &json!({"count": 22}),
                 &input,
                 &c,
-                "Combien de lieux avec piscine dans le 8e ?"
+                &counted("Combien de lieux avec piscine dans le 8e ?")
             ),
             "22 lieux à Paris 8e. Ce nombre ne tient pas compte de « piscine » : je ne compte \
              les lieux que par zone, capacité, configuration et pool. Une recherche les classe \
@@ -334,7 +342,7 @@ mod tests {
                 &json!({"count": 22}),
                 &input,
                 &c,
-                "Combien de lieux dans le 8e ?"
+                &counted("Combien de lieux dans le 8e ?")
             ),
             "22 lieux à Paris 8e."
         );
@@ -349,14 +357,14 @@ mod tests {
             json!({"postal_codes": ["75008"], "tags": ["terrasse", "parking"]})
         );
         assert_eq!(
-            answer(&json!({"count": 4}), &input, &c, text),
+            answer(&json!({"count": 4}), &input, &c, &counted(text)),
             "4 lieux à Paris 8e dont la fiche indique « terrasse » et « parking »."
         );
         // What no tag says is still said as not counted.
         let text = "Combien de lieux avec jardin et une belle lumière dans le 92 ?";
         let (c, input) = read(text);
         assert_eq!(input["tags"], json!(["jardin"]));
-        let said = answer(&json!({"count": 3}), &input, &c, text);
+        let said = answer(&json!({"count": 3}), &input, &c, &counted(text));
         assert!(
             said.starts_with("3 lieux dans le 92 (Hauts-de-Seine) dont la fiche indique « jardin ». Ce nombre ne tient pas compte de « belle lumière »"),
             "{said}"
@@ -372,7 +380,7 @@ mod tests {
             json!({"postal_codes": ["75011"], "excluded_tags": ["parking"]})
         );
         assert_eq!(
-            answer(&json!({"count": 12}), &input, &c, text),
+            answer(&json!({"count": 12}), &input, &c, &counted(text)),
             "12 lieux à Paris 11e, sans « parking »."
         );
         // A kind the criteria rule out is said once, their way.
@@ -389,7 +397,7 @@ mod tests {
                 &json!({"count": 30}),
                 &input,
                 &c,
-                "Combien de lieux à Lyon ou dans le 8e ?"
+                &counted("Combien de lieux à Lyon ou dans le 8e ?")
             ),
             "30 lieux à Paris 8e. Hors de Paris et de l'Île-de-France, non compté : Lyon."
         );

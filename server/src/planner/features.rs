@@ -2,46 +2,10 @@
 //! sheets carry: « combien de lieux avec terrasse dans le 8e ? » counts
 //! the venues of the 8th tagged `terrasse`. A feature said with a
 //! negation (« sans parking », « pas de terrasse ») is not one asked for;
-//! kinds ruled out are the criteria's (`excluded_kinds`).
+//! kinds ruled out are the criteria's (`excluded_kinds`). The words are
+//! the search's (`search::criteria::tag_words`).
 use super::words::words;
-
-/// (folded phrase, tag name).
-#[rustfmt::skip]
-const FEATURES: &[(&str, &str)] = &[
-    ("terrasse", "terrasse"), ("terrasses", "terrasse"),
-    ("parking", "parking"), ("parkings", "parking"),
-    ("pmr", "accessible-pmr"), ("mobilite reduite", "accessible-pmr"),
-    ("fauteuil roulant", "accessible-pmr"), ("fauteuils roulants", "accessible-pmr"),
-    ("accessible pmr", "accessible-pmr"), ("accessibles pmr", "accessible-pmr"),
-    ("acces pmr", "accessible-pmr"),
-    ("rooftop", "rooftop"), ("rooftops", "rooftop"), ("toit terrasse", "rooftop"),
-    ("jardin", "jardin"), ("jardins", "jardin"), ("parc", "parc"),
-    ("peniche", "péniche"), ("peniches", "péniche"),
-    ("loft", "loft"), ("lofts", "loft"),
-    ("cave voutee", "cave-voûtée"), ("caves voutees", "cave-voûtée"),
-    ("hebergement", "hébergement"), ("chambres", "hébergement"),
-    ("cheminee", "cheminée"), ("spa", "spa"), ("scene", "scène"),
-    ("climatisation", "climatisation"), ("climatise", "climatisation"),
-    ("climatises", "climatisation"), ("clim", "climatisation"),
-    ("ecran led", "écran-led"), ("sonorisation", "sonorisation"), ("sono", "sonorisation"),
-    ("dj", "dj-autorisé"),
-    ("traiteur libre", "traiteur-libre"), ("traiteur interne", "traiteur-interne"),
-    ("traiteur maison", "traiteur-interne"),
-    ("privatisation totale", "privatisation-totale"), ("privatisables", "privatisation-totale"),
-    ("privatisable", "privatisation-totale"),
-    ("lumiere naturelle", "lumière-naturelle"),
-    ("exterieur", "extérieur"), ("espace exterieur", "extérieur"), ("plein air", "extérieur"),
-    ("bord de l eau", "bord-de-l-eau"),
-    ("vue seine", "vue-seine"), ("vue sur la seine", "vue-seine"),
-    ("vue tour eiffel", "vue-tour-eiffel"), ("vue sur la tour eiffel", "vue-tour-eiffel"),
-    ("vue panoramique", "vue-panoramique"),
-    ("festif", "festif"), ("festifs", "festif"), ("festive", "festif"), ("festives", "festif"),
-    ("insolite", "insolite"), ("insolites", "insolite"),
-    ("haussmannien", "haussmannien"), ("haussmanniens", "haussmannien"),
-    ("art deco", "art-déco"),
-    ("industriel", "industriel"), ("industriels", "industriel"),
-    ("eco responsable", "éco-responsable"), ("eco responsables", "éco-responsable"),
-];
+use crate::search::criteria::tag_words::PHRASES;
 
 /// Words that, just before a feature, rule it out.
 const NEGATIONS: &[&str] = &["sans", "pas", "ni", "aucun", "aucune", "hors", "sauf"];
@@ -60,7 +24,7 @@ pub fn asked(text: &str) -> Features {
     let (mut wanted, mut refused, mut used) = (Vec::new(), Vec::new(), Vec::new());
     let mut i = 0;
     while i < w.len() {
-        let longest = FEATURES
+        let longest = PHRASES
             .iter()
             .filter_map(|(phrase, tag)| {
                 let parts: Vec<&str> = phrase.split(' ').collect();

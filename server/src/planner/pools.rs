@@ -24,35 +24,41 @@ const POOLS: &[(&str, &str, &[&str])] = &[
     ("salles-seminaires", "Salles de séminaire", &[]),
 ];
 
+/// The seminar rooms' pool is named by phrases only: « séminaire » alone
+/// is the event (« un séminaire pour 40 »), not the pool.
+const SEMINAR_PHRASES: &[&str] = &[
+    "salles de seminaire",
+    "salle de seminaire",
+    "pool seminaire",
+    "pool seminaires",
+];
+
 /// The pool the words name: (slug, name).
 pub fn named(w: &[String]) -> Option<(&'static str, &'static str)> {
-    if super::words::phrase(w, "salles de seminaire")
-        || super::words::phrase(w, "salle de seminaire")
-        || super::words::phrase(w, "pool seminaire")
-        || super::words::phrase(w, "pool seminaires")
-    {
-        return Some(("salles-seminaires", "Salles de séminaire"));
-    }
+    let seminar = SEMINAR_PHRASES.iter().any(|p| super::words::phrase(w, p));
     POOLS.iter().find_map(|(slug, name, words)| {
-        w.iter()
-            .any(|x| words.contains(&x.as_str()))
-            .then_some((*slug, *name))
+        let says = if *slug == "salles-seminaires" {
+            seminar
+        } else {
+            w.iter().any(|x| words.contains(&x.as_str()))
+        };
+        says.then_some((*slug, *name))
     })
 }
 
-/// Whether a folded word names a pool (« châteaux », « séminaire »).
+/// Whether a folded word names a pool (« châteaux », « séminaire »): its
+/// own words, or a word of the seminar rooms' phrases but « de » and «
+/// pool ».
 pub fn is_pool_word(w: &str) -> bool {
-    matches!(w, "salle" | "salles" | "seminaire" | "seminaires")
-        || POOLS.iter().any(|(_, _, words)| words.contains(&w))
+    POOLS.iter().any(|(_, _, words)| words.contains(&w))
+        || (!matches!(w, "de" | "pool")
+            && SEMINAR_PHRASES.iter().any(|p| p.split(' ').any(|x| x == w)))
 }
 
 /// How an answer names the pool `slug`: its French name when it is one of
 /// the catalogue's pools, « le réseau <slug> » never; an unknown slug reads
 /// as « réseau » plus the slug with its hyphens as spaces.
 pub fn name_of(slug: &str) -> String {
-    if slug == "salles-seminaires" {
-        return "Salles de séminaire".into();
-    }
     POOLS
         .iter()
         .find(|(s, _, _)| *s == slug)
@@ -87,5 +93,24 @@ mod tests {
             Some("salles-seminaires")
         );
         assert_eq!(named(&words("un séminaire pour 40")), None);
+    }
+
+    #[test]
+    fn pool_words_are_the_names_words() {
+        for w in [
+            "chateau",
+            "hotels",
+            "resto",
+            "atypique",
+            "salle",
+            "salles",
+            "seminaire",
+            "seminaires",
+        ] {
+            assert!(is_pool_word(w), "{w}");
+        }
+        for w in ["de", "pool", "lieu", "terrasse"] {
+            assert!(!is_pool_word(w), "{w}");
+        }
     }
 }

@@ -48,6 +48,7 @@ mod seated_meals;
 mod semantic;
 mod signature;
 mod tables;
+pub(crate) mod tag_words;
 mod tokens;
 mod when;
 mod whole_paris;

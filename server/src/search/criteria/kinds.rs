@@ -7,36 +7,12 @@
 
 use super::negation::{self, Category};
 use super::scan::Scan;
+use super::tag_words::{KINDS, PHRASES};
 use super::Criteria;
 
-/// (folded phrase, tag name).
-#[rustfmt::skip]
-const KINDS: &[(&str, &str)] = &[
-    ("rooftop", "rooftop"), ("rooftops", "rooftop"), ("roof top", "rooftop"),
-    ("roof", "rooftop"), ("toit terrasse", "rooftop"), ("toits terrasses", "rooftop"),
-    ("toit", "rooftop"),
-    ("peniche", "péniche"), ("peniches", "péniche"), ("bateau", "péniche"),
-    ("bateaux", "péniche"), ("barge", "péniche"), ("boat", "péniche"), ("boats", "péniche"),
-    ("sous sol", "sous-sol"), ("sous sols", "sous-sol"), ("salle en sous sol", "sous-sol"),
-    ("basement", "sous-sol"), ("souterrain", "sous-sol"), ("lieu en sous sol", "sous-sol"),
-    ("cave", "cave-voûtée"), ("caves", "cave-voûtée"), ("cave voutee", "cave-voûtée"),
-    ("caves voutees", "cave-voûtée"), ("cellar", "cave-voûtée"), ("vaulted cellar", "cave-voûtée"),
-    ("loft", "loft"), ("lofts", "loft"),
-    ("friche", "industriel"), ("friche industrielle", "industriel"), ("entrepot", "industriel"),
-    ("lieu industriel", "industriel"), ("warehouse", "industriel"),
-    ("exterieur", "extérieur"), ("plein air", "extérieur"), ("outdoor", "extérieur"),
-    ("outdoors", "extérieur"),
-];
-
-/// The tags a request can rule out, each once, in the list's order.
+/// The tags a request can rule out.
 pub fn tags() -> Vec<&'static str> {
-    let mut tags: Vec<&'static str> = Vec::new();
-    for (_, tag) in KINDS {
-        if !tags.contains(tag) {
-            tags.push(tag);
-        }
-    }
-    tags
+    KINDS.to_vec()
 }
 
 /// How « Compris » names a tag ruled out, after « sans ».
@@ -53,8 +29,9 @@ pub fn label(tag: &str) -> &str {
 pub fn extract(scan: &mut Scan, found: &mut Criteria) {
     let mut i = 0;
     while i < scan.len() {
-        let longest = KINDS
+        let longest = PHRASES
             .iter()
+            .filter(|(_, tag)| KINDS.contains(tag))
             .filter_map(|(phrase, tag)| scan.phrase(i, phrase).map(|n| (*tag, n)))
             .max_by_key(|&(_, n)| n);
         let Some((tag, n)) = longest else {

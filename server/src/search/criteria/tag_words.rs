@@ -1,0 +1,87 @@
+//! The words people use for what venue sheets carry as tags: « terrasse »,
+//! « péniche », « en sous-sol », « vue sur la Seine ». One list read two
+//! ways: by the search, for the kinds of venue a request rules out
+//! (`kinds`), and by the assistant's counts, for the features a question
+//! asks for or refuses (`planner::features`); a word one understands, the
+//! other does too.
+
+/// (folded phrase, tag name).
+#[rustfmt::skip]
+pub const PHRASES: &[(&str, &str)] = &[
+    ("rooftop", "rooftop"), ("rooftops", "rooftop"), ("roof top", "rooftop"),
+    ("roof", "rooftop"), ("toit terrasse", "rooftop"), ("toits terrasses", "rooftop"),
+    ("toit", "rooftop"),
+    ("peniche", "péniche"), ("peniches", "péniche"), ("bateau", "péniche"),
+    ("bateaux", "péniche"), ("barge", "péniche"), ("boat", "péniche"), ("boats", "péniche"),
+    ("sous sol", "sous-sol"), ("sous sols", "sous-sol"), ("salle en sous sol", "sous-sol"),
+    ("basement", "sous-sol"), ("souterrain", "sous-sol"), ("lieu en sous sol", "sous-sol"),
+    ("cave", "cave-voûtée"), ("caves", "cave-voûtée"), ("cave voutee", "cave-voûtée"),
+    ("caves voutees", "cave-voûtée"), ("cellar", "cave-voûtée"), ("vaulted cellar", "cave-voûtée"),
+    ("loft", "loft"), ("lofts", "loft"),
+    ("friche", "industriel"), ("friche industrielle", "industriel"), ("entrepot", "industriel"),
+    ("lieu industriel", "industriel"), ("warehouse", "industriel"),
+    ("industriel", "industriel"), ("industriels", "industriel"),
+    ("exterieur", "extérieur"), ("espace exterieur", "extérieur"), ("plein air", "extérieur"),
+    ("outdoor", "extérieur"), ("outdoors", "extérieur"),
+    ("terrasse", "terrasse"), ("terrasses", "terrasse"),
+    ("parking", "parking"), ("parkings", "parking"),
+    ("pmr", "accessible-pmr"), ("mobilite reduite", "accessible-pmr"),
+    ("fauteuil roulant", "accessible-pmr"), ("fauteuils roulants", "accessible-pmr"),
+    ("accessible pmr", "accessible-pmr"), ("accessibles pmr", "accessible-pmr"),
+    ("acces pmr", "accessible-pmr"),
+    ("jardin", "jardin"), ("jardins", "jardin"), ("parc", "parc"),
+    ("hebergement", "hébergement"), ("chambres", "hébergement"),
+    ("cheminee", "cheminée"), ("spa", "spa"), ("scene", "scène"),
+    ("climatisation", "climatisation"), ("climatise", "climatisation"),
+    ("climatises", "climatisation"), ("clim", "climatisation"),
+    ("ecran led", "écran-led"), ("sonorisation", "sonorisation"), ("sono", "sonorisation"),
+    ("dj", "dj-autorisé"),
+    ("traiteur libre", "traiteur-libre"), ("traiteur interne", "traiteur-interne"),
+    ("traiteur maison", "traiteur-interne"),
+    ("privatisation totale", "privatisation-totale"), ("privatisables", "privatisation-totale"),
+    ("privatisable", "privatisation-totale"),
+    ("lumiere naturelle", "lumière-naturelle"),
+    ("bord de l eau", "bord-de-l-eau"),
+    ("vue seine", "vue-seine"), ("vue sur la seine", "vue-seine"),
+    ("vue tour eiffel", "vue-tour-eiffel"), ("vue sur la tour eiffel", "vue-tour-eiffel"),
+    ("vue panoramique", "vue-panoramique"),
+    ("festif", "festif"), ("festifs", "festif"), ("festive", "festif"), ("festives", "festif"),
+    ("insolite", "insolite"), ("insolites", "insolite"),
+    ("haussmannien", "haussmannien"), ("haussmanniens", "haussmannien"),
+    ("art deco", "art-déco"),
+    ("eco responsable", "éco-responsable"), ("eco responsables", "éco-responsable"),
+];
+
+/// The tags that name a kind of venue, which a search rules out when asked
+/// (« pas de rooftop »); a kind asked for stays in the description.
+pub const KINDS: &[&str] = &[
+    "rooftop",
+    "péniche",
+    "sous-sol",
+    "cave-voûtée",
+    "loft",
+    "industriel",
+    "extérieur",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_has_words_and_every_phrase_is_folded() {
+        for kind in KINDS {
+            assert!(PHRASES.iter().any(|(_, t)| t == kind), "{kind}");
+        }
+        for (phrase, _) in PHRASES {
+            assert!(
+                phrase.chars().all(|c| c.is_ascii_lowercase() || c == ' '),
+                "{phrase}"
+            );
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (phrase, _) in PHRASES {
+            assert!(seen.insert(phrase), "{phrase} twice");
+        }
+    }
+}
