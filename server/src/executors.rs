@@ -1,6 +1,6 @@
 //! The writers of approved tool calls: one executor per write tool, in a
 //! registry only the approvals module reaches (the tools and the agent loop
-//! never name this module; `tests/approvals.rs` reads their sources to
+//! never name this module; `tests/suite/approvals.rs` reads their sources to
 //! prove it).
 //!
 //! An executor works in two steps. [`Executor::prepare`] runs before the

@@ -147,7 +147,7 @@ async fn anonymous_callers_are_refused_everywhere_but_the_public_list(db: PgPool
         }
     }
     // Magic-link pages and calls: refused (404) for a bad token, like any
-    // other anonymous request; with a good one they open (tests/magic_links.rs).
+    // other anonymous request; with a good one they open (tests/suite/magic_links.rs).
     assert!(routes
         .iter()
         .any(|(_, p)| page_access(p) == Some(Access::MagicLink)));

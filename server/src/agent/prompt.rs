@@ -12,7 +12,7 @@
 //! training reasons and knowledge are named, and the prompt says which tool
 //! reads them — wrapped, as tool results. The one text left is the summary
 //! of the conversation's own cut start (the team's words and Maxy's),
-//! wrapped. `tests/planted_markers.rs` holds the prompt to this.
+//! wrapped. `tests/suite/planted_markers.rs` holds the prompt to this.
 use crate::db::ai_context::{
     self, RecentKnowledge, RecentTraining, RequestContext, SimilarRequest,
 };

@@ -9,7 +9,7 @@
 //! references it generates, venue codes, postal codes, enum keys (status,
 //! tier, configuration, verdict…), and the catalogue's own vocabulary set by
 //! Reciprok (pool names and slugs, tags, attribute keys).
-//! `tests/planted_markers.rs` plants a marker in every text column and
+//! `tests/suite/planted_markers.rs` plants a marker in every text column and
 //! holds every tool to this.
 use crate::llm::external;
 use serde::{Serialize, Serializer};
