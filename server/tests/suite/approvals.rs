@@ -4,8 +4,7 @@
 //! expiry, another user's card, altered arguments, unknown id, double
 //! click, approve racing reject) is refused and nothing runs twice.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
-#[path = "approvals/fixture.rs"]
-mod fixture;
+use crate::approvals_fixture as fixture;
 
 use app::chat::{CardBody, Decision};
 use app::errors::AppError;

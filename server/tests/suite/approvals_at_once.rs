@@ -5,8 +5,7 @@
 //! database error is retried; a card that still fails says so in French and
 //! can be approved again, and then runs once.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
-#[path = "approvals/fixture.rs"]
-mod fixture;
+use crate::approvals_fixture as fixture;
 use crate::support;
 
 use axum::routing::post;

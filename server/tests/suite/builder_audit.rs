@@ -5,8 +5,7 @@
 //! transaction of the write. A refused edit (stale version, a 17th pick, bad
 //! input) leaves none, and an edit whose row cannot be written fails whole.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
-#[path = "approvals/fixture.rs"]
-mod fixture;
+use crate::approvals_fixture as fixture;
 use crate::support;
 
 use app::catalogue_builder::{CatalogueBuilder, CatalogueView, Edit, PickView, Tier};

@@ -12,6 +12,16 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+// Fixtures shared by several files, each loaded once.
+#[path = "approvals/fixture.rs"]
+mod approvals_fixture;
+#[path = "memory_store/fakes.rs"]
+mod memory_fakes;
+#[path = "offline_planner/harness.rs"]
+mod planner_harness;
+#[path = "venue_llm_rank/fixture.rs"]
+mod ranking_fixture;
+
 mod approvals;
 mod approvals_at_once;
 mod assistant_evaluation;

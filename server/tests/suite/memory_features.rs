@@ -7,8 +7,7 @@
 //! skeleton's behaviour (nothing written, a clear failure) and says so;
 //! once the store lands it asserts the real writes.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
-#[path = "approvals/fixture.rs"]
-mod fixture;
+use crate::approvals_fixture as fixture;
 use crate::support;
 
 use app::chat::Decision;

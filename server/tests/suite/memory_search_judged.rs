@@ -4,9 +4,7 @@
 //! latest memories, said as such; an unusable answer leaves the ranking as
 //! it was. The model is the real Anthropic client against a scripted fake.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
-#[path = "memory_store/fakes.rs"]
-#[allow(dead_code)] // shared with memory_store, which uses all of it
-mod fakes;
+use crate::memory_fakes as fakes;
 use crate::support;
 
 use fakes::Bow;

@@ -8,8 +8,7 @@ use crate::support;
 #[allow(dead_code)]
 #[path = "../embeddings_client/fake.rs"]
 mod fake;
-#[path = "memory_store/fakes.rs"]
-mod fakes;
+use crate::memory_fakes as fakes;
 #[path = "memory_store/isolation.rs"]
 mod isolation;
 #[path = "memory_store/outage.rs"]

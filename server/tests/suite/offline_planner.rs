@@ -2,8 +2,7 @@
 //! it makes and the French answer it composes from canned tool results
 //! (the tools' JSON shapes as the read tools answer them).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
-#[path = "offline_planner/harness.rs"]
-mod harness;
+use crate::planner_harness as harness;
 
 use futures_util::StreamExt;
 use harness::*;

@@ -4,8 +4,7 @@
 //! `add_members_to_catalog`); no loops, no more than 8 tool rounds; and,
 //! for any text, a stream that ends with exactly one `Finished`.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
-#[path = "offline_planner/harness.rs"]
-mod harness;
+use crate::planner_harness as harness;
 
 use harness::*;
 use proptest::prelude::*;

@@ -5,8 +5,7 @@
 //! Issue 25: « Qualifie cette demande » answered
 //! `Consigne « <external_content type="training_reason"> festif </external_… »`.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
-#[path = "offline_planner/harness.rs"]
-mod harness;
+use crate::planner_harness as harness;
 
 use harness::*;
 use serde_json::{json, Value};

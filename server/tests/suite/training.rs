@@ -6,9 +6,7 @@
 //! `search_training` tool and the service answer alike, and the LLM
 //! ranking prompt carries the training wrapped as third-party text.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
-#[path = "venue_llm_rank/fixture.rs"]
-#[allow(dead_code)]
-mod fixture;
+use crate::ranking_fixture as fixture;
 use crate::support;
 
 use app::errors::AppError;

@@ -4,8 +4,7 @@
 //! then the deterministic ranking (labelled), codes are validated, costs are
 //! recorded, and venue text cannot pass for instructions.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
-#[path = "venue_llm_rank/fixture.rs"]
-mod fixture;
+use crate::ranking_fixture as fixture;
 use crate::support;
 
 use fixture::{codes, explanations, form, item, last_eight_reversed, run, run_form, seed};

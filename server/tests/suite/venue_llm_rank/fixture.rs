@@ -1,6 +1,6 @@
 //! A small pool of venues, the search form that finds them, and answers
 //! the fake model gives from the codes it was shown.
-use super::support::anthropic::listed_codes;
+use crate::support::anthropic::listed_codes;
 use app::venue_search::{SearchForm, SearchResults, VenuePick};
 use serde_json::{json, Value};
 use server::db::llm_calls::CallContext;
