@@ -60,7 +60,8 @@ const NOT_PEOPLE: &[&str] = &[
 /// True when what follows a unit-less number lets it be a head count:
 /// the end, punctuation, or a word that counts nothing else.
 fn follows(scan: &Scan, p: usize) -> bool {
-    if scan.is_boundary(p) {
+    // "environ 30 -20 personnes": the next number's minus sign ends this one.
+    if scan.is_boundary(p) || minus_sign(scan, p) && numbers::digits(scan, p + 1).is_some() {
         return true;
     }
     // "18h", "2e", "5km": a glued word is the number's own unit.
@@ -251,6 +252,13 @@ fn unit_at(scan: &Scan, p: usize) -> Option<usize> {
     Some(taken)
 }
 
+/// True when the token at `p` is a minus sign glued to what follows and
+/// not to what precedes ("-20 personnes"), unlike the dash of a range
+/// ("80-120", "80 - 120").
+fn minus_sign(scan: &Scan, p: usize) -> bool {
+    scan.is_any(p, &["-", "−", "–"]) && scan.glued(p + 1) && (p == 0 || !scan.glued(p))
+}
+
 fn mention_at(scan: &Scan, i: usize) -> Option<Mention> {
     // Where the mention starts (context and qualifiers included), and
     // whether a context word makes a bare number a head count.
@@ -297,11 +305,7 @@ fn mention_at(scan: &Scan, i: usize) -> Option<Mention> {
             ..Mention::default()
         });
     }
-    // "-20 personnes": a minus sign that starts the number, not a range.
-    let negative = i > 0
-        && scan.glued(i)
-        && scan.is_any(i - 1, &["-", "−", "–"])
-        && (i == 1 || !scan.glued(i - 1));
+    let negative = i > 0 && minus_sign(scan, i - 1);
     let in_words = numbers::digits(scan, i).is_none();
     // "entre 80 et 120" is a range of people by itself.
     let between = i > 0 && scan.is(i - 1, "entre");
@@ -335,9 +339,10 @@ fn mention_at(scan: &Scan, i: usize) -> Option<Mention> {
     }
     // Numbers in words need their noun ("cinquante personnes"), and "pour
     // 2 et 3 juin" is a pair of dates, not a head count.
-    let pair = scan
-        .longest(end, &["a", "-", "/", "ou", "et", "au"])
-        .is_some_and(|(_, sep)| numbers::digits(scan, end + sep).is_some());
+    let pair = !minus_sign(scan, end)
+        && scan
+            .longest(end, &["a", "-", "/", "ou", "et", "au"])
+            .is_some_and(|(_, sep)| numbers::digits(scan, end + sep).is_some());
     if in_words || pair {
         return None;
     }

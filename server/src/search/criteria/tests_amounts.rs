@@ -208,6 +208,13 @@ fn negative_head_counts_are_reported_as_written() {
         ("remise de -20 %", nothing()),
         ("80-120 personnes", range(80, 120)),
         ("-20 € de remise", nothing()),
+        // The minus sign ends the number before it, which stays a head
+        // count: nothing is left for a second reading to find.
+        (
+            "environ 30 -20 personnes",
+            people(30).negative("-20 personnes").semantic(""),
+        ),
+        ("30 -20 personnes", nothing().negative("-20 personnes")),
     ]);
 }
 
