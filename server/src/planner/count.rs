@@ -135,13 +135,9 @@ fn answer(result: &Value, input: &Value, read: &criteria::Criteria, counted: &[S
     }
     let tags = super::results::strings(input, "tags");
     if !tags.is_empty() {
-        let quoted: Vec<String> = tags
-            .iter()
-            .map(|t| format!("« {} »", t.replace('-', " ")))
-            .collect();
         filters.push(format!(
             "dont la fiche indique {}",
-            app::fr::join_and(&quoted)
+            app::fr::join_and(&quoted(&tags))
         ));
     }
     let noun = app::fr::agree(n, "lieu", "lieux");
@@ -156,11 +152,7 @@ fn answer(result: &Value, input: &Value, read: &criteria::Criteria, counted: &[S
     }
     let refused = super::results::strings(input, "excluded_tags");
     if !refused.is_empty() {
-        let quoted: Vec<String> = refused
-            .iter()
-            .map(|t| format!("« {} »", t.replace('-', " ")))
-            .collect();
-        said.push_str(&format!(", sans {}", quoted.join(" ni ")));
+        said.push_str(&format!(", sans {}", quoted(&refused).join(" ni ")));
     }
     said.push('.');
     // « avec terrasse »: not counted by, and said rather than implied.
@@ -177,6 +169,13 @@ fn answer(result: &Value, input: &Value, read: &criteria::Criteria, counted: &[S
         ));
     }
     said
+}
+
+/// Tags as the venue sheets say them, in quotes: « accessible PMR ».
+fn quoted(tags: &[String]) -> Vec<String> {
+    tags.iter()
+        .map(|t| format!("« {} »", criteria::tag_words::label(t)))
+        .collect()
 }
 
 /// « à Paris 8e », « à Paris 16e et à Montreuil (93100) », « à Paris »:
@@ -360,6 +359,21 @@ mod tests {
             answer(&json!({"count": 4}), &input, &c, &counted(text)),
             "4 lieux à Paris 8e dont la fiche indique « terrasse » et « parking »."
         );
+        // Tags are named as people say them, never by their slug.
+        let text = "Combien de lieux accessibles PMR avec vue sur la Seine ?";
+        let (c, input) = read(text);
+        assert_eq!(input["tags"], json!(["accessible-pmr", "vue-seine"]));
+        let said = answer(&json!({"count": 2}), &input, &c, &counted(text));
+        assert!(
+            said.starts_with(
+                "2 lieux dont la fiche indique « accessible PMR » et « vue sur la Seine »."
+            ),
+            "{said}"
+        );
+        let text = "Combien de lieux en sous-sol dans le 75 ?";
+        let (c, input) = read(text);
+        let said = answer(&json!({"count": 6}), &input, &c, &counted(text));
+        assert_eq!(said, "6 lieux à Paris dont la fiche indique « sous-sol ».");
         // What no tag says is still said as not counted.
         let text = "Combien de lieux avec jardin et une belle lumière dans le 92 ?";
         let (c, input) = read(text);
@@ -386,6 +400,12 @@ mod tests {
         // A kind the criteria rule out is said once, their way.
         let text = "Combien de lieux dans le 75 sauf le 17e, pas de péniche ?";
         assert_eq!(read(text).1.get("excluded_tags"), None);
+        let text = "Combien de lieux sans espace extérieur dans le 92 ?";
+        let (c, input) = read(text);
+        assert_eq!(
+            answer(&json!({"count": 39}), &input, &c, &counted(text)),
+            "39 lieux dans le 92 (Hauts-de-Seine), sans espace extérieur."
+        );
     }
 
     #[test]

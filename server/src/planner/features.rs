@@ -21,20 +21,20 @@ pub struct Features {
 
 pub fn asked(text: &str) -> Features {
     let w = words(text);
+    let phrases: Vec<(Vec<&str>, &'static str)> = PHRASES
+        .iter()
+        .map(|(phrase, tag)| (phrase.split(' ').collect(), *tag))
+        .collect();
     let (mut wanted, mut refused, mut used) = (Vec::new(), Vec::new(), Vec::new());
     let mut i = 0;
     while i < w.len() {
-        let longest = PHRASES
+        let rest = &w[i..];
+        let longest = phrases
             .iter()
-            .filter_map(|(phrase, tag)| {
-                let parts: Vec<&str> = phrase.split(' ').collect();
-                let fits = w.len() >= i + parts.len()
-                    && w[i..i + parts.len()]
-                        .iter()
-                        .zip(&parts)
-                        .all(|(a, b)| a == b);
-                fits.then_some((*tag, parts.len()))
+            .filter(|(parts, _)| {
+                rest.len() >= parts.len() && rest.iter().zip(parts).all(|(a, b)| a == b)
             })
+            .map(|(parts, tag)| (*tag, parts.len()))
             .max_by_key(|&(_, n)| n);
         let Some((tag, n)) = longest else {
             i += 1;

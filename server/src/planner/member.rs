@@ -133,8 +133,11 @@ fn extras(m: &Value) -> String {
     }
     let tags = strings(m, "tags");
     if !tags.is_empty() {
-        // Tags are written as slugs (« lumière-naturelle »); read as words.
-        let words: Vec<String> = tags.iter().map(|t| t.replace('-', " ")).collect();
+        // Tags are written as slugs (« accessible-pmr »); read as words.
+        let words: Vec<String> = tags
+            .iter()
+            .map(|t| crate::search::criteria::tag_words::label(t))
+            .collect();
         out.push_str(&format!("\nTags : {}.", words.join(", ")));
     }
     let knowledge = items(m, "knowledge");

@@ -3,61 +3,44 @@
 //! production's pools); a word that names none leaves the pool open, and
 //! the tool's answer says which pools it covered.
 
-/// (slug, how the answer names it, words that name it).
+/// (slug, how the answer names it, folded phrases that name it; a word
+/// alone is a one-word phrase).
+#[rustfmt::skip]
 const POOLS: &[(&str, &str, &[&str])] = &[
-    (
-        "chateaux",
-        "Châteaux & domaines",
-        &["chateau", "chateaux", "domaine", "domaines"],
-    ),
+    ("chateaux", "Châteaux & domaines", &["chateau", "chateaux", "domaine", "domaines"]),
     ("hotels", "Hôtels", &["hotel", "hotels"]),
+    ("restaurants", "Restaurants", &["restaurant", "restaurants", "resto", "restos"]),
+    ("lieux-atypiques", "Lieux atypiques", &["atypique", "atypiques"]),
+    // « Séminaire » alone is the event (« un séminaire pour 40 »), not
+    // the pool.
     (
-        "restaurants",
-        "Restaurants",
-        &["restaurant", "restaurants", "resto", "restos"],
+        "salles-seminaires",
+        "Salles de séminaire",
+        &["salles de seminaire", "salle de seminaire", "pool seminaire", "pool seminaires"],
     ),
-    (
-        "lieux-atypiques",
-        "Lieux atypiques",
-        &["atypique", "atypiques"],
-    ),
-    ("salles-seminaires", "Salles de séminaire", &[]),
-];
-
-/// The seminar rooms' pool is named by phrases only: « séminaire » alone
-/// is the event (« un séminaire pour 40 »), not the pool.
-const SEMINAR_PHRASES: &[&str] = &[
-    "salles de seminaire",
-    "salle de seminaire",
-    "pool seminaire",
-    "pool seminaires",
 ];
 
 /// The pool the words name: (slug, name).
 pub fn named(w: &[String]) -> Option<(&'static str, &'static str)> {
-    let seminar = SEMINAR_PHRASES.iter().any(|p| super::words::phrase(w, p));
-    POOLS.iter().find_map(|(slug, name, words)| {
-        let says = if *slug == "salles-seminaires" {
-            seminar
-        } else {
-            w.iter().any(|x| words.contains(&x.as_str()))
-        };
-        says.then_some((*slug, *name))
+    POOLS.iter().find_map(|(slug, name, phrases)| {
+        phrases
+            .iter()
+            .any(|p| super::words::phrase(w, p))
+            .then_some((*slug, *name))
     })
 }
 
-/// Whether a folded word names a pool (« châteaux », « séminaire »): its
-/// own words, or a word of the seminar rooms' phrases but « de » and «
-/// pool ».
+/// Whether a folded word is one of the words that name a pool
+/// (« châteaux », « séminaire », « pool »).
 pub fn is_pool_word(w: &str) -> bool {
-    POOLS.iter().any(|(_, _, words)| words.contains(&w))
-        || (!matches!(w, "de" | "pool")
-            && SEMINAR_PHRASES.iter().any(|p| p.split(' ').any(|x| x == w)))
+    POOLS
+        .iter()
+        .flat_map(|(_, _, phrases)| phrases.iter())
+        .any(|p| p.split(' ').any(|x| x == w))
 }
 
 /// How an answer names the pool `slug`: its French name when it is one of
-/// the catalogue's pools, « le réseau <slug> » never; an unknown slug reads
-/// as « réseau » plus the slug with its hyphens as spaces.
+/// the catalogue's pools; an unknown slug reads with its hyphens as spaces.
 pub fn name_of(slug: &str) -> String {
     POOLS
         .iter()
@@ -106,10 +89,11 @@ mod tests {
             "salles",
             "seminaire",
             "seminaires",
+            "pool",
         ] {
             assert!(is_pool_word(w), "{w}");
         }
-        for w in ["de", "pool", "lieu", "terrasse"] {
+        for w in ["lieu", "terrasse", "seminar"] {
             assert!(!is_pool_word(w), "{w}");
         }
     }

@@ -101,8 +101,11 @@ pub async fn load(db: &PgPool, member_id: i64) -> Result<VenueSheet, AppError> {
     .await
     .map_err(crate::db::app_error)?;
 
-    // Tags are stored as slugs (« traiteur-interne »): read with spaces.
-    let mut amenities: Vec<String> = tags.iter().map(|t| t.replace('-', " ")).collect();
+    // Tags are stored as slugs (« accessible-pmr »): read as words.
+    let mut amenities: Vec<String> = tags
+        .iter()
+        .map(|t| super::criteria::tag_words::label(t))
+        .collect();
     amenities.extend(attributes.iter().filter_map(attribute_text));
     Ok(VenueSheet {
         member_id: member.id,

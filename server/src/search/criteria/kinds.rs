@@ -15,16 +15,6 @@ pub fn tags() -> Vec<&'static str> {
     KINDS.to_vec()
 }
 
-/// How « Compris » names a tag ruled out, after « sans ».
-pub fn label(tag: &str) -> &str {
-    match tag {
-        "cave-voûtée" => "cave voûtée",
-        "industriel" => "lieu industriel",
-        "extérieur" => "espace extérieur",
-        other => other,
-    }
-}
-
 /// Takes every kind a negation rules out.
 pub fn extract(scan: &mut Scan, found: &mut Criteria) {
     let mut i = 0;

@@ -52,6 +52,29 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("eco responsable", "éco-responsable"), ("eco responsables", "éco-responsable"),
 ];
 
+/// How a person names the tags whose slug does not read as French once
+/// its hyphens are spaces (« accessible pmr », « vue seine »); the noun
+/// makes « sans espace extérieur » and « sans lieu industriel » read.
+#[rustfmt::skip]
+const LABELS: &[(&str, &str)] = &[
+    ("sous-sol", "sous-sol"), ("cave-voûtée", "cave voûtée"),
+    ("industriel", "lieu industriel"), ("extérieur", "espace extérieur"),
+    ("accessible-pmr", "accessible PMR"), ("bord-de-l-eau", "bord de l'eau"),
+    ("vue-seine", "vue sur la Seine"), ("vue-tour-eiffel", "vue sur la tour Eiffel"),
+    ("écran-led", "écran LED"), ("dj-autorisé", "DJ autorisé"), ("art-déco", "Art déco"),
+    ("éco-responsable", "éco-responsable"), ("cuisine-démo", "cuisine de démonstration"),
+    ("proche-gare", "proche d'une gare"),
+];
+
+/// A tag as people read it: its label, or its slug with spaces
+/// (« lumière-naturelle » → « lumière naturelle »).
+pub fn label(tag: &str) -> String {
+    LABELS
+        .iter()
+        .find(|(slug, _)| *slug == tag)
+        .map_or_else(|| tag.replace('-', " "), |(_, label)| (*label).to_string())
+}
+
 /// The tags that name a kind of venue, which a search rules out when asked
 /// (« pas de rooftop »); a kind asked for stays in the description.
 pub const KINDS: &[&str] = &[
@@ -69,6 +92,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn tags_read_as_french() {
+        assert_eq!(label("accessible-pmr"), "accessible PMR");
+        assert_eq!(label("vue-seine"), "vue sur la Seine");
+        assert_eq!(label("sous-sol"), "sous-sol");
+        assert_eq!(label("lumière-naturelle"), "lumière naturelle");
+        assert_eq!(label("extérieur"), "espace extérieur");
+        assert_eq!(label("rooftop"), "rooftop");
+    }
+
+    #[test]
     fn every_kind_has_words_and_every_phrase_is_folded() {
         for kind in KINDS {
             assert!(PHRASES.iter().any(|(_, t)| t == kind), "{kind}");
@@ -77,6 +110,13 @@ mod tests {
             assert!(
                 phrase.chars().all(|c| c.is_ascii_lowercase() || c == ' '),
                 "{phrase}"
+            );
+        }
+        for (_, tag) in PHRASES {
+            let label = label(tag);
+            assert!(
+                !label.is_empty() && !label.contains("pmr"),
+                "{tag} → {label}"
             );
         }
         let mut seen = std::collections::HashSet::new();
