@@ -374,6 +374,15 @@ mod tests {
         let (c, input) = read(text);
         let said = answer(&json!({"count": 6}), &input, &c, &counted(text));
         assert_eq!(said, "6 lieux à Paris dont la fiche indique « sous-sol ».");
+        // Every word of the feature is the tag's, elided ones too.
+        for (text, tag) in [
+            ("Combien de lieux au bord de l'eau ?", "bord de l'eau"),
+            ("Combien de lieux avec DJ autorisé ?", "DJ autorisé"),
+        ] {
+            let (c, input) = read(text);
+            let said = answer(&json!({"count": 3}), &input, &c, &counted(text));
+            assert_eq!(said, format!("3 lieux dont la fiche indique « {tag} »."));
+        }
         // What no tag says is still said as not counted.
         let text = "Combien de lieux avec jardin et une belle lumière dans le 92 ?";
         let (c, input) = read(text);

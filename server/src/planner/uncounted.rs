@@ -31,8 +31,9 @@ const FRAME: &[&str] = &[
 pub fn asked(semantic: &str, counted: &[String]) -> Option<String> {
     let counts = |w: &str| {
         let f = fold(w);
-        // « d'ambiance », « l'accueil »: the word after the elision decides.
-        let f = f.rsplit(['\'', '’']).next().unwrap_or_default();
+        // « d'ambiance », « l'accueil » (folded « d ambiance »): the word
+        // after the elision decides.
+        let f = f.rsplit(' ').next().unwrap_or_default();
         !f.is_empty()
             && !FRAME.contains(&f)
             && !super::pools::is_pool_word(f)

@@ -35,7 +35,7 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("climatisation", "climatisation"), ("climatise", "climatisation"),
     ("climatises", "climatisation"), ("clim", "climatisation"),
     ("ecran led", "écran-led"), ("sonorisation", "sonorisation"), ("sono", "sonorisation"),
-    ("dj", "dj-autorisé"),
+    ("dj", "dj-autorisé"), ("dj autorise", "dj-autorisé"), ("dj autorises", "dj-autorisé"),
     ("traiteur libre", "traiteur-libre"), ("traiteur interne", "traiteur-interne"),
     ("traiteur maison", "traiteur-interne"),
     ("privatisation totale", "privatisation-totale"), ("privatisables", "privatisation-totale"),
