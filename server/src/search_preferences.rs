@@ -8,6 +8,7 @@ pub mod validate;
 use crate::audit::{self, Actor, Event};
 use crate::db::app_error;
 use crate::db::search_preferences::{self as db, Owner};
+use crate::search::criteria::tag_words;
 use app::errors::AppError;
 use app::search_preferences::{
     PreferencesInput, RequestPreferences, SearchPreferences, SearchPreferencesDesk,
@@ -53,25 +54,39 @@ pub async fn check(
             )));
         }
     }
-    for s in &mut prefs.specialities {
-        let known = db::known_tags(db, &s.tags).await.map_err(app_error)?;
-        let mut spelled = Vec::with_capacity(s.tags.len());
-        for tag in &s.tags {
-            match known
+    if !prefs.specialities.is_empty() {
+        let catalogue = db::tag_names(db).await.map_err(app_error)?;
+        for s in &mut prefs.specialities {
+            s.tags = s
+                .tags
                 .iter()
-                .find(|k| k.to_lowercase() == tag.to_lowercase())
-            {
-                Some(k) => spelled.push(k.clone()),
-                None => {
-                    return Err(AppError::Invalid(format!(
-                        "Spécialité inconnue : « {tag} » (aucun lieu n'a cette étiquette)."
-                    )))
-                }
-            }
+                .map(|typed| {
+                    catalogue_tag(&catalogue, typed).cloned().ok_or_else(|| {
+                        AppError::Invalid(format!(
+                            "Spécialité inconnue : « {typed} » (aucun lieu n'a cette étiquette)."
+                        ))
+                    })
+                })
+                .collect::<Result<_, _>>()?;
         }
-        s.tags = spelled;
     }
     Ok(prefs)
+}
+
+/// The catalogue's tag a person typed: as the catalogue spells it (any
+/// case), else by its slug or its label with accents, hyphens and case
+/// set aside (« accessible PMR », « vue sur la Seine », « sous sol »).
+fn catalogue_tag<'a>(catalogue: &'a [String], typed: &str) -> Option<&'a String> {
+    let lower = typed.to_lowercase();
+    let folded = app::geo::fold(typed);
+    catalogue
+        .iter()
+        .find(|t| t.to_lowercase() == lower)
+        .or_else(|| {
+            catalogue.iter().find(|t| {
+                app::geo::fold(t) == folded || app::geo::fold(&tag_words::label(t)) == folded
+            })
+        })
 }
 
 impl SearchPreferencesService {
@@ -101,8 +116,10 @@ impl SearchPreferencesService {
     }
 }
 
-/// `prefs` as the page shows them: each pool by its name, not its slug.
-async fn with_pool_names(
+/// `prefs` as the page shows them: each pool by its name and each tag by
+/// its label (« Hôtels : accessible PMR »), never by their slugs; `check`
+/// reads them back.
+async fn as_shown(
     db: &PgPool,
     mut prefs: SearchPreferences,
 ) -> Result<SearchPreferences, AppError> {
@@ -116,6 +133,7 @@ async fn with_pool_names(
         if let Some(p) = all.iter().find(|p| p.slug == s.pool) {
             s.pool = p.name.clone();
         }
+        s.tags = s.tags.iter().map(|t| tag_words::label(t)).collect();
     }
     Ok(prefs)
 }
@@ -126,7 +144,7 @@ impl SearchPreferencesDesk for SearchPreferencesService {
         let prefs = db::of(&self.db, Owner::User(user_id))
             .await
             .map_err(app_error)?;
-        with_pool_names(&self.db, prefs).await
+        as_shown(&self.db, prefs).await
     }
 
     async fn save_mine(
@@ -136,7 +154,7 @@ impl SearchPreferencesDesk for SearchPreferencesService {
     ) -> Result<SearchPreferences, AppError> {
         let prefs = check(&self.db, &input, Scope::User).await?;
         self.save(user_id, Owner::User(user_id), &prefs).await?;
-        with_pool_names(&self.db, prefs).await
+        as_shown(&self.db, prefs).await
     }
 
     async fn of_request(
@@ -151,7 +169,7 @@ impl SearchPreferencesDesk for SearchPreferencesService {
         let preferences = db::of(&self.db, Owner::Request(request_id))
             .await
             .map_err(app_error)?;
-        let preferences = with_pool_names(&self.db, preferences).await?;
+        let preferences = as_shown(&self.db, preferences).await?;
         let mine = self.mine(user_id).await?;
         let search_url = search_url(&self.db, request_id).await?;
         Ok(RequestPreferences {
@@ -177,7 +195,7 @@ impl SearchPreferencesDesk for SearchPreferencesService {
         let prefs = check(&self.db, &input, Scope::Request { pool: &pool }).await?;
         self.save(user_id, Owner::Request(request_id), &prefs)
             .await?;
-        Ok(prefs)
+        as_shown(&self.db, prefs).await
     }
 }
 

@@ -144,12 +144,9 @@ pub async fn known_pools(db: impl PgExecutor<'_>, slugs: &[String]) -> sqlx::Res
         .await
 }
 
-/// The tags that exist among `names` (case-insensitive), as spelled in the
-/// catalogue.
-pub async fn known_tags(db: impl PgExecutor<'_>, names: &[String]) -> sqlx::Result<Vec<String>> {
-    let lower: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
-    sqlx::query_scalar("SELECT name FROM tags WHERE lower(name) = ANY($1)")
-        .bind(&lower)
+/// Every tag name of the catalogue (a few dozen).
+pub async fn tag_names(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar("SELECT name FROM tags ORDER BY name")
         .fetch_all(db)
         .await
 }

@@ -50,7 +50,13 @@ fn favorites_default(source: &str) -> AppliedDefault {
 fn specialities_default(tags: &[String], source: &str) -> AppliedDefault {
     AppliedDefault {
         key: SPECIALITIES.into(),
-        label: format!("Spécialités du pool : {}", tags.join(", ")),
+        label: format!(
+            "Spécialités du pool : {}",
+            tags.iter()
+                .map(|t| super::criteria::tag_words::label(t))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         source: source.into(),
     }
 }

@@ -563,6 +563,62 @@ async fn bad_input_is_refused_and_nothing_saved(db: PgPool) {
     assert!(matches!(err, Err(AppError::NotFound)), "{err:?}");
 }
 
+#[sqlx::test(migrations = "../migrations")]
+async fn tags_are_typed_and_shown_as_people_say_them(db: PgPool) {
+    let p = plant(&db).await;
+    sqlx::query("INSERT INTO tags (name) VALUES ('accessible-pmr'), ('vue-seine')")
+        .execute(&db)
+        .await
+        .unwrap();
+    let d = desk(&db);
+    let typed = |specialities: &str| PreferencesInput {
+        specialities: specialities.into(),
+        ..PreferencesInput::default()
+    };
+    // By the label the venue sheets show, by the slug, in any case.
+    let shown = d
+        .save_mine(
+            p.lea,
+            typed("Test préférences : Accessible PMR, vue sur la seine, ROOFTOP"),
+        )
+        .await
+        .unwrap();
+    let stored: Value =
+        sqlx::query_scalar("SELECT specialities FROM search_preferences WHERE user_id = $1")
+            .bind(p.lea)
+            .fetch_one(&db)
+            .await
+            .unwrap();
+    assert_eq!(
+        stored,
+        json!({POOL: ["accessible-pmr", "vue-seine", "rooftop"]})
+    );
+    // Shown by pool name and labels, never slugs; the form as shown saves
+    // the same preferences again.
+    let mine = d.mine(p.lea).await.unwrap();
+    assert_eq!(mine, shown);
+    assert_eq!(mine.specialities[0].pool, "Test préférences");
+    assert_eq!(
+        mine.specialities[0].tags,
+        ["accessible PMR", "vue sur la Seine", "rooftop"]
+    );
+    let form = PreferencesInput::from_preferences(&mine, true);
+    assert_eq!(
+        form.specialities,
+        "Test préférences : accessible PMR, vue sur la Seine, rooftop"
+    );
+    d.save_mine(p.lea, form).await.unwrap();
+    assert_eq!(d.mine(p.lea).await.unwrap(), mine);
+    // A word that is neither is refused, naming what was typed.
+    match d
+        .save_mine(p.lea, typed("Test préférences : vue sur mer"))
+        .await
+    {
+        Err(AppError::Invalid(m)) => assert!(m.contains("« vue sur mer »"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}
+
 fn tool_context(db: &PgPool, p: &Plant, request: Option<i64>) -> ToolContext {
     ToolContext {
         db: db.clone(),
