@@ -277,7 +277,14 @@ fn venue_sheet(
     ];
     if let Some(x) = facts {
         if !x.tags.is_empty() {
-            text.push(format!("Tags : {}", x.tags.join(", ")));
+            // By their labels: the model's reasons reach organizers, and
+            // it repeats what it reads (« accessible-pmr »).
+            let labels: Vec<String> = x
+                .tags
+                .iter()
+                .map(|t| crate::search::criteria::tag_words::label(t))
+                .collect();
+            text.push(format!("Tags : {}", labels.join(", ")));
         }
         if !x.description.trim().is_empty() {
             text.push(format!(

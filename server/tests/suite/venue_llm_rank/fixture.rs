@@ -56,7 +56,7 @@ pub async fn seed(db: &PgPool, n: i32) {
     .await
     .unwrap();
     sqlx::query(
-        "WITH t AS (INSERT INTO tags (name) VALUES ('rooftop') RETURNING id)
+        "WITH t AS (INSERT INTO tags (name) VALUES ('rooftop'), ('accessible-pmr') RETURNING id)
          INSERT INTO member_tags (member_id, tag_id) SELECT m.id, t.id FROM members m, t WHERE m.code = '#9001'",
     )
     .execute(db)
