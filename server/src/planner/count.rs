@@ -137,7 +137,7 @@ fn answer(result: &Value, input: &Value, read: &criteria::Criteria, counted: &[S
     if !tags.is_empty() {
         filters.push(format!(
             "dont la fiche indique {}",
-            app::fr::join_and(&quoted(&tags))
+            app::fr::join_and(&criteria::tag_words::quoted(&tags))
         ));
     }
     let noun = app::fr::agree(n, "lieu", "lieux");
@@ -152,7 +152,10 @@ fn answer(result: &Value, input: &Value, read: &criteria::Criteria, counted: &[S
     }
     let refused = super::results::strings(input, "excluded_tags");
     if !refused.is_empty() {
-        said.push_str(&format!(", sans {}", quoted(&refused).join(" ni ")));
+        said.push_str(&format!(
+            ", sans {}",
+            criteria::tag_words::quoted(&refused).join(" ni ")
+        ));
     }
     said.push('.');
     // « avec terrasse »: not counted by, and said rather than implied.
@@ -169,13 +172,6 @@ fn answer(result: &Value, input: &Value, read: &criteria::Criteria, counted: &[S
         ));
     }
     said
-}
-
-/// Tags as the venue sheets say them, in quotes: « accessible PMR ».
-fn quoted(tags: &[String]) -> Vec<String> {
-    tags.iter()
-        .map(|t| format!("« {} »", criteria::tag_words::label(t)))
-        .collect()
 }
 
 /// « à Paris 8e », « à Paris 16e et à Montreuil (93100) », « à Paris »:

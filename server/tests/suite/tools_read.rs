@@ -650,6 +650,25 @@ async fn count_members_over_active_venues(db: PgPool) {
     .await;
     assert_eq!(count(v), 1, "#101 alone is a rooftop");
     assert_eq!(summary, "1 lieu actif marqué « rooftop »");
+    // The summary the page shows names tags by their labels, not slugs.
+    sqlx::query(
+        "WITH t AS (INSERT INTO tags (name) VALUES ('accessible-pmr') RETURNING id)
+         INSERT INTO member_tags (member_id, tag_id) SELECT 101, id FROM t",
+    )
+    .execute(&db)
+    .await
+    .unwrap();
+    let (v, summary) = run(
+        &ctx,
+        "count_members",
+        json!({"tags": ["rooftop", "accessible-pmr"]}),
+    )
+    .await;
+    assert_eq!(count(v), 1);
+    assert_eq!(
+        summary,
+        "1 lieu actif marqué « rooftop » et « accessible PMR »"
+    );
     let (v, _) = run(&ctx, "count_members", json!({"excluded_tags": ["rooftop"]})).await;
     assert_eq!(count(v), 2, "all but the rooftop");
     for (input, needle) in [

@@ -75,6 +75,13 @@ pub fn label(tag: &str) -> String {
         .map_or_else(|| tag.replace('-', " "), |(_, label)| (*label).to_string())
 }
 
+/// Tags by their labels, each in quotes: « accessible PMR ».
+pub fn quoted<S: AsRef<str>>(tags: &[S]) -> Vec<String> {
+    tags.iter()
+        .map(|t| format!("« {} »", label(t.as_ref())))
+        .collect()
+}
+
 /// The tags that name a kind of venue, which a search rules out when asked
 /// (« pas de rooftop »); a kind asked for stays in the description.
 pub const KINDS: &[&str] = &[

@@ -87,7 +87,7 @@ pub async fn run(ctx: &ToolContext, args: CountMembers) -> Result<ToolOutcome, T
         summary.push_str(&format!(" dans le pool {}", p.name));
     }
     if !tags.is_empty() {
-        let quoted: Vec<String> = tags.iter().map(|t| format!("« {t} »")).collect();
+        let quoted = crate::search::criteria::tag_words::quoted(&tags);
         let marked = app::fr::agree(count, "marqué", "marqués");
         summary.push_str(&format!(" {marked} {}", quoted.join(" et ")));
     }
