@@ -8,7 +8,6 @@ pub mod validate;
 use crate::audit::{self, Actor, Event};
 use crate::db::app_error;
 use crate::db::search_preferences::{self as db, Owner};
-use crate::search::criteria::tag_words;
 use app::errors::AppError;
 use app::search_preferences::{
     PreferencesInput, RequestPreferences, SearchPreferences, SearchPreferencesDesk,
@@ -83,9 +82,9 @@ fn catalogue_tag<'a>(catalogue: &'a [String], typed: &str) -> Option<&'a String>
         .iter()
         .find(|t| t.to_lowercase() == lower)
         .or_else(|| {
-            catalogue.iter().find(|t| {
-                app::geo::fold(t) == folded || app::geo::fold(&tag_words::label(t)) == folded
-            })
+            catalogue
+                .iter()
+                .find(|t| app::geo::fold(t) == folded || app::geo::fold(&app::fr::tag(t)) == folded)
         })
 }
 
@@ -133,7 +132,7 @@ async fn as_shown(
         if let Some(p) = all.iter().find(|p| p.slug == s.pool) {
             s.pool = p.name.clone();
         }
-        s.tags = s.tags.iter().map(|t| tag_words::label(t)).collect();
+        s.tags = s.tags.iter().map(|t| app::fr::tag(t)).collect();
     }
     Ok(prefs)
 }

@@ -249,6 +249,35 @@ pub fn memory_source(key: &str) -> &str {
     lookup(MEMORY_SOURCES, key).unwrap_or(key)
 }
 
+/// `tags.name`, the venue sheets' tags, where the slug does not read as
+/// French once its hyphens are spaces (« accessible pmr », « vue seine »,
+/// « sous sol »); the noun makes « sans espace extérieur » read.
+pub const TAGS: Table = &[
+    ("sous-sol", "sous-sol"),
+    ("cave-voûtée", "cave voûtée"),
+    ("industriel", "lieu industriel"),
+    ("extérieur", "espace extérieur"),
+    ("accessible-pmr", "accessible PMR"),
+    ("bord-de-l-eau", "bord de l'eau"),
+    ("vue-seine", "vue sur la Seine"),
+    ("vue-tour-eiffel", "vue sur la tour Eiffel"),
+    ("écran-led", "écran LED"),
+    ("dj-autorisé", "DJ autorisé"),
+    ("art-déco", "Art déco"),
+    ("éco-responsable", "éco-responsable"),
+    ("cuisine-démo", "cuisine de démonstration"),
+    ("proche-gare", "proche d'une gare"),
+];
+
+/// A tag as people read it: its label, or its slug with its hyphens as
+/// spaces (« lumière-naturelle » → « lumière naturelle »).
+pub fn tag(key: &str) -> String {
+    match lookup(TAGS, key) {
+        Some(label) => label.to_string(),
+        None => key.replace('-', " "),
+    }
+}
+
 pub const TABLES: &[(&str, Table)] = &[
     ("event_types", EVENT_TYPES),
     ("request_statuses", REQUEST_STATUSES),
@@ -268,6 +297,7 @@ pub const TABLES: &[(&str, Table)] = &[
     ("llm_tasks", LLM_TASKS),
     ("ranking_sources", RANKING_SOURCES),
     ("memory_sources", MEMORY_SOURCES),
+    ("tags", TAGS),
 ];
 
 #[cfg(test)]
@@ -285,6 +315,10 @@ mod tests {
         assert_eq!(tier("recommended"), "Recommandé");
         assert_eq!(tier_heading("compatible"), "Compatibles");
         assert_eq!(role("admin"), "Administrateur");
+        assert_eq!(tag("accessible-pmr"), "accessible PMR");
+        assert_eq!(tag("sous-sol"), "sous-sol");
+        assert_eq!(tag("lumière-naturelle"), "lumière naturelle");
+        assert_eq!(tag("rooftop"), "rooftop");
     }
 
     #[test]

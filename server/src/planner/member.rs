@@ -134,10 +134,7 @@ fn extras(m: &Value) -> String {
     let tags = strings(m, "tags");
     if !tags.is_empty() {
         // Tags are written as slugs (« accessible-pmr »); read as words.
-        let words: Vec<String> = tags
-            .iter()
-            .map(|t| crate::search::criteria::tag_words::label(t))
-            .collect();
+        let words: Vec<String> = tags.iter().map(|t| app::fr::tag(t)).collect();
         out.push_str(&format!("\nTags : {}.", words.join(", ")));
     }
     let knowledge = items(m, "knowledge");

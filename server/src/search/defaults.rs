@@ -53,7 +53,7 @@ fn specialities_default(tags: &[String], source: &str) -> AppliedDefault {
         label: format!(
             "Spécialités du pool : {}",
             tags.iter()
-                .map(|t| super::criteria::tag_words::label(t))
+                .map(|t| app::fr::tag(t))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),

@@ -102,10 +102,7 @@ pub async fn load(db: &PgPool, member_id: i64) -> Result<VenueSheet, AppError> {
     .map_err(crate::db::app_error)?;
 
     // Tags are stored as slugs (« accessible-pmr »): read as words.
-    let mut amenities: Vec<String> = tags
-        .iter()
-        .map(|t| super::criteria::tag_words::label(t))
-        .collect();
+    let mut amenities: Vec<String> = tags.iter().map(|t| app::fr::tag(t)).collect();
     amenities.extend(attributes.iter().filter_map(attribute_text));
     Ok(VenueSheet {
         member_id: member.id,

@@ -2,7 +2,7 @@
 //! Montreuil (93100) », « sans rooftop ni péniche ». The SQL stage
 //! excludes the same (`db::venue_search::HardFilter`).
 
-use super::{tag_words, Criteria};
+use super::Criteria;
 use crate::geo;
 
 /// One note for the places ruled out, one for the kinds; none when
@@ -28,11 +28,7 @@ pub fn notes(c: &Criteria) -> Vec<String> {
         notes.push(format!("hors {}", places.join(", ")));
     }
     if !c.excluded_kinds.is_empty() {
-        let labels: Vec<String> = c
-            .excluded_kinds
-            .iter()
-            .map(|k| tag_words::label(k))
-            .collect();
+        let labels: Vec<String> = c.excluded_kinds.iter().map(|k| app::fr::tag(k)).collect();
         notes.push(format!("sans {}", labels.join(" ni ")));
     }
     notes

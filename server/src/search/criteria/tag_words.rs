@@ -3,7 +3,7 @@
 //! ways: by the search, for the kinds of venue a request rules out
 //! (`kinds`), and by the assistant's counts, for the features a question
 //! asks for or refuses (`planner::features`); a word one understands, the
-//! other does too.
+//! other does too. How a tag reads is `app::fr::tag`.
 
 /// (folded phrase, tag name).
 #[rustfmt::skip]
@@ -52,33 +52,10 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("eco responsable", "éco-responsable"), ("eco responsables", "éco-responsable"),
 ];
 
-/// How a person names the tags whose slug does not read as French once
-/// its hyphens are spaces (« accessible pmr », « vue seine »); the noun
-/// makes « sans espace extérieur » and « sans lieu industriel » read.
-#[rustfmt::skip]
-const LABELS: &[(&str, &str)] = &[
-    ("sous-sol", "sous-sol"), ("cave-voûtée", "cave voûtée"),
-    ("industriel", "lieu industriel"), ("extérieur", "espace extérieur"),
-    ("accessible-pmr", "accessible PMR"), ("bord-de-l-eau", "bord de l'eau"),
-    ("vue-seine", "vue sur la Seine"), ("vue-tour-eiffel", "vue sur la tour Eiffel"),
-    ("écran-led", "écran LED"), ("dj-autorisé", "DJ autorisé"), ("art-déco", "Art déco"),
-    ("éco-responsable", "éco-responsable"), ("cuisine-démo", "cuisine de démonstration"),
-    ("proche-gare", "proche d'une gare"),
-];
-
-/// A tag as people read it: its label, or its slug with spaces
-/// (« lumière-naturelle » → « lumière naturelle »).
-pub fn label(tag: &str) -> String {
-    LABELS
-        .iter()
-        .find(|(slug, _)| *slug == tag)
-        .map_or_else(|| tag.replace('-', " "), |(_, label)| (*label).to_string())
-}
-
 /// Tags by their labels, each in quotes: « accessible PMR ».
 pub fn quoted<S: AsRef<str>>(tags: &[S]) -> Vec<String> {
     tags.iter()
-        .map(|t| format!("« {} »", label(t.as_ref())))
+        .map(|t| format!("« {} »", app::fr::tag(t.as_ref())))
         .collect()
 }
 
@@ -99,16 +76,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tags_read_as_french() {
-        assert_eq!(label("accessible-pmr"), "accessible PMR");
-        assert_eq!(label("vue-seine"), "vue sur la Seine");
-        assert_eq!(label("sous-sol"), "sous-sol");
-        assert_eq!(label("lumière-naturelle"), "lumière naturelle");
-        assert_eq!(label("extérieur"), "espace extérieur");
-        assert_eq!(label("rooftop"), "rooftop");
-    }
-
-    #[test]
     fn every_kind_has_words_and_every_phrase_is_folded() {
         for kind in KINDS {
             assert!(PHRASES.iter().any(|(_, t)| t == kind), "{kind}");
@@ -117,13 +84,6 @@ mod tests {
             assert!(
                 phrase.chars().all(|c| c.is_ascii_lowercase() || c == ' '),
                 "{phrase}"
-            );
-        }
-        for (_, tag) in PHRASES {
-            let label = label(tag);
-            assert!(
-                !label.is_empty() && !label.contains("pmr"),
-                "{tag} → {label}"
             );
         }
         let mut seen = std::collections::HashSet::new();

@@ -279,11 +279,7 @@ fn venue_sheet(
         if !x.tags.is_empty() {
             // By their labels: the model's reasons reach organizers, and
             // it repeats what it reads (« accessible-pmr »).
-            let labels: Vec<String> = x
-                .tags
-                .iter()
-                .map(|t| crate::search::criteria::tag_words::label(t))
-                .collect();
+            let labels: Vec<String> = x.tags.iter().map(|t| app::fr::tag(t)).collect();
             text.push(format!("Tags : {}", labels.join(", ")));
         }
         if !x.description.trim().is_empty() {
