@@ -54,38 +54,26 @@ pub async fn check(
         }
     }
     if !prefs.specialities.is_empty() {
-        let catalogue = db::tag_names(db).await.map_err(app_error)?;
+        let catalogue = crate::db::member_search::tag_names(db)
+            .await
+            .map_err(app_error)?;
         for s in &mut prefs.specialities {
             s.tags = s
                 .tags
                 .iter()
                 .map(|typed| {
-                    catalogue_tag(&catalogue, typed).cloned().ok_or_else(|| {
-                        AppError::Invalid(format!(
+                    crate::search::criteria::tag_words::catalogue_tag(&catalogue, typed)
+                        .cloned()
+                        .ok_or_else(|| {
+                            AppError::Invalid(format!(
                             "Spécialité inconnue : « {typed} » (aucun lieu n'a cette étiquette)."
                         ))
-                    })
+                        })
                 })
                 .collect::<Result<_, _>>()?;
         }
     }
     Ok(prefs)
-}
-
-/// The catalogue's tag a person typed: as the catalogue spells it (any
-/// case), else by its slug or its label with accents, hyphens and case
-/// set aside (« accessible PMR », « vue sur la Seine », « sous sol »).
-fn catalogue_tag<'a>(catalogue: &'a [String], typed: &str) -> Option<&'a String> {
-    let lower = typed.to_lowercase();
-    let folded = app::geo::fold(typed);
-    catalogue
-        .iter()
-        .find(|t| t.to_lowercase() == lower)
-        .or_else(|| {
-            catalogue
-                .iter()
-                .find(|t| app::geo::fold(t) == folded || app::geo::fold(&app::fr::tag(t)) == folded)
-        })
 }
 
 impl SearchPreferencesService {

@@ -1,6 +1,6 @@
 //! Counts over `member_search` (one narrow row per active member, kept by
 //! the triggers of migration 0011) for `count_members`. Runtime-checked.
-use sqlx::{Acquire, PgPool, Postgres, QueryBuilder};
+use sqlx::{Acquire, Postgres, QueryBuilder};
 
 pub struct CountFilter<'a> {
     pub pool_id: Option<i64>,
@@ -37,19 +37,11 @@ fn column(c: app::room_configurations::Configuration) -> &'static str {
     }
 }
 
-/// The names among `tags` (lower case) that no tag has.
-pub async fn unknown_tags(db: &PgPool, tags: &[String]) -> sqlx::Result<Vec<String>> {
-    if tags.is_empty() {
-        return Ok(Vec::new());
-    }
-    sqlx::query_scalar(
-        "SELECT n FROM unnest($1::text[]) WITH ORDINALITY AS x(n, i)
-          WHERE NOT EXISTS (SELECT 1 FROM tags t WHERE lower(t.name) = x.n)
-          ORDER BY i",
-    )
-    .bind(tags)
-    .fetch_all(db)
-    .await
+/// Every tag name of the catalogue (a few dozen).
+pub async fn tag_names(db: impl sqlx::PgExecutor<'_>) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar("SELECT name FROM tags ORDER BY name")
+        .fetch_all(db)
+        .await
 }
 
 /// Active members matching every filter given.

@@ -144,13 +144,6 @@ pub async fn known_pools(db: impl PgExecutor<'_>, slugs: &[String]) -> sqlx::Res
         .await
 }
 
-/// Every tag name of the catalogue (a few dozen).
-pub async fn tag_names(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<String>> {
-    sqlx::query_scalar("SELECT name FROM tags ORDER BY name")
-        .fetch_all(db)
-        .await
-}
-
 /// Of `member_ids`: whether a team member favourited each one, and whether
 /// it carries one of `tags` (case-insensitive).
 pub async fn pick_marks(

@@ -669,6 +669,15 @@ async fn count_members_over_active_venues(db: PgPool) {
         summary,
         "1 lieu actif marqué « rooftop » et « accessible PMR »"
     );
+    // A tag named by its label, as the sheets show it, is the same tag.
+    let (v, summary) = run(
+        &ctx,
+        "count_members",
+        json!({"tags": ["Accessible PMR", "accessible-pmr"]}),
+    )
+    .await;
+    assert_eq!(count(v), 1);
+    assert_eq!(summary, "1 lieu actif marqué « accessible PMR »");
     let (v, _) = run(&ctx, "count_members", json!({"excluded_tags": ["rooftop"]})).await;
     assert_eq!(count(v), 2, "all but the rooftop");
     for (input, needle) in [

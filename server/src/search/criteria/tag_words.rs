@@ -59,6 +59,23 @@ pub fn quoted<S: AsRef<str>>(tags: &[S]) -> Vec<String> {
         .collect()
 }
 
+/// The catalogue's tag someone typed: as the catalogue spells it (any
+/// case), else by its slug or its label with accents, hyphens and case set
+/// aside (« accessible PMR », « vue sur la seine », « sous sol »). Team
+/// members type labels, having read them on the sheets; so may the model.
+pub fn catalogue_tag<'a>(catalogue: &'a [String], typed: &str) -> Option<&'a String> {
+    let lower = typed.trim().to_lowercase();
+    let folded = app::geo::fold(typed);
+    catalogue
+        .iter()
+        .find(|t| t.to_lowercase() == lower)
+        .or_else(|| {
+            catalogue
+                .iter()
+                .find(|t| app::geo::fold(t) == folded || app::geo::fold(&app::fr::tag(t)) == folded)
+        })
+}
+
 /// The tags that name a kind of venue, which a search rules out when asked
 /// (« pas de rooftop »); a kind asked for stays in the description.
 pub const KINDS: &[&str] = &[
@@ -74,6 +91,21 @@ pub const KINDS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tag_is_found_by_its_slug_or_its_label() {
+        let catalogue: Vec<String> = ["accessible-pmr", "Rooftop", "sous-sol", "vue-seine"]
+            .map(String::from)
+            .to_vec();
+        let found = |typed: &str| catalogue_tag(&catalogue, typed).map(String::as_str);
+        assert_eq!(found("accessible-pmr"), Some("accessible-pmr"));
+        assert_eq!(found("Accessible PMR"), Some("accessible-pmr"));
+        assert_eq!(found(" rooftop "), Some("Rooftop"));
+        assert_eq!(found("sous sol"), Some("sous-sol"));
+        assert_eq!(found("Vue sur la Seine"), Some("vue-seine"));
+        assert_eq!(found("vue sur mer"), None);
+        assert_eq!(found(""), None);
+    }
 
     #[test]
     fn every_kind_has_words_and_every_phrase_is_folded() {

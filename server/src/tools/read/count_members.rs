@@ -36,18 +36,17 @@ pub async fn run(ctx: &ToolContext, args: CountMembers) -> Result<ToolOutcome, T
         (c, n) => Some((c, n.unwrap_or(1))),
     };
     let failed = |e| input::unavailable("count_members", e);
-    // A tag no venue can carry would count 0 as if it were an answer.
-    let named: Vec<String> = tags.iter().chain(&excluded_tags).cloned().collect();
-    if let Some(unknown) = member_search::unknown_tags(&ctx.db, &named)
-        .await
-        .map_err(failed)?
-        .first()
-    {
-        return Err(invalid(format!(
-            "caractéristique inconnue « {} » : les fiches des lieux ne la portent pas",
-            crate::tools::output::truncate(unknown, 40)
-        )));
-    }
+    // A tag no venue can carry would count 0 as if it were an answer; a
+    // tag named by its label (« accessible PMR ») is the catalogue's.
+    let (tags, excluded_tags) = if tags.is_empty() && excluded_tags.is_empty() {
+        (tags, excluded_tags)
+    } else {
+        let catalogue = member_search::tag_names(&ctx.db).await.map_err(failed)?;
+        (
+            catalogue_tags(&catalogue, &tags)?,
+            catalogue_tags(&catalogue, &excluded_tags)?,
+        )
+    };
     let pool = match args.pool.as_deref().map(str::trim) {
         Some(slug) if !slug.is_empty() => Some(
             crate::db::venue_search::pool_by_slug(&ctx.db, slug)
@@ -92,4 +91,24 @@ pub async fn run(ctx: &ToolContext, args: CountMembers) -> Result<ToolOutcome, T
         summary.push_str(&format!(" {marked} {}", quoted.join(" et ")));
     }
     Ok(answer(json!({ "count": count }), summary))
+}
+
+/// Each typed tag as the catalogue spells it (lower case, as the count
+/// compares), each once; a name no tag has is refused.
+fn catalogue_tags(catalogue: &[String], typed: &[String]) -> Result<Vec<String>, ToolError> {
+    let mut out: Vec<String> = Vec::new();
+    for t in typed {
+        let tag = crate::search::criteria::tag_words::catalogue_tag(catalogue, t)
+            .ok_or_else(|| {
+                invalid(format!(
+                    "caractéristique inconnue « {} » : les fiches des lieux ne la portent pas",
+                    crate::tools::output::truncate(t, 40)
+                ))
+            })?
+            .to_lowercase();
+        if !out.contains(&tag) {
+            out.push(tag);
+        }
+    }
+    Ok(out)
 }
