@@ -134,6 +134,7 @@ pub async fn run(
                 excluded_postal_codes: &[],
                 excluded_departments: &[],
                 excluded_kinds: &[],
+                wanted_tags: &[],
                 radius: req.radius_metres(),
                 reference: req
                     .near

@@ -45,6 +45,9 @@ pub struct HardFilter<'a> {
     pub excluded_postal_codes: &'a [String],
     pub excluded_departments: &'a [String],
     pub excluded_kinds: &'a [String],
+    /// Tags asked for (lower case): never a filter; each candidate says how
+    /// many of them it carries, so the finalists start with those that do.
+    pub wanted_tags: &'a [String],
     /// Centre and radius in metres.
     pub radius: Option<(f64, f64, f64)>,
     /// Where distances are measured from (also the order: nearest first).
@@ -132,13 +135,15 @@ pub(crate) fn push_exclusions<'a>(
 }
 
 /// A member that passed the hard filter, how far it is from the reference
-/// point (None: no coordinates) and, when a query vector was given, its
-/// cosine distance to the query (None: no vector of that model yet).
+/// point (None: no coordinates), when a query vector was given its cosine
+/// distance to the query (None: no vector of that model yet), and how many
+/// of the wanted tags its sheet carries.
 #[derive(Clone, Copy, Debug, PartialEq, sqlx::FromRow)]
 pub struct Nearby {
     pub id: i64,
     pub distance_m: Option<f64>,
     pub vector_distance: Option<f64>,
+    pub wanted_tags_held: i32,
 }
 
 /// Stage 2's input: the query vector and the model whose member vectors it
@@ -252,18 +257,35 @@ pub async fn hard_filter(
         .push("::float8) LIMIT ")
         .push_bind(f.limit)
         .push(")");
+    q.push(" SELECT c.member_id AS id, c.distance_m, ");
     match query {
         Some(v) => {
-            q.push(" SELECT c.member_id AS id, c.distance_m, (e.embedding <=> ")
+            q.push("(e.embedding <=> ")
                 .push_bind(v.vector)
-                .push(")::float8 AS vector_distance FROM candidates c LEFT JOIN member_embeddings e ON e.member_id = c.member_id AND e.model = ")
-                .push_bind(v.model)
-                .push(" AND e.dims = ")
-                .push_bind(v.dims);
+                .push(")::float8");
         }
         None => {
-            q.push(" SELECT member_id AS id, distance_m, NULL::float8 AS vector_distance FROM candidates");
+            q.push("NULL::float8");
         }
+    }
+    q.push(" AS vector_distance, ");
+    // Counted for the ≤ 501 candidates only, by the member's own tags.
+    if f.wanted_tags.is_empty() {
+        q.push("0");
+    } else {
+        q.push(
+            "(SELECT count(DISTINCT lower(t.name)) FROM member_tags mt JOIN tags t ON t.id = mt.tag_id \
+               WHERE mt.member_id = c.member_id AND lower(t.name) = ANY(",
+        )
+        .push_bind(f.wanted_tags)
+        .push("))::int4");
+    }
+    q.push(" AS wanted_tags_held FROM candidates c");
+    if let Some(v) = query {
+        q.push(" LEFT JOIN member_embeddings e ON e.member_id = c.member_id AND e.model = ")
+            .push_bind(v.model)
+            .push(" AND e.dims = ")
+            .push_bind(v.dims);
     }
     // Not a named prepared statement: after five runs PostgreSQL would switch
     // to a generic plan, blind to how selective this pool, area and capacity
@@ -356,8 +378,9 @@ pub async fn text_rank(
     .await
 }
 
-/// What the team's history says about a venue.
-#[derive(Clone, Debug, Default)]
+/// What the team's history says about a venue, and the tags its sheet
+/// carries (lower case).
+#[derive(Clone, Debug, Default, sqlx::FromRow)]
 pub struct Signals {
     pub member_id: i64,
     pub past_picks: i64,
@@ -367,36 +390,28 @@ pub struct Signals {
     /// The venue's per-person price range in euros, when it gives one.
     pub price_per_person_min_eur: Option<i32>,
     pub price_per_person_max_eur: Option<i32>,
+    pub tags: Vec<String>,
 }
 
 pub async fn signals(db: &PgPool, member_ids: &[i64]) -> sqlx::Result<Vec<Signals>> {
-    let rows = sqlx::query!(
-        r#"SELECT m.id AS "member_id!",
-                  (SELECT count(*) FROM catalogue_picks p WHERE p.member_id = m.id) AS "past_picks!",
-                  EXISTS (SELECT 1 FROM team_favorites f WHERE f.member_id = m.id) AS "favourite!",
-                  (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY s.response_hours)
-                     FROM response_signals s WHERE s.member_id = m.id AND s.response_hours IS NOT NULL) AS median_hours,
-                  (SELECT avg((s.kind <> 'no_answer')::int)::float8
-                     FROM response_signals s WHERE s.member_id = m.id) AS answer_rate,
-                  v.price_per_person_min_eur, v.price_per_person_max_eur
-             FROM unnest($1::bigint[]) AS m(id)
-             LEFT JOIN members v ON v.id = m.id"#,
-        member_ids
+    sqlx::query_as(
+        "SELECT m.id AS member_id,
+                (SELECT count(*) FROM catalogue_picks p WHERE p.member_id = m.id) AS past_picks,
+                EXISTS (SELECT 1 FROM team_favorites f WHERE f.member_id = m.id) AS favourite,
+                (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY s.response_hours)
+                   FROM response_signals s WHERE s.member_id = m.id AND s.response_hours IS NOT NULL)
+                  AS median_response_hours,
+                (SELECT avg((s.kind <> 'no_answer')::int)::float8
+                   FROM response_signals s WHERE s.member_id = m.id) AS answer_rate,
+                v.price_per_person_min_eur, v.price_per_person_max_eur,
+                ARRAY(SELECT DISTINCT lower(t.name) FROM member_tags mt JOIN tags t ON t.id = mt.tag_id
+                       WHERE mt.member_id = m.id ORDER BY 1) AS tags
+           FROM unnest($1::bigint[]) AS m(id)
+           LEFT JOIN members v ON v.id = m.id",
     )
+    .bind(member_ids)
     .fetch_all(db)
-    .await?;
-    Ok(rows
-        .into_iter()
-        .map(|r| Signals {
-            member_id: r.member_id,
-            past_picks: r.past_picks,
-            favourite: r.favourite,
-            median_response_hours: r.median_hours,
-            answer_rate: r.answer_rate,
-            price_per_person_min_eur: r.price_per_person_min_eur,
-            price_per_person_max_eur: r.price_per_person_max_eur,
-        })
-        .collect())
+    .await
 }
 
 pub struct SimilarRequestRow {

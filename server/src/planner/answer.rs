@@ -111,8 +111,10 @@ pub fn one_sentence(text: &str) -> String {
             matches!(c, '.' | '!' | '?' | ';') && line[i + c.len_utf8()..].starts_with(' ')
         })
         .map_or(line.len(), |(i, _)| i);
-    let first = short(line[..end].trim_end_matches(['.', ' ']), 200);
-    if first.is_empty() {
+    // Long enough for the search's own reasons (room, distance, what the
+    // sheet says, history, a caveat: about 280 characters at most).
+    let first = short(line[..end].trim_end_matches(['.', ' ']), 320);
+    if first.is_empty() || first.ends_with('…') {
         first
     } else {
         format!("{first}.")
@@ -220,5 +222,10 @@ mod tests {
         assert_eq!(one_sentence("v1.2 est là"), "v1.2 est là.");
         assert_eq!(short("a  b\nc", 10), "a b c");
         assert_eq!(short("abcdef", 3), "abc…");
+        let long = "mot ".repeat(100);
+        assert!(
+            one_sentence(&long).ends_with('…'),
+            "no full stop after the ellipsis"
+        );
     }
 }

@@ -124,6 +124,11 @@ pub struct Criteria {
     /// Kinds of venue ruled out ("pas de rooftop", "sans péniche"): tag
     /// names, excluded in the SQL stage.
     pub excluded_kinds: Vec<String>,
+    /// Features the text asks for (« un rooftop », « avec parking », « vue
+    /// sur la Seine »), as the tags venue sheets carry: soft, never a
+    /// filter (ADR 0010). The ranking prefers venues that carry them and
+    /// says which do not; the words also stay in the description.
+    pub wanted_tags: Vec<String>,
     /// A point to search around, with or without a radius.
     pub near: Option<Near>,
     /// Venues asked for by code ("#102").
@@ -340,7 +345,7 @@ pub(crate) fn of(name: &str) -> String {
 }
 
 /// The notes shown to the user: places, centre, head count, layouts,
-/// budget, venues, then what the extractors added.
+/// features asked for, budget, venues, then what the extractors added.
 fn describe(c: &Criteria, extra: Vec<String>) -> Vec<String> {
     let mut notes = Vec::new();
     let areas = code_areas::of(&c.postal_codes);
@@ -403,6 +408,15 @@ fn describe(c: &Criteria, extra: Vec<String>) -> Vec<String> {
     if !c.configurations.is_empty() {
         let labels: Vec<&str> = c.configurations.iter().map(|l| l.label()).collect();
         notes.push(labels.join(" ou "));
+    }
+    if !c.wanted_tags.is_empty() {
+        let labels: Vec<String> = c.wanted_tags.iter().map(|t| app::fr::tag(t)).collect();
+        let what = if labels.len() > 1 {
+            "atouts souhaités"
+        } else {
+            "atout souhaité"
+        };
+        notes.push(format!("{what} : {}", labels.join(", ")));
     }
     if let Some(budget) = &c.budget {
         notes.push(budget_note(budget));

@@ -154,6 +154,7 @@ pub async fn run(
         excluded_postal_codes: &req.excluded_postal_codes,
         excluded_departments: &req.excluded_departments,
         excluded_kinds: &req.excluded_kinds,
+        wanted_tags: &req.wanted_tags,
         radius: req.radius_metres(),
         reference,
         limit: MAX_CANDIDATES as i64 + 1,
@@ -280,7 +281,13 @@ pub async fn run(
         .chain(&results.compatible)
         .map(|p| p.member_id)
         .collect();
-    let wants = scoring::Wants::of(req);
+    let (wants, unheld) = scoring::Wants::for_finalists(req, &scored);
+    if !unheld.is_empty() && !scored.is_empty() {
+        results.notices.push(format!(
+            "Aucun des lieux classés n'indique {} sur sa fiche : classement fait sans ce critère.",
+            super::criteria::tag_words::quoted(&unheld).join(" ni ")
+        ));
+    }
     let explicit = |id: i64| {
         tiers
             .rejected_reasons
@@ -297,7 +304,7 @@ pub async fn run(
                 member_id: c.id,
                 code: c.code.clone(),
                 name: c.name.clone(),
-                reason: explicit(c.id).unwrap_or_else(|| super::reasons::left_out(f, wants)),
+                reason: explicit(c.id).unwrap_or_else(|| super::reasons::left_out(f, &wants)),
             }
         })
         .collect();
@@ -354,13 +361,17 @@ pub async fn run(
 }
 
 /// Seed 001's stage 2: below 50 candidates every one with a vector goes on;
-/// otherwise the 50 most similar. Similarity = 1 − cosine distance.
+/// otherwise the 50 most similar, those carrying more of the features asked
+/// for first (a small embedding model ranks « rooftop » by mood more than
+/// by roof: the rooftops must reach stage 3 to be chosen there).
+/// Similarity = 1 − cosine distance.
 pub fn nearest(nearby: &[Nearby]) -> Vec<(i64, f64)> {
-    let mut ranked: Vec<(i64, f64)> = nearby
+    let mut ranked: Vec<(i64, i32, f64)> = nearby
         .iter()
-        .filter_map(|c| c.vector_distance.map(|d| (c.id, d)))
+        .filter_map(|c| c.vector_distance.map(|d| (c.id, c.wanted_tags_held, d)))
         .collect();
-    ranked.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.total_cmp(&b.2)).then(a.0.cmp(&b.0)));
+    let mut ranked: Vec<(i64, f64)> = ranked.into_iter().map(|(id, _, d)| (id, d)).collect();
     if nearby.len() >= SKIP_VECTOR_BELOW {
         ranked.truncate(FINALISTS);
     }
@@ -395,11 +406,17 @@ fn finalists(
             );
             out
         }
-        _ => nearby
-            .iter()
-            .take(FINALISTS)
-            .map(|c| (*c, sim_of(c.id)))
-            .collect(),
+        // Nearest first, those carrying more of the features asked for
+        // before the others (a stable sort keeps the distance order).
+        _ => {
+            let mut by_features: Vec<&Nearby> = nearby.iter().collect();
+            by_features.sort_by_key(|c| std::cmp::Reverse(c.wanted_tags_held));
+            by_features
+                .into_iter()
+                .take(FINALISTS)
+                .map(|c| (*c, sim_of(c.id)))
+                .collect()
+        }
     }
 }
 

@@ -1,17 +1,21 @@
 //! What a request prefers beyond its hard filters: the room size it
-//! suits best and the budget. The deterministic scorer weighs them and the
-//! reasons mention them; neither ever excludes a venue (ADR 0010).
+//! suits best, the budget and the features asked for. The deterministic
+//! scorer weighs them and the reasons mention them; none ever excludes a
+//! venue (ADR 0010).
+use super::finalist::Finalist;
 use super::request::SearchRequest;
 use crate::db::venue_search::Signals;
 
 /// What the request prefers beyond its hard filters: the soft side of
 /// the ranking.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Wants {
     /// The head count a room should suit (top of a range, or a vague amount).
     pub people: Option<u32>,
     /// Euros per person the organizer means to spend.
     pub budget_per_person: Option<u32>,
+    /// Features asked for, as tags (lower case): « rooftop », « parking ».
+    pub tags: Vec<String>,
 }
 
 impl Wants {
@@ -19,7 +23,41 @@ impl Wants {
         Wants {
             people: req.fit_target(),
             budget_per_person: req.budget_per_person(),
+            tags: req.wanted_tags.clone(),
         }
+    }
+
+    /// What the ranking of these finalists prefers: the features asked
+    /// for that at least one of them carries. A feature none carries would
+    /// only lower every score alike, the tiers emptied for it: it is left
+    /// out and returned, for the search to say so once.
+    pub fn for_finalists(req: &SearchRequest, finalists: &[Finalist<'_>]) -> (Self, Vec<String>) {
+        let mut wants = Self::of(req);
+        let (held, unheld) = wants
+            .tags
+            .drain(..)
+            .partition(|t| finalists.iter().any(|f| f.signals.tags.contains(t)));
+        wants.tags = held;
+        (wants, unheld)
+    }
+
+    /// The features asked for that the venue's sheet does not carry.
+    pub fn missing_tags(&self, s: &Signals) -> Vec<&str> {
+        self.tags
+            .iter()
+            .filter(|t| !s.tags.contains(t))
+            .map(String::as_str)
+            .collect()
+    }
+
+    /// The share of the features asked for that the venue carries; `None`
+    /// when none was asked (the part is then left out).
+    pub fn tags_fit(&self, s: &Signals) -> Option<f64> {
+        if self.tags.is_empty() {
+            return None;
+        }
+        let held = self.tags.len() - self.missing_tags(s).len();
+        Some(held as f64 / self.tags.len() as f64)
     }
 }
 

@@ -131,8 +131,8 @@ pub async fn read(llm: &dyn LlmProvider, text: &str) -> Reading {
                     tracing::info!(attempt, "request reading: dropped {note}");
                 }
                 let mut criteria = parsed.criteria;
-                // The model's answer has no field for exclusions nor
-                // départements: the rules read those (ADR 0032), and a place
+                // The model's answer has no field for exclusions, départements
+                // nor wanted features: the rules read those (ADR 0032), and a place
                 // the rules rule out is never searched.
                 let ruled = criteria::extract(text);
                 criteria
@@ -142,6 +142,7 @@ pub async fn read(llm: &dyn LlmProvider, text: &str) -> Reading {
                 criteria.excluded_postal_codes = ruled.excluded_postal_codes;
                 criteria.excluded_departments = ruled.excluded_departments;
                 criteria.excluded_kinds = ruled.excluded_kinds;
+                criteria.wanted_tags = ruled.wanted_tags;
                 if truncated {
                     criteria.remarks.push(format!(
                         "texte tronqué à {} octets",

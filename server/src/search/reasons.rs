@@ -1,7 +1,14 @@
 //! One French sentence per pick, from the facts that weighed most.
+use super::criteria::tag_words::quoted;
 use super::finalist::Finalist;
 use super::preferences::{budget_fit, Wants};
 use app::room_configurations::phrase_of;
+
+/// « sa fiche n'indique pas « rooftop » ni « parking » »: features asked
+/// for that the venue's sheet does not carry.
+fn lacks(missing: &[&str]) -> String {
+    format!("sa fiche n'indique pas {}", quoted(missing).join(" ni "))
+}
 
 /// A finalist's distance as its card shows it: in km, to the 10 m. The
 /// reasons format this same value, so a card and its reason never give
@@ -17,12 +24,15 @@ pub(crate) fn at(m: f64) -> String {
 
 /// Why a finalist that neither the model nor the training turned down
 /// explicitly was left out of both tiers: its weakest fact, in French.
-pub fn left_out(f: &Finalist<'_>, wants: Wants) -> String {
+pub fn left_out(f: &Finalist<'_>, wants: &Wants) -> String {
     let c = f.candidate;
+    let missing = wants.missing_tags(&f.signals);
     let load = wants
         .people
         .map(|p| f64::from(p) / f64::from(c.capacity.max(1)));
     let why = match load {
+        // What was asked for in words comes first.
+        _ if !missing.is_empty() => lacks(&missing),
         Some(l) if l > 0.95 => format!(
             "jauge tendue ({} places {} pour {} personnes)",
             c.capacity,
@@ -103,11 +113,17 @@ pub(crate) fn room_label(name: &str) -> String {
 /// `semantic`: how close to the description (none when there was none).
 pub fn sentence(
     f: &Finalist<'_>,
-    wants: Wants,
+    wants: &Wants,
     semantic: Option<f64>,
     recommended: bool,
 ) -> String {
     let c = f.candidate;
+    let missing = wants.missing_tags(&f.signals);
+    let held: Vec<&String> = wants
+        .tags
+        .iter()
+        .filter(|t| !missing.contains(&t.as_str()))
+        .collect();
     let participants = wants.people;
     let mut facts: Vec<String> = Vec::new();
     let room_name = room_label(&c.room_name);
@@ -126,6 +142,12 @@ pub fn sentence(
     facts.push(room);
     if let Some(m) = c.distance_m {
         facts.push(format!("à {}", at(m)));
+    }
+    if !held.is_empty() {
+        facts.push(format!(
+            "sa fiche indique {}",
+            app::fr::join_and(&quoted(&held))
+        ));
     }
     match semantic {
         Some(s) if s >= 0.6 => facts.push("très proche de votre description".into()),
@@ -146,26 +168,34 @@ pub fn sentence(
             facts.push(format!("répond en {} h en général", h.round()));
         }
     }
-    if !recommended {
-        let caveat = match participants {
+    let caveat = if recommended {
+        None
+    } else {
+        match participants {
             Some(p) if f64::from(p) / f64::from(c.capacity.max(1)) > 0.95 => {
-                Some("mais la jauge est tendue")
+                Some("la jauge est tendue")
             }
             Some(p) if f64::from(p) / f64::from(c.capacity.max(1)) < 0.35 => {
-                Some("mais la salle est grande pour le groupe")
+                Some("la salle est grande pour le groupe")
             }
             _ if budget_fit(wants.budget_per_person, &f.signals).is_some_and(|b| b < 0.5) => {
-                Some("mais au-dessus du budget")
+                Some("au-dessus du budget")
             }
-            _ if c.distance_m.is_some_and(|m| m > 5000.0) => Some("mais un peu excentré"),
+            _ if c.distance_m.is_some_and(|m| m > 5000.0) => Some("un peu excentré"),
             _ if semantic.is_some_and(|s| s < 0.4) => {
-                Some("mais l'ambiance correspond moins à la description")
+                Some("l'ambiance correspond moins à la description")
             }
             _ => None,
-        };
-        if let Some(caveat) = caveat {
-            facts.push(caveat.into());
         }
+    };
+    // A feature asked for and not on the sheet is said in either tier: the
+    // team checks before promising a rooftop.
+    let lacking = (!missing.is_empty()).then(|| lacks(&missing));
+    match (caveat, lacking) {
+        (Some(caveat), Some(lacking)) => facts.push(format!("mais {caveat} et {lacking}")),
+        (Some(one), None) => facts.push(format!("mais {one}")),
+        (None, Some(one)) => facts.push(format!("mais {one}")),
+        (None, None) => {}
     }
     let mut text = facts.join(", ");
     if let Some(first) = text.get(..1) {

@@ -43,6 +43,8 @@ pub struct SearchRequest {
     pub excluded_postal_codes: Vec<String>,
     pub excluded_departments: Vec<String>,
     pub excluded_kinds: Vec<String>,
+    /// Soft: features asked for, as tags; the ranking prefers them.
+    pub wanted_tags: Vec<String>,
     pub member_codes: Vec<String>,
     pub broad_area: bool,
     /// Soft: the ranking compares it with venue prices.
@@ -313,6 +315,7 @@ pub fn build_from(
         excluded_postal_codes: excluded_postal_codes.clone(),
         excluded_departments: parsed.excluded_departments.clone(),
         excluded_kinds: parsed.excluded_kinds.clone(),
+        wanted_tags: parsed.wanted_tags.clone(),
         member_codes: parsed.member_codes.clone(),
         broad_area: parsed.broad_area,
         budget: budget.clone(),
@@ -343,6 +346,7 @@ pub fn build_from(
         excluded_postal_codes,
         excluded_departments: parsed.excluded_departments,
         excluded_kinds: parsed.excluded_kinds,
+        wanted_tags: parsed.wanted_tags,
         member_codes: parsed.member_codes,
         broad_area: parsed.broad_area,
         budget,

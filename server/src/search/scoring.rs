@@ -74,7 +74,7 @@ fn reactivity_score(s: &Signals) -> f64 {
 /// ranker shows these scores next to its own choices.
 pub fn scores(
     finalists: &[Finalist<'_>],
-    wants: Wants,
+    wants: &Wants,
     source: Similarity,
     model: &str,
     effects: &Effects,
@@ -114,6 +114,10 @@ pub fn scores(
                 (Some(history_score(&f.signals)), 0.10),
                 (Some(if f.signals.favourite { 1.0 } else { 0.0 }), 0.07),
                 (Some(reactivity_score(&f.signals)), 0.08),
+                // Said on the sheet, where the description is only close by
+                // meaning: a venue that says it has a rooftop goes first, one
+                // described like one still has its chance (seed 001).
+                (wants.tags_fit(&f.signals), 0.30),
             ];
             let (sum, weight) = parts
                 .iter()
@@ -146,7 +150,7 @@ pub fn scores(
 /// the training as its reason; a demoted one is at best compatible.
 pub fn rank(
     finalists: &[Finalist<'_>],
-    wants: Wants,
+    wants: &Wants,
     source: Similarity,
     model: &str,
     effects: &Effects,
@@ -242,9 +246,15 @@ mod tests {
             .collect();
         let wants = Wants {
             people: Some(40),
-            budget_per_person: None,
+            ..Wants::default()
         };
-        let tiers = rank(&finalists, wants, Similarity::None, "", &Effects::default());
+        let tiers = rank(
+            &finalists,
+            &wants,
+            Similarity::None,
+            "",
+            &Effects::default(),
+        );
         let reasons: Vec<&str> = tiers
             .recommended
             .iter()

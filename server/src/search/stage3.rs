@@ -36,9 +36,9 @@ pub async fn rank(
     model: &str,
     lessons: &Lessons,
 ) -> sqlx::Result<Stage3> {
-    let wants = scoring::Wants::of(req);
+    let (wants, _) = scoring::Wants::for_finalists(req, finalists);
     let deterministic =
-        |effects: &Effects| scoring::rank(finalists, wants, similarity, model, effects);
+        |effects: &Effects| scoring::rank(finalists, &wants, similarity, model, effects);
     // No finalist, nothing to ask.
     if finalists.is_empty() {
         return Ok(Stage3 {
@@ -69,7 +69,7 @@ pub async fn rank(
     }
     let (tiers, source, notice) = match report.ranking {
         Some(ranking) => {
-            let scores = scoring::scores(finalists, wants, similarity, model, &effects);
+            let scores = scoring::scores(finalists, &wants, similarity, model, &effects);
             let tiers = from_llm(ranking, finalists.len(), &scores);
             (honour_training(tiers, &effects), "llm", None)
         }

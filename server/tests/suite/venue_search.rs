@@ -230,6 +230,7 @@ async fn a_member_with_several_fitting_rooms_appears_once_with_its_best_fitting_
             excluded_postal_codes: &[],
             excluded_departments: &[],
             excluded_kinds: &[],
+            wanted_tags: &[],
             radius: None,
             reference: (48.859, 2.379),
             limit: 501,
@@ -501,6 +502,7 @@ async fn a_postal_code_and_a_radius_together_both_hold(db: PgPool) {
             excluded_postal_codes: &[],
             excluded_departments: &[],
             excluded_kinds: &[],
+            wanted_tags: &[],
             radius: req.radius_metres(),
             reference: (48.8421, 2.3219),
             limit: 501,
@@ -649,6 +651,7 @@ async fn what_a_request_rules_out_never_comes_back(db: PgPool) {
                     excluded_postal_codes: &[],
                     excluded_departments: &[],
                     excluded_kinds: kinds,
+                    wanted_tags: &[],
                     radius: None,
                     reference: (48.8566, 2.3522),
                     limit: 5000,
@@ -677,4 +680,96 @@ async fn what_a_request_rules_out_never_comes_back(db: PgPool) {
     assert!(rooftops > 0, "the demo has rooftops in Paris");
     assert_eq!(none, 0, "no rooftop once ruled out");
     assert_eq!(left as i64, all as i64 - rooftops);
+}
+
+/// The tags of each pick, by member id.
+async fn tags_of(db: &PgPool, picks: &[&VenuePick]) -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::new();
+    for p in picks {
+        let tags: Vec<String> = sqlx::query_scalar(
+            "SELECT lower(t.name) FROM member_tags mt JOIN tags t ON t.id = mt.tag_id
+              WHERE mt.member_id = $1",
+        )
+        .bind(p.member_id)
+        .fetch_all(db)
+        .await
+        .unwrap();
+        out.push((p.code.clone(), tags));
+    }
+    out
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_feature_asked_for_is_what_the_recommended_venues_have(db: PgPool) {
+    seed_demo(&db).await;
+    let search = service(&db, true).await;
+    let run = |text: &'static str| {
+        let search = &search;
+        async move {
+            search
+                .search(
+                    None,
+                    &SearchForm {
+                        text: text.into(),
+                        ..SearchForm::default()
+                    },
+                )
+                .await
+                .unwrap()
+        }
+    };
+    // Without the word, the nearest venues that suit win, rooftops or not.
+    let plain = run("un lieu à Paris pour un cocktail de 150 personnes").await;
+    let plain_tags = tags_of(&db, &plain.recommended.iter().collect::<Vec<_>>()).await;
+    assert!(
+        plain_tags
+            .iter()
+            .any(|(_, t)| !t.contains(&"rooftop".to_string())),
+        "{plain_tags:?}"
+    );
+
+    let asked = run("un rooftop à Paris pour un cocktail de 150 personnes").await;
+    assert!(
+        asked
+            .understood
+            .iter()
+            .any(|n| n == "atout souhaité : rooftop"),
+        "{:?}",
+        asked.understood
+    );
+    let asked_picks = picks(&asked);
+    let asked_tags = tags_of(&db, &asked_picks).await;
+    assert!(
+        asked_tags
+            .first()
+            .is_some_and(|(_, t)| t.contains(&"rooftop".to_string())),
+        "a venue whose sheet says rooftop comes first: {asked_tags:?}"
+    );
+    // Each pick says whether its sheet has one: the team checks before
+    // promising a rooftop.
+    for (p, (_, tags)) in asked_picks.iter().zip(&asked_tags) {
+        if tags.contains(&"rooftop".to_string()) {
+            assert!(
+                p.reason.contains("sa fiche indique « rooftop »"),
+                "{}",
+                p.reason
+            );
+        } else {
+            assert!(
+                p.reason.contains("sa fiche n'indique pas « rooftop »"),
+                "{}",
+                p.reason
+            );
+        }
+    }
+    let with_roof = |tags: &[(String, Vec<String>)]| {
+        tags.iter()
+            .filter(|(_, t)| t.contains(&"rooftop".to_string()))
+            .count()
+    };
+    assert!(with_roof(&asked_tags) > with_roof(&tags_of(&db, &picks(&plain)).await));
+    // Said with a negation, a kind is ruled out, not wanted.
+    let refused = run("pas de rooftop, un lieu à Paris pour un cocktail de 150 personnes").await;
+    assert!(refused.understood.iter().any(|n| n == "sans rooftop"));
+    assert!(!refused.understood.iter().any(|n| n.contains("souhaité")));
 }

@@ -109,8 +109,8 @@ mod tests {
 
     #[test]
     fn every_kind_has_words_and_every_phrase_is_folded() {
-        for kind in KINDS {
-            assert!(PHRASES.iter().any(|(_, t)| t == kind), "{kind}");
+        for tag in KINDS {
+            assert!(PHRASES.iter().any(|(_, t)| t == tag), "{tag}");
         }
         for (phrase, _) in PHRASES {
             assert!(

@@ -128,6 +128,14 @@ fn request_summary(out: &mut String, input: &Input<'_>) {
         area.join(" et ")
     };
     let _ = writeln!(out, "- Zone : {area}");
+    if !req.wanted_tags.is_empty() {
+        let labels: Vec<String> = req.wanted_tags.iter().map(|t| app::fr::tag(t)).collect();
+        let _ = writeln!(
+            out,
+            "- Atouts souhaités : {} (ne recommandez pas un lieu dont ni les tags ni la description ne les montrent ; dites-le dans sa raison)",
+            labels.join(", ")
+        );
+    }
     let query = req.semantic_query.trim();
     if query.is_empty() {
         out.push_str("- Description libre : aucune\n");
