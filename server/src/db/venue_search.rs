@@ -378,8 +378,9 @@ pub async fn text_rank(
     .await
 }
 
-/// What the team's history says about a venue, and the tags its sheet
-/// carries (lower case).
+/// What the team's history says about a venue, the tags its sheet carries
+/// (lower case) and its own and its rooms' names (where a sheet also says
+/// what it has: « Pont-terrasse »).
 #[derive(Clone, Debug, Default, sqlx::FromRow)]
 pub struct Signals {
     pub member_id: i64,
@@ -391,6 +392,7 @@ pub struct Signals {
     pub price_per_person_min_eur: Option<i32>,
     pub price_per_person_max_eur: Option<i32>,
     pub tags: Vec<String>,
+    pub names: String,
 }
 
 pub async fn signals(db: &PgPool, member_ids: &[i64]) -> sqlx::Result<Vec<Signals>> {
@@ -405,7 +407,9 @@ pub async fn signals(db: &PgPool, member_ids: &[i64]) -> sqlx::Result<Vec<Signal
                    FROM response_signals s WHERE s.member_id = m.id) AS answer_rate,
                 v.price_per_person_min_eur, v.price_per_person_max_eur,
                 ARRAY(SELECT DISTINCT lower(t.name) FROM member_tags mt JOIN tags t ON t.id = mt.tag_id
-                       WHERE mt.member_id = m.id ORDER BY 1) AS tags
+                       WHERE mt.member_id = m.id ORDER BY 1) AS tags,
+                concat_ws(' ', v.name, (SELECT string_agg(r.name, ' ' ORDER BY r.position, r.id)
+                                          FROM rooms r WHERE r.member_id = m.id)) AS names
            FROM unnest($1::bigint[]) AS m(id)
            LEFT JOIN members v ON v.id = m.id",
     )

@@ -235,6 +235,7 @@ pub async fn run(
                 .iter()
                 .find(|x| x.member_id == c.id)
                 .cloned()
+                .map(with_named_features)
                 .unwrap_or_default(),
         })
         .collect();
@@ -358,6 +359,18 @@ pub async fn run(
         llm_candidates: stage3.llm_candidates,
         distance_from,
     })
+}
+
+/// A venue's tags with the features its own or its rooms' names state
+/// (« Pont-terrasse »): what its sheet shows, for the ranking and its
+/// reasons (« sa fiche indique « terrasse » »).
+fn with_named_features(mut s: q::Signals) -> q::Signals {
+    for tag in super::criteria::tag_words::named(&s.names) {
+        if !s.tags.iter().any(|t| t == tag) {
+            s.tags.push(tag.to_string());
+        }
+    }
+    s
 }
 
 /// Seed 001's stage 2: below 50 candidates every one with a vector goes on;

@@ -52,6 +52,22 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("eco responsable", "éco-responsable"), ("eco responsables", "éco-responsable"),
 ];
 
+/// The features `text` names, as tags, each once: « Pont-terrasse » names
+/// a terrasse, « Péniche Lumière » a péniche. For names, which state what
+/// a place is; a description may say « pas de parking ».
+pub fn named(text: &str) -> Vec<&'static str> {
+    let folded = app::geo::fold(text);
+    let words: Vec<&str> = folded.split(' ').collect();
+    let mut tags: Vec<&'static str> = Vec::new();
+    for (phrase, tag) in PHRASES {
+        let parts: Vec<&str> = phrase.split(' ').collect();
+        if !tags.contains(tag) && words.windows(parts.len()).any(|w| w == parts.as_slice()) {
+            tags.push(tag);
+        }
+    }
+    tags
+}
+
 /// Tags by their labels, each in quotes: « accessible PMR ».
 pub fn quoted<S: AsRef<str>>(tags: &[S]) -> Vec<String> {
     tags.iter()
@@ -105,6 +121,20 @@ mod tests {
         assert_eq!(found("Vue sur la Seine"), Some("vue-seine"));
         assert_eq!(found("vue sur mer"), None);
         assert_eq!(found(""), None);
+    }
+
+    #[test]
+    fn a_name_says_what_a_place_has() {
+        assert_eq!(named("Pont-terrasse"), ["terrasse"]);
+        assert_eq!(
+            named("La Péniche Lumière Salle du sous-sol"),
+            ["péniche", "sous-sol"]
+        );
+        assert_eq!(
+            named("Le Caveau du Panthéon Grande halle"),
+            Vec::<&str>::new()
+        );
+        assert_eq!(named(""), Vec::<&str>::new());
     }
 
     #[test]
