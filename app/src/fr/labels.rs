@@ -232,6 +232,10 @@ pub const RANKING_SOURCES: Table = &[
     ("llm", "Modèle"),
     ("deterministic", "Règles (sans modèle)"),
     ("direct", "Lieux demandés par leur code"),
+    (
+        "none",
+        "Aucun (recherche impossible : zone inconnue ou hors Île-de-France)",
+    ),
 ];
 
 pub fn ranking_source(key: &str) -> &str {

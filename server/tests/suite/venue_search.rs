@@ -546,6 +546,14 @@ async fn an_unknown_postal_code_gets_a_notice_not_unrelated_venues(db: PgPool) {
         "{:?}",
         alone.notices
     );
+    // Recorded all the same, for the metrics: a search that could not run.
+    let recorded: Vec<(String, i32)> = sqlx::query_as(
+        "SELECT ranking_source, result_count FROM search_runs ORDER BY id DESC LIMIT 1",
+    )
+    .fetch_all(&db)
+    .await
+    .unwrap();
+    assert_eq!(recorded, [("none".to_string(), 0)]);
     let beside = search
         .search(
             None,
