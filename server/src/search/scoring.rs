@@ -27,6 +27,10 @@ pub struct Tiers {
 const RECOMMENDED_FLOOR: f64 = 0.55;
 const COMPATIBLE_FLOOR: f64 = 0.40;
 const PER_TIER: usize = 4;
+/// What carrying every feature asked for adds to a score (0–1): a fifth of
+/// the scale, so that a venue whose sheet says it has what was asked for
+/// leads venues otherwise alike, not one that suits the request much better.
+const FEATURES_BONUS: f64 = 0.20;
 
 /// multilingual-e5 similarities crowd into a narrow band, 0.78–0.88: this
 /// maps that band onto 0–1. Other models get a generic band, 0.20–0.60.
@@ -114,17 +118,18 @@ pub fn scores(
                 (Some(history_score(&f.signals)), 0.10),
                 (Some(if f.signals.favourite { 1.0 } else { 0.0 }), 0.07),
                 (Some(reactivity_score(&f.signals)), 0.08),
-                // Said on the sheet, where the description is only close by
-                // meaning: a venue that says it has a rooftop goes first, one
-                // described like one still has its chance (seed 001).
-                (wants.tags_fit(&f.signals), 0.30),
             ];
             let (sum, weight) = parts
                 .iter()
                 .filter_map(|(v, w)| v.map(|v| (v * w, *w)))
                 .fold((0.0, 0.0), |(s, t), (v, w)| (s + v, t + w));
             let score = if weight > 0.0 { sum / weight } else { 0.0 };
-            let score = (score + effects.delta(c.id)).clamp(0.0, 1.0);
+            // Features asked for and said on the sheet lift a venue; their
+            // absence lowers none: a venue described like a rooftop without
+            // the tag keeps its chance (seed 001), and its reason says what
+            // the sheet does not.
+            let features = wants.tags_fit(&f.signals).unwrap_or(0.0) * FEATURES_BONUS;
+            let score = (score + features + effects.delta(c.id)).clamp(0.0, 1.0);
             // None without a description: no reason speaks of one.
             let sem = semantic(f.similarity);
             (
