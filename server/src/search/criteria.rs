@@ -79,6 +79,7 @@ use code_areas::CodeArea;
 use scan::Scan;
 
 pub use near::MAX_RADIUS_KM;
+pub use when::DATE_NOTE;
 
 /// Longer input is cut (at a character boundary) before extraction: a
 /// search prompt is a few sentences or one pasted e-mail, and the work
@@ -252,7 +253,9 @@ fn hard(text: &str) -> (Scan<'_>, Criteria, Vec<String>) {
     // Money, then dates, hours and durations: none of their numbers may be
     // read as a head count or an arrondissement.
     budget::extract(&mut scan, &mut criteria);
-    when::extract(&mut scan);
+    if when::extract(&mut scan) {
+        notes.push(when::DATE_NOTE.to_string());
+    }
     places::extract(&mut scan, &mut criteria, &mut notes);
     kinds::extract(&mut scan, &mut criteria);
     participants::extract(&mut scan, &mut criteria, &mut notes);

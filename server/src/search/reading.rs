@@ -143,6 +143,12 @@ pub async fn read(llm: &dyn LlmProvider, text: &str) -> Reading {
                 criteria.excluded_departments = ruled.excluded_departments;
                 criteria.excluded_kinds = ruled.excluded_kinds;
                 criteria.wanted_tags = ruled.wanted_tags;
+                // The date, the rules' remark: what the model read is no filter either.
+                if ruled.remarks.iter().any(|r| r == criteria::DATE_NOTE)
+                    && !criteria.remarks.iter().any(|r| r == criteria::DATE_NOTE)
+                {
+                    criteria.remarks.push(criteria::DATE_NOTE.to_string());
+                }
                 if truncated {
                     criteria.remarks.push(format!(
                         "texte tronqué à {} octets",

@@ -288,3 +288,25 @@ fn a_place_takes_its_article_after_de() {
         assert_eq!(super::of(name), said);
     }
 }
+
+#[test]
+fn a_date_is_said_to_be_no_filter() {
+    let dated = extract("cocktail pour 80 personnes le 12 juin dans le 8e");
+    assert!(
+        dated.notes.iter().any(|n| n == super::DATE_NOTE),
+        "{:?}",
+        dated.notes
+    );
+    assert_eq!(dated.participants, Some(80));
+    for undated in [
+        "cocktail pour 80 personnes à 19h",
+        "séminaire de 2 jours pour 30 personnes",
+    ] {
+        let c = extract(undated);
+        assert!(
+            !c.notes.iter().any(|n| n == super::DATE_NOTE),
+            "{undated}: {:?}",
+            c.notes
+        );
+    }
+}

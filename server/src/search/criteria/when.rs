@@ -10,17 +10,24 @@ mod hours;
 
 use super::scan::Scan;
 
-/// Takes every date, hour and duration. Hours before durations, so
-/// "18h" is a time of day and "48 h" a duration.
-pub fn extract(scan: &mut Scan) {
+/// Said in « Compris » when the text gives a date: the search does not
+/// filter on availability (seed 001: it is asked of the venues afterwards,
+/// so that nobody is left out before being asked).
+pub const DATE_NOTE: &str =
+    "date notée, non filtrée : la disponibilité se vérifie auprès des lieux";
+
+/// Takes every date, hour and duration, and says whether there was a date.
+/// Hours before durations, so "18h" is a time of day and "48 h" a duration.
+pub fn extract(scan: &mut Scan) -> bool {
+    let mut dated = false;
     let mut i = 0;
     while i < scan.len() {
         // "le 5 ou le 6 à 19h": days before an hour are dates, not
         // arrondissements.
         let at_hour = || hours::at(scan, i).map(|r| dates::days_before(scan, r.start)..r.end);
-        let found = dates::at(scan, i)
-            .or_else(at_hour)
-            .or_else(|| durations::at(scan, i));
+        let date = dates::at(scan, i);
+        dated |= date.as_ref().is_some_and(|r| r.end > i);
+        let found = date.or_else(at_hour).or_else(|| durations::at(scan, i));
         match found {
             Some(range) if range.end > i => {
                 scan.consume(range.clone());
@@ -29,6 +36,7 @@ pub fn extract(scan: &mut Scan) {
             _ => i += 1,
         }
     }
+    dated
 }
 
 /// True when `i` holds a free number of at most two digits between `low`
