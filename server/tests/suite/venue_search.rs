@@ -38,6 +38,20 @@ async fn service(db: &PgPool, embedding_up: bool) -> SearchService {
     }
 }
 
+/// A search from its free text alone, in every pool.
+async fn by_text(search: &SearchService, text: &str) -> SearchResults {
+    search
+        .search(
+            None,
+            &SearchForm {
+                text: text.into(),
+                ..SearchForm::default()
+            },
+        )
+        .await
+        .unwrap()
+}
+
 fn picks(r: &SearchResults) -> Vec<&VenuePick> {
     r.recommended.iter().chain(&r.compatible).collect()
 }
@@ -587,21 +601,7 @@ async fn an_unknown_postal_code_gets_a_notice_not_unrelated_venues(db: PgPool) {
 async fn what_a_request_rules_out_never_comes_back(db: PgPool) {
     seed_demo(&db).await;
     let search = service(&db, false).await;
-    let run = |text: &'static str| {
-        let search = &search;
-        async move {
-            search
-                .search(
-                    None,
-                    &SearchForm {
-                        text: text.into(),
-                        ..SearchForm::default()
-                    },
-                )
-                .await
-                .unwrap()
-        }
-    };
+    let run = |text: &'static str| by_text(&search, text);
     let free = run("soirée pour 40 personnes à Paris 11e ou Paris 12e").await;
     assert!(picks(&free).iter().any(|p| p.postal_code == "75011"));
     let ruled = run("soirée pour 40 personnes à Paris 11e ou Paris 12e, on évite le 11e finalement, pas de rooftop").await;
@@ -708,24 +708,10 @@ async fn tags_of(db: &PgPool, picks: &[&VenuePick]) -> Vec<(String, Vec<String>)
 }
 
 #[sqlx::test(migrations = "../migrations")]
-async fn a_feature_asked_for_is_what_the_recommended_venues_have(db: PgPool) {
+async fn a_feature_asked_for_leads_and_each_reason_says_if_the_sheet_has_it(db: PgPool) {
     seed_demo(&db).await;
     let search = service(&db, true).await;
-    let run = |text: &'static str| {
-        let search = &search;
-        async move {
-            search
-                .search(
-                    None,
-                    &SearchForm {
-                        text: text.into(),
-                        ..SearchForm::default()
-                    },
-                )
-                .await
-                .unwrap()
-        }
-    };
+    let run = |text: &'static str| by_text(&search, text);
     // Without the word, the nearest venues that suit win, rooftops or not.
     let plain = run("un lieu à Paris pour un cocktail de 150 personnes").await;
     let plain_tags = tags_of(&db, &plain.recommended.iter().collect::<Vec<_>>()).await;
