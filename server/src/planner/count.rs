@@ -20,6 +20,12 @@ pub fn next(turn: &Turn) -> Next {
             app::fr::join_and(&read.places_elsewhere)
         ));
     }
+    // Refused as the search refuses it, rather than counted without it.
+    if let Some(amount) = &read.negative_amount {
+        return Next::Say(format!(
+            "Le nombre de participants doit être d'au moins 1 (le texte dit « {amount} ») : reformulez la question pour que je compte."
+        ));
+    }
     let features = features::asked(&turn.text);
     let input = input(&read, &features, &turn.text);
     match turn.json("count_members") {
@@ -202,6 +208,27 @@ mod tests {
     /// The words of `text` its count counted by tags.
     fn counted(text: &str) -> Vec<String> {
         features::asked(text).words
+    }
+
+    #[test]
+    fn a_negative_head_count_is_refused_as_the_search_refuses_it() {
+        let turn = |text: &str| Turn {
+            text: text.into(),
+            intent: super::super::intent::Intent::Count,
+            target: None,
+            steps: Vec::new(),
+            rounds: 0,
+            offered: vec!["count_members".into()],
+            refusals: Vec::new(),
+        };
+        let Next::Say(said) = next(&turn("combien de lieux environ 30 -20 personnes ?")) else {
+            panic!("counted despite « -20 personnes »");
+        };
+        assert!(said.contains("« -20 personnes »"), "{said}");
+        assert!(matches!(
+            next(&turn("combien de lieux pour 20 personnes ?")),
+            Next::Call { .. }
+        ));
     }
 
     #[test]
