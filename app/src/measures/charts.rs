@@ -23,10 +23,15 @@ pub enum Unit {
 }
 
 impl Unit {
-    /// An axis tick in French: « 1,50 € », « 12 000 », « 480 ms ».
+    /// An axis tick in French: « 1,50 € », « 12 000 », « 480 ms ». None
+    /// between two whole counts or milliseconds: an empty day's axis
+    /// ticks at 0, 0.5 and 1, which would read « 0, 1, 1 ».
     pub fn tick(self, value: f64) -> String {
         use crate::fr::{decimal, int};
         match self {
+            Unit::Count | Unit::Milliseconds if (value - value.round()).abs() > 1e-9 => {
+                String::new()
+            }
             Unit::Euros if value != 0.0 && value.abs() < 10.0 => {
                 format!("{}\u{a0}€", decimal(value, 2))
             }
@@ -327,6 +332,12 @@ mod tests {
         assert_eq!(Unit::Euros.tick(0.0), "0\u{a0}€");
         assert_eq!(Unit::Euros.tick(1234.0), "1\u{202f}234\u{a0}€");
         assert_eq!(Unit::Count.tick(12000.0), "12\u{202f}000");
-        assert_eq!(Unit::Milliseconds.tick(480.2), "480\u{a0}ms");
+        assert_eq!(Unit::Milliseconds.tick(480.0), "480\u{a0}ms");
+        assert_eq!(
+            Unit::Count.tick(0.5),
+            "",
+            "no second « 1 » on an empty axis"
+        );
+        assert_eq!(Unit::Milliseconds.tick(2.5), "");
     }
 }
