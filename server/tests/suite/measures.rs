@@ -60,17 +60,21 @@ async fn known_rows(db: &PgPool) {
           WHERE email = 'admin@reciprok.fr'",
     )
     .await;
+    // Minutes before « now », yet today in Paris: run just after midnight,
+    // « ten minutes ago » would be yesterday, and today's count 0.
+    let now = "greatest(now(), (date_trunc('day', now() AT TIME ZONE 'Europe/Paris')
+                                 + interval '15 minutes') AT TIME ZONE 'Europe/Paris')";
     run(
         db,
-        "WITH c AS (INSERT INTO ai_conversations (user_id) SELECT id FROM users WHERE email = 'admin@reciprok.fr' RETURNING id),
+        &format!("WITH c AS (INSERT INTO ai_conversations (user_id) SELECT id FROM users WHERE email = 'admin@reciprok.fr' RETURNING id),
               m AS (INSERT INTO ai_messages (conversation_id, seq, role) SELECT id, 0, 'assistant' FROM c RETURNING id, conversation_id)
          INSERT INTO ai_pending_approvals (conversation_id, message_id, tool_call_id, tool_name, arguments,
                                            arguments_hash, status, decided_at, executed_at, expires_at, created_at)
-         SELECT conversation_id, id, 'call-1', 'create_task', '{}'::jsonb, sha256('a'::bytea), 'executed',
-                now() - interval '8 minutes', now() - interval '8 minutes', now() + interval '1 day', now() - interval '10 minutes' FROM m
+         SELECT conversation_id, id, 'call-1', 'create_task', '{{}}'::jsonb, sha256('a'::bytea), 'executed',
+                {now} - interval '8 minutes', {now} - interval '8 minutes', {now} + interval '1 day', {now} - interval '10 minutes' FROM m
          UNION ALL
-         SELECT conversation_id, id, 'call-2', 'create_task', '{}'::jsonb, sha256('b'::bytea), 'expired',
-                NULL, NULL, now() - interval '1 minute', now() - interval '10 minutes' FROM m",
+         SELECT conversation_id, id, 'call-2', 'create_task', '{{}}'::jsonb, sha256('b'::bytea), 'expired',
+                NULL, NULL, {now} - interval '1 minute', {now} - interval '10 minutes' FROM m"),
     )
     .await;
     run(
