@@ -101,9 +101,10 @@ pub async fn load(db: &PgPool, member_id: i64) -> Result<VenueSheet, AppError> {
     .await
     .map_err(crate::db::app_error)?;
 
-    // Tags are stored as slugs (« accessible-pmr »): read as words.
-    let mut amenities: Vec<String> = tags.iter().map(|t| app::fr::tag(t)).collect();
-    amenities.extend(attributes.iter().filter_map(attribute_text));
+    let amenities = amenities(
+        &tags,
+        attributes.iter().filter_map(attribute_text).collect(),
+    );
     Ok(VenueSheet {
         member_id: member.id,
         code: member.code,
@@ -179,6 +180,22 @@ fn rooms(rows: Vec<CapacityRow>) -> Vec<SheetRoom> {
 /// « Parking : 20 », « Terrasse », nothing for a `false`. A label that
 /// explains its stored values (« Restauration (in : interne, out : traiteur
 /// libre, both) ») shows the value in those words, not the stored key.
+/// The « Atouts »: the tags read as words (stored as slugs,
+/// « accessible-pmr »), then the typed attributes; a tag an attribute
+/// already says, with more (« Accès PMR », « Parking : 40 »), is left out
+/// rather than said twice.
+fn amenities(tags: &[String], attributes: Vec<String>) -> Vec<String> {
+    let said: Vec<&str> = attributes
+        .iter()
+        .flat_map(|a| super::criteria::tag_words::named(a))
+        .collect();
+    tags.iter()
+        .filter(|t| !said.contains(&t.to_lowercase().as_str()))
+        .map(|t| app::fr::tag(t))
+        .chain(attributes)
+        .collect()
+}
+
 fn attribute_text(a: &AttributeRow) -> Option<String> {
     let (label, legend) = match a.label.split_once(" (") {
         Some((base, rest)) if rest.contains(" : ") => (base.trim(), rest.trim_end_matches(')')),
@@ -210,5 +227,26 @@ fn prices(min: Option<i32>, max: Option<i32>) -> Option<String> {
         (Some(a), Some(b)) if a != b => Some(format!("de {a} à {b} € par personne")),
         (Some(a), _) | (None, Some(a)) => Some(format!("{a} € par personne")),
         (None, None) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::amenities;
+
+    #[test]
+    fn a_tag_an_attribute_already_says_is_not_said_twice() {
+        let tags: Vec<String> = ["accessible-pmr", "rooftop", "parking"]
+            .map(String::from)
+            .to_vec();
+        let attributes = vec!["Accès PMR".to_string(), "Parking : 40".to_string()];
+        assert_eq!(
+            amenities(&tags, attributes),
+            ["rooftop", "Accès PMR", "Parking : 40"]
+        );
+        assert_eq!(
+            amenities(&tags, Vec::new()),
+            ["accessible PMR", "rooftop", "parking"]
+        );
     }
 }
