@@ -28,9 +28,9 @@ impl Wants {
     }
 
     /// What the ranking of these finalists prefers: the features asked
-    /// for that at least one of them carries. A feature none carries would
-    /// only lower every score alike, the tiers emptied for it: it is left
-    /// out and returned, for the search to say so once.
+    /// for that at least one of them carries. A feature none carries lifts
+    /// no score and would be said missing under every pick: it is left out
+    /// and returned, for the search to say so once.
     pub fn for_finalists(req: &SearchRequest, finalists: &[Finalist<'_>]) -> (Self, Vec<String>) {
         let mut wants = Self::of(req);
         let (held, unheld) = wants
