@@ -282,11 +282,11 @@ pub async fn run(
         .chain(&results.compatible)
         .map(|p| p.member_id)
         .collect();
-    let (wants, unheld) = scoring::Wants::for_finalists(req, &scored);
+    let (wants, unheld) = (&stage3.wants, &stage3.unheld_features);
     if !unheld.is_empty() && !scored.is_empty() {
         results.notices.push(format!(
             "Aucun des lieux classés n'indique {} sur sa fiche : classement fait sans ce critère.",
-            super::criteria::tag_words::quoted(&unheld).join(" ni ")
+            super::criteria::tag_words::quoted(unheld).join(" ni ")
         ));
     }
     let explicit = |id: i64| {
@@ -305,7 +305,7 @@ pub async fn run(
                 member_id: c.id,
                 code: c.code.clone(),
                 name: c.name.clone(),
-                reason: explicit(c.id).unwrap_or_else(|| super::reasons::left_out(f, &wants)),
+                reason: explicit(c.id).unwrap_or_else(|| super::reasons::left_out(f, wants)),
             }
         })
         .collect();

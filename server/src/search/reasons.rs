@@ -191,11 +191,13 @@ pub fn sentence(
     // A feature asked for and not on the sheet is said in either tier: the
     // team checks before promising a rooftop.
     let lacking = (!missing.is_empty()).then(|| lacks(&missing));
-    match (caveat, lacking) {
-        (Some(caveat), Some(lacking)) => facts.push(format!("mais {caveat} et {lacking}")),
-        (Some(one), None) => facts.push(format!("mais {one}")),
-        (None, Some(one)) => facts.push(format!("mais {one}")),
-        (None, None) => {}
+    let buts: Vec<String> = caveat
+        .map(str::to_string)
+        .into_iter()
+        .chain(lacking)
+        .collect();
+    if !buts.is_empty() {
+        facts.push(format!("mais {}", buts.join(" et ")));
     }
     let mut text = facts.join(", ");
     if let Some(first) = text.get(..1) {

@@ -22,6 +22,10 @@ pub struct Stage3 {
     pub notice: Option<String>,
     /// Finalists shown to the model; `None` when it was not asked.
     pub llm_candidates: Option<usize>,
+    /// What the ranking preferred, for the reasons of the venues left out.
+    pub wants: scoring::Wants,
+    /// Features asked for that no finalist carries, left out of the ranking.
+    pub unheld_features: Vec<String>,
 }
 
 /// `model`: the embedding model of stage 2, which tells the scorer how to
@@ -36,7 +40,7 @@ pub async fn rank(
     model: &str,
     lessons: &Lessons,
 ) -> sqlx::Result<Stage3> {
-    let (wants, _) = scoring::Wants::for_finalists(req, finalists);
+    let (wants, unheld_features) = scoring::Wants::for_finalists(req, finalists);
     let deterministic =
         |effects: &Effects| scoring::rank(finalists, &wants, similarity, model, effects);
     // No finalist, nothing to ask.
@@ -46,6 +50,8 @@ pub async fn rank(
             source: "deterministic",
             notice: None,
             llm_candidates: None,
+            wants,
+            unheld_features,
         });
     }
     let ids: Vec<i64> = finalists.iter().map(|f| f.candidate.id).collect();
@@ -65,6 +71,8 @@ pub async fn rank(
             source: "deterministic",
             notice: None,
             llm_candidates: None,
+            wants,
+            unheld_features,
         });
     }
     let (tiers, source, notice) = match report.ranking {
@@ -84,6 +92,8 @@ pub async fn rank(
         source,
         notice,
         llm_candidates: Some(report.shown),
+        wants,
+        unheld_features,
     })
 }
 
