@@ -29,6 +29,19 @@ pub const STATUSES: &[&str] = &[
     "cancelled",
 ];
 
+/// The list's filter for the requests still waiting for a catalogue: new
+/// and qualifying (« en attente », « à qualifier »).
+pub const OPEN: &str = "open";
+/// The statuses [`OPEN`] stands for.
+pub const OPEN_STATUSES: &[&str] = &["new", "qualifying"];
+/// How the list's status filter names [`OPEN`].
+pub const OPEN_LABEL: &str = "En attente (nouvelle ou en qualification)";
+
+/// True for a value the list's status filter accepts: a status or [`OPEN`].
+pub fn is_status_filter(value: &str) -> bool {
+    value == OPEN || STATUSES.contains(&value)
+}
+
 /// The French label of a status key (see [`crate::fr::request_status`]).
 pub fn status_label(status: &str) -> &str {
     crate::fr::request_status(status)

@@ -228,8 +228,16 @@ pub async fn list(db: impl PgExecutor<'_>, f: &ListFilter<'_>) -> sqlx::Result<V
 
 /// The filters in use, after a `WHERE` on `requests`.
 fn push_filters<'q>(q: &mut QueryBuilder<'q, Postgres>, f: &ListFilter<'q>) {
-    if let Some(status) = f.status {
-        q.push(" AND status = ").push_bind(status);
+    match f.status {
+        Some(app::requests::OPEN) => {
+            q.push(" AND status = ANY(")
+                .push_bind(app::requests::OPEN_STATUSES)
+                .push(")");
+        }
+        Some(status) => {
+            q.push(" AND status = ").push_bind(status);
+        }
+        None => {}
     }
     if let Some(pool) = f.pool {
         q.push(" AND pool_id = (SELECT id FROM pools WHERE slug = ")

@@ -12,8 +12,6 @@ use super::words::{any, phrase, words};
 use super::{pools, when};
 use serde_json::{json, Map, Value};
 
-/// Waiting for the team: not yet answered with a catalogue.
-const OPEN: &[&str] = &["new", "qualifying"];
 /// Listed in the answer (the tool lists up to 20).
 const SHOWN: u64 = 8;
 
@@ -35,7 +33,10 @@ pub fn read(text: &str) -> Filters {
         && (phrase(&w, "en attente")
             || phrase(&w, "en cours")
             || any(&w, &["ouvertes", "ouverte", "pending", "open"], &[])
-            || phrase(&w, "a traiter"));
+            || phrase(&w, "a traiter")
+            // « à qualifier », as the home page's queue says it: new and
+            // qualifying (exact: « qualifiées » is one letter away).
+            || w.iter().any(|x| x == "qualifier"));
     Filters {
         status,
         open,
@@ -60,7 +61,7 @@ pub fn next(turn: &Turn) -> Next {
 
 pub fn input(f: &Filters) -> Value {
     let mut input = Map::new();
-    if let Some(s) = f.status {
+    if let Some(s) = status_filter(f) {
         input.insert("status".into(), json!(s));
     }
     if let Some((slug, _)) = f.pool {
@@ -118,6 +119,11 @@ fn scope(f: &Filters) -> String {
     }
 }
 
+/// The status the list is filtered on: one status, or every open one.
+fn status_filter(f: &Filters) -> Option<&'static str> {
+    f.status.or(f.open.then_some(app::requests::OPEN))
+}
+
 /// The « Demandes » page with the same filters.
 fn link(f: &Filters) -> String {
     let (from, to) = f
@@ -126,7 +132,7 @@ fn link(f: &Filters) -> String {
         .map(|(a, b, _)| (a.clone(), b.clone()))
         .unwrap_or_default();
     let query = app::requests::RequestsQuery {
-        status: f.status.unwrap_or_default().to_string(),
+        status: status_filter(f).unwrap_or_default().to_string(),
         pool: f.pool.map(|p| p.0).unwrap_or_default().to_string(),
         from,
         to,
@@ -182,10 +188,7 @@ pub fn answer(v: &Value, f: &Filters) -> String {
             format!("{}{scope} : {}.", demandes(total), parts.join(", "))
         }
     };
-    let listed: Vec<&Value> = items(v, "requests")
-        .iter()
-        .filter(|r| !f.open || text(r, "status").is_some_and(|s| OPEN.contains(&s)))
-        .collect();
+    let listed: Vec<&Value> = items(v, "requests").iter().collect();
     if !listed.is_empty() {
         out.push_str("\n\nLes plus récentes :");
         for r in listed {
@@ -238,6 +241,10 @@ mod tests {
         assert!(f.mine);
         assert_eq!(f.pool.map(|p| p.0), Some("hotels"));
         assert_eq!(read("demandes gagnées").status, Some("won"));
+        let f = read("Quelles demandes sont à qualifier ?");
+        assert!(f.open);
+        assert_eq!(f.status, None);
+        assert!(!read("les demandes qualifiées").open);
     }
 
     #[test]

@@ -72,11 +72,12 @@ fn month(value: &str) -> Result<Option<(NaiveDate, NaiveDate)>, AppError> {
 impl Filters {
     pub fn parse(q: &RequestsQuery) -> Result<Filters, AppError> {
         let status = match given(&q.status) {
-            Some(s) if !STATUSES.contains(&s) => {
+            Some(s) if !app::requests::is_status_filter(s) => {
                 return Err(invalid(format!(
-                    "Statut inconnu « {} ». Statuts possibles : {}.",
+                    "Statut inconnu « {} ». Statuts possibles : {}, {}.",
                     echo(s),
-                    STATUSES.join(", ")
+                    STATUSES.join(", "),
+                    app::requests::OPEN
                 )))
             }
             s => s.map(str::to_string),

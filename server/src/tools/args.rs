@@ -153,7 +153,8 @@ pub struct UserDataSemanticSearch {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListRequests {
-    /// new, qualifying, catalogue_sent, won, lost, cancelled.
+    /// new, qualifying, catalogue_sent, won, lost, cancelled; or open (new
+    /// and qualifying: waiting for a catalogue, « à qualifier »).
     pub status: Option<String>,
     /// Pool slug (chateaux, hotels…).
     pub pool: Option<String>,

@@ -259,6 +259,13 @@ async fn list_requests_counts_what_the_requests_page_shows(db: PgPool) {
     assert_eq!(v["total"], 1);
     assert_eq!(v["requests"][0]["reference"], "D-2025-00004");
 
+    // « open »: every request still waiting for a catalogue, listed too.
+    let (v, _) = run(&ctx, "list_requests", json!({"status": "open"})).await;
+    assert_eq!(v["by_status"], json!({"new": 3}), "{v}");
+    let listed = v["requests"].as_array().unwrap();
+    assert_eq!(listed.len(), 3);
+    assert!(listed.iter().all(|r| r["status"] == "new"), "{v}");
+
     let (v, _) = run(
         &ctx,
         "list_requests",

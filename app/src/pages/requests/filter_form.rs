@@ -1,7 +1,7 @@
 //! The list's filters: a GET form, so filters are a shareable URL, the
 //! back button walks through them, and it works without JavaScript.
 use crate::errors::AppError;
-use crate::requests::{status_label, RequestsQuery, MAX_QUERY_CHARS, STATUSES};
+use crate::requests::{status_label, RequestsQuery, MAX_QUERY_CHARS, OPEN, OPEN_LABEL, STATUSES};
 use crate::venue_search::PoolOption;
 use leptos::prelude::*;
 
@@ -28,6 +28,7 @@ pub fn FilterForm(
                     "Statut"
                     <select name="status" data-testid="filter-status" class=input>
                         <option value="">"Tous"</option>
+                        <option value=OPEN selected=selected_status == OPEN>{OPEN_LABEL}</option>
                         {STATUSES.iter().map(|s| {
                             let selected = *s == selected_status;
                             view! { <option value=*s selected=selected>{status_label(s)}</option> }

@@ -16,12 +16,13 @@ use serde_json::json;
 
 pub async fn run(ctx: &ToolContext, args: ListRequests) -> Result<ToolOutcome, ToolError> {
     let status = match args.status.as_deref().map(str::trim) {
-        Some(s) if STATUSES.contains(&s) => Some(s),
+        Some(s) if app::requests::is_status_filter(s) => Some(s),
         Some(s) => {
             return Err(invalid(format!(
-                "statut inconnu « {} » : attendu {}",
+                "statut inconnu « {} » : attendu {} ou {}",
                 crate::tools::output::truncate(s, 30),
-                STATUSES.join(", ")
+                STATUSES.join(", "),
+                app::requests::OPEN
             )))
         }
         None => None,
