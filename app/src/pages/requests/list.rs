@@ -98,7 +98,7 @@ fn row(row: RequestRow) -> impl IntoView {
     };
     view! {
         <tr data-testid="request-row" data-id=row.id>
-            <td>
+            <td class="whitespace-nowrap">
                 <a href=format!("/demandes/{}", row.id) data-testid="request-link"
                     class="font-medium text-indigo-700 hover:underline">{row.reference}</a>
             </td>
