@@ -229,7 +229,14 @@ async fn stages(
         scored.sort_by(|a, b| b.1.total_cmp(&a.1));
         scored.truncate(pipeline::FINALISTS);
         let ids: Vec<i64> = scored.iter().map(|(id, _)| *id).collect();
-        q::matched_rooms(db, &ids, filter.configurations, Some(filter.min_capacity)).await?;
+        q::matched_rooms(
+            db,
+            &ids,
+            filter.configurations,
+            &[],
+            Some(filter.min_capacity),
+        )
+        .await?;
         return Ok((ms(t), rows.len()));
     }
     let vector = QueryVector {
@@ -247,6 +254,7 @@ async fn stages(
         db,
         &finalists,
         filter.configurations,
+        &[],
         Some(filter.min_capacity),
     )
     .await?;

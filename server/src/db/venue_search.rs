@@ -314,10 +314,13 @@ pub async fn hard_filter(
 /// The finalists' details and matched room, in the order of `ids`: the
 /// smallest room with an accepted configuration that holds the group, or,
 /// without a group size, the largest one (what the venue can do at most).
+/// A room in one of the `preferred` configurations (a meal's, when no
+/// layout was asked) comes before any other that holds the group.
 pub async fn matched_rooms(
     db: &PgPool,
     ids: &[i64],
     configurations: &[String],
+    preferred: &[String],
     participants: Option<i32>,
 ) -> sqlx::Result<Vec<Candidate>> {
     sqlx::query_as(
@@ -331,13 +334,15 @@ pub async fn matched_rooms(
                 FROM room_capacities rc JOIN rooms r ON r.id = rc.room_id
                WHERE rc.member_id = m.id AND rc.configuration = ANY($2)
                  AND rc.max_capacity >= coalesce($3, 1)
-               ORDER BY CASE WHEN $3 IS NULL THEN -rc.max_capacity ELSE rc.max_capacity END, rc.room_id
+               ORDER BY rc.configuration = ANY($4) DESC,
+                        CASE WHEN $3 IS NULL THEN -rc.max_capacity ELSE rc.max_capacity END, rc.room_id
                LIMIT 1) mr
           ORDER BY wanted.position",
     )
     .bind(ids)
     .bind(configurations)
     .bind(participants)
+    .bind(preferred)
     .fetch_all(db)
     .await
 }

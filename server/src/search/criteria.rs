@@ -34,6 +34,7 @@ mod guards;
 mod head_counts;
 pub(crate) mod kinds;
 mod layout_spelling;
+mod meals;
 mod named_places;
 mod near;
 mod negation;
@@ -80,6 +81,8 @@ use scan::Scan;
 
 pub use near::MAX_RADIUS_KM;
 pub use when::DATE_NOTE;
+/// « Compris » for a meal with no layout said (`meals`).
+pub const MEAL_NOTE: &str = "repas : les salles en théâtre ou en école passent après";
 
 /// Longer input is cut (at a character boundary) before extraction: a
 /// search prompt is a few sentences or one pasted e-mail, and the work
@@ -105,6 +108,10 @@ pub struct Criteria {
     pub participants_about: Option<u32>,
     /// Accepted layouts, in the order mentioned (any of them will do).
     pub configurations: Vec<Configuration>,
+    /// Soft: the layouts preferred when the event is a meal and no layout
+    /// was said (every one but theatre and classroom, `meals`): they order
+    /// each venue's rooms and its rank, never exclude it.
+    pub meal_layouts: Vec<Configuration>,
     /// Postal codes, in the order mentioned.
     pub postal_codes: Vec<String>,
     /// Postal codes the text names that no place has ("75999"): the
@@ -260,6 +267,7 @@ fn hard(text: &str) -> (Scan<'_>, Criteria, Vec<String>) {
     kinds::extract(&mut scan, &mut criteria);
     participants::extract(&mut scan, &mut criteria, &mut notes);
     configurations::extract(&mut scan, &mut criteria);
+    meals::extract(&scan, &mut criteria);
     // What else a negation refuses is no description to rank on.
     negation::take_leftovers(&mut scan);
     budget::complete(&mut criteria);
@@ -411,6 +419,9 @@ fn describe(c: &Criteria, extra: Vec<String>) -> Vec<String> {
     if !c.configurations.is_empty() {
         let labels: Vec<&str> = c.configurations.iter().map(|l| l.label()).collect();
         notes.push(labels.join(" ou "));
+    }
+    if !c.meal_layouts.is_empty() {
+        notes.push(MEAL_NOTE.to_string());
     }
     if !c.wanted_tags.is_empty() {
         let labels: Vec<String> = c.wanted_tags.iter().map(|t| app::fr::tag(t)).collect();

@@ -210,6 +210,7 @@ pub async fn run(
     let finalists = with_rooms(
         db,
         &filter,
+        &req.preferred_configuration_keys(),
         participants,
         finalists(&nearby, &sims, similarity),
     )
@@ -439,11 +440,13 @@ fn finalists(
 async fn with_rooms(
     db: &PgPool,
     filter: &HardFilter<'_>,
+    preferred: &[String],
     participants: Option<i32>,
     finalists: Vec<(Nearby, Option<f64>)>,
 ) -> Result<Vec<(Candidate, Option<f64>)>, Failure> {
     let ids: Vec<i64> = finalists.iter().map(|(n, _)| n.id).collect();
-    let mut rooms = q::matched_rooms(db, &ids, filter.configurations, participants).await?;
+    let mut rooms =
+        q::matched_rooms(db, &ids, filter.configurations, preferred, participants).await?;
     Ok(finalists
         .into_iter()
         .filter_map(|(n, similarity)| {

@@ -16,6 +16,9 @@ pub struct Wants {
     pub budget_per_person: Option<u32>,
     /// Features asked for, as tags (lower case): « rooftop », « parking ».
     pub tags: Vec<String>,
+    /// The layouts a meal is served in (keys), when the event is a meal
+    /// and no layout was asked; empty otherwise.
+    pub meal_layouts: Vec<String>,
 }
 
 impl Wants {
@@ -24,7 +27,16 @@ impl Wants {
             people: req.fit_target(),
             budget_per_person: req.budget_per_person(),
             tags: req.wanted_tags.clone(),
+            meal_layouts: req.preferred_configuration_keys(),
         }
+    }
+
+    /// True when a meal was asked for and the venue's room shown is in a
+    /// layout no meal is served in: its rooms that hold the group are all
+    /// theatre or classroom (the room shown is chosen among meal layouts
+    /// first, `venue_search::matched_rooms`).
+    pub fn unsuited_for_the_meal(&self, configuration: &str) -> bool {
+        !self.meal_layouts.is_empty() && !self.meal_layouts.iter().any(|l| l == configuration)
     }
 
     /// What the ranking of these finalists prefers: the features asked

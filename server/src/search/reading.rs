@@ -143,6 +143,10 @@ pub async fn read(llm: &dyn LlmProvider, text: &str) -> Reading {
                 criteria.excluded_departments = ruled.excluded_departments;
                 criteria.excluded_kinds = ruled.excluded_kinds;
                 criteria.wanted_tags = ruled.wanted_tags;
+                // A meal's preferred layouts, unless the model read a layout.
+                if criteria.configurations.is_empty() {
+                    criteria.meal_layouts = ruled.meal_layouts;
+                }
                 // The date, the rules' remark: what the model read is no filter either.
                 if ruled.remarks.iter().any(|r| r == criteria::DATE_NOTE)
                     && !criteria.remarks.iter().any(|r| r == criteria::DATE_NOTE)

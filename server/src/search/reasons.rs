@@ -32,6 +32,7 @@ pub fn left_out(f: &Finalist<'_>, wants: &Wants) -> String {
         .map(|p| f64::from(p) / f64::from(c.capacity.max(1)));
     let why = match load {
         // What was asked for in words comes first.
+        _ if wants.unsuited_for_the_meal(&c.configuration) => no_room_for_the_meal(wants.people),
         _ if !missing.is_empty() => lacks(&missing),
         Some(l) if l > 0.95 => format!(
             "jauge tendue ({} places {} pour {} personnes)",
@@ -105,6 +106,15 @@ pub(crate) fn room_label(name: &str) -> String {
         format!("« {name} »")
     } else {
         format!("salle « {name} »")
+    }
+}
+
+/// « sa fiche n'indique pas de salle pour un repas de 80 personnes »: its
+/// rooms that hold the group are all theatre or classroom.
+fn no_room_for_the_meal(people: Option<u32>) -> String {
+    match people {
+        Some(p) => format!("sa fiche n'indique pas de salle pour un repas de {p} personnes"),
+        None => "sa fiche n'indique pas de salle pour un repas".to_string(),
     }
 }
 
@@ -191,9 +201,13 @@ pub fn sentence(
     // A feature asked for and not on the sheet is said in either tier: the
     // team checks before promising a rooftop.
     let lacking = (!missing.is_empty()).then(|| lacks(&missing));
+    let no_meal_room = wants
+        .unsuited_for_the_meal(&c.configuration)
+        .then(|| no_room_for_the_meal(participants));
     let buts: Vec<String> = caveat
         .map(str::to_string)
         .into_iter()
+        .chain(no_meal_room)
         .chain(lacking)
         .collect();
     if !buts.is_empty() {

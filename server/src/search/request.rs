@@ -30,6 +30,9 @@ pub struct SearchRequest {
     /// A vague amount: informs the fit only.
     pub participants_about: Option<u32>,
     pub configurations: Vec<Configuration>,
+    /// Soft: the layouts a meal prefers when none was asked
+    /// (`criteria::meals`): they choose each venue's room and move its rank.
+    pub meal_layouts: Vec<Configuration>,
     pub postal_codes: Vec<String>,
     /// Codes the request named that no place has: said, never searched.
     pub unknown_postal_codes: Vec<String>,
@@ -76,6 +79,14 @@ impl SearchRequest {
         self.participants_max
             .or(self.participants)
             .or(self.participants_about)
+    }
+
+    /// The configuration keys a venue's shown room is chosen from first.
+    pub fn preferred_configuration_keys(&self) -> Vec<String> {
+        self.meal_layouts
+            .iter()
+            .map(|c| c.key().to_string())
+            .collect()
     }
 
     /// Per-person budget in euros, when one is known.
@@ -303,11 +314,18 @@ pub fn build_from(
         b
     });
 
+    // A layout on the form is said: a meal then prefers nothing more.
+    let meal_layouts = if configurations.is_empty() {
+        parsed.meal_layouts.clone()
+    } else {
+        Vec::new()
+    };
     let applied = Criteria {
         participants,
         participants_max,
         participants_about,
         configurations: configurations.clone(),
+        meal_layouts: meal_layouts.clone(),
         postal_codes: postal_codes.clone(),
         unknown_postal_codes: unknown_postal_codes.clone(),
         near: near.clone(),
@@ -338,6 +356,7 @@ pub fn build_from(
         participants_max,
         participants_about,
         configurations,
+        meal_layouts,
         postal_codes,
         unknown_postal_codes,
         places_elsewhere: parsed.places_elsewhere,

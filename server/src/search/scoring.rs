@@ -31,6 +31,10 @@ const PER_TIER: usize = 4;
 /// the scale, so that a venue whose sheet says it has what was asked for
 /// leads venues otherwise alike, not one that suits the request much better.
 const FEATURES_BONUS: f64 = 0.20;
+/// What a venue loses when a meal was asked for and its rooms that hold
+/// the group are all theatre or classroom: enough to leave the recommended
+/// tier to venues where the meal can be served, not to hide it.
+const UNSUITED_FOR_THE_MEAL: f64 = 0.25;
 
 /// multilingual-e5 similarities crowd into a narrow band, 0.78–0.88: this
 /// maps that band onto 0–1. Other models get a generic band, 0.20–0.60.
@@ -129,7 +133,12 @@ pub fn scores(
             // the tag keeps its chance (seed 001), and its reason says what
             // the sheet does not.
             let features = wants.tags_fit(&f.signals).unwrap_or(0.0) * FEATURES_BONUS;
-            let score = (score + features + effects.delta(c.id)).clamp(0.0, 1.0);
+            let meal = if wants.unsuited_for_the_meal(&c.configuration) {
+                UNSUITED_FOR_THE_MEAL
+            } else {
+                0.0
+            };
+            let score = (score + features - meal + effects.delta(c.id)).clamp(0.0, 1.0);
             // None without a description: no reason speaks of one.
             let sem = semantic(f.similarity);
             (

@@ -257,7 +257,7 @@ async fn a_member_with_several_fitting_rooms_appears_once_with_its_best_fitting_
     assert_eq!(mine.len(), 1, "DISTINCT: one row for the member");
     let configurations = ["cocktail".to_string(), "banquet".to_string()];
     let matched =
-        server::db::venue_search::matched_rooms(&db, &[member], &configurations, Some(130))
+        server::db::venue_search::matched_rooms(&db, &[member], &configurations, &[], Some(130))
             .await
             .unwrap();
     assert_eq!(matched.len(), 1);
@@ -766,4 +766,70 @@ async fn a_feature_asked_for_leads_and_each_reason_says_if_the_sheet_has_it(db: 
     let refused = run("pas de rooftop, un lieu à Paris pour un cocktail de 150 personnes").await;
     assert!(refused.understood.iter().any(|n| n == "sans rooftop"));
     assert!(!refused.understood.iter().any(|n| n.contains("souhaité")));
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_meal_shows_rooms_where_it_can_be_served_and_says_when_a_venue_has_none(db: PgPool) {
+    seed_demo(&db).await;
+    let search = service(&db, true).await;
+    let not_for_meals = |p: &&VenuePick| {
+        p.matched_room
+            .as_ref()
+            .is_some_and(|r| r.configuration == "theatre" || r.configuration == "ecole")
+    };
+    // Without a meal, the room shown is the smallest that holds the group,
+    // whatever its layout: theatre rows among them.
+    let plain = by_text(&search, "un lieu pour 80 personnes près de l'Opéra").await;
+    assert!(
+        picks(&plain).iter().any(not_for_meals),
+        "the demo shows theatre rooms for 80: {:?}",
+        picks(&plain).iter().map(|p| &p.reason).collect::<Vec<_>>()
+    );
+
+    let dinner = by_text(&search, "un dîner de 80 personnes près de l'Opéra").await;
+    assert!(
+        dinner
+            .understood
+            .iter()
+            .any(|n| n == server::search::criteria::MEAL_NOTE),
+        "{:?}",
+        dinner.understood
+    );
+    assert!(!picks(&dinner).is_empty());
+    // A dinner is never shown in theatre rows when the venue has a room
+    // where it can be served; a venue with none says so and is not
+    // recommended.
+    for p in picks(&dinner) {
+        if not_for_meals(&p) {
+            assert!(
+                p.reason
+                    .contains("sa fiche n'indique pas de salle pour un repas de 80 personnes"),
+                "{}",
+                p.reason
+            );
+        }
+    }
+    assert!(
+        !dinner.recommended.iter().any(|p| not_for_meals(&p)),
+        "{:?}",
+        dinner
+            .recommended
+            .iter()
+            .map(|p| &p.reason)
+            .collect::<Vec<_>>()
+    );
+    assert!(
+        picks(&dinner).iter().filter(|p| not_for_meals(p)).count()
+            < picks(&plain).iter().filter(|p| not_for_meals(p)).count()
+    );
+    // A layout said wins: « en théâtre » is asked, not a meal's default.
+    let said = by_text(
+        &search,
+        "un dîner-spectacle de 80 personnes en théâtre près de l'Opéra",
+    )
+    .await;
+    assert!(!said
+        .understood
+        .iter()
+        .any(|n| n == server::search::criteria::MEAL_NOTE));
 }

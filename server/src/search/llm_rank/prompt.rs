@@ -136,6 +136,9 @@ fn request_summary(out: &mut String, input: &Input<'_>) {
             labels.join(", ")
         );
     }
+    if !req.meal_layouts.is_empty() {
+        out.push_str("- Repas : la salle indiquée doit permettre de servir un repas ; une salle en théâtre ou en école ne convient pas (ne recommandez pas ce lieu ; dites-le dans sa raison)\n");
+    }
     let query = req.semantic_query.trim();
     if query.is_empty() {
         out.push_str("- Description libre : aucune\n");
