@@ -35,7 +35,7 @@ pub const OPEN: &str = "open";
 /// The statuses [`OPEN`] stands for.
 pub const OPEN_STATUSES: &[&str] = &["new", "qualifying"];
 /// How the list's status filter names [`OPEN`].
-pub const OPEN_LABEL: &str = "En attente (nouvelle ou en qualification)";
+pub const OPEN_LABEL: &str = "En attente (à qualifier)";
 
 /// True for a value the list's status filter accepts: a status or [`OPEN`].
 pub fn is_status_filter(value: &str) -> bool {
