@@ -69,7 +69,16 @@ test('a request opens on its page and its memo is saved', { timeout: TEST_TIMEOU
     assert.equal(await page.getByTestId('edit-outcome').count(), 0, 'the confirmation is said once');
     await page.getByTestId('team-memo').waitFor();
     assert.equal(await page.getByTestId('team-memo').inputValue(), memo);
+    // Its reference is an address too (the assistant links references so),
+    // in any case; a reference that names no request says so.
+    await page.goto(`${BASE_URL}/demandes/${reference.toLowerCase()}`);
+    await page.getByTestId('request-reference').waitFor();
+    assert.equal(await page.getByTestId('request-reference').innerText(), reference);
+    assert.equal(await page.getByTestId('build-catalogue').getAttribute('href'), `/demandes/${id}/catalogue`);
     assert.deepEqual(problems, []);
+    // (Its 404 is a console error of its own: checked after.)
+    await page.goto(`${BASE_URL}/demandes/D-1999-99999`);
+    await page.getByText("Cette page n'existe pas.").waitFor();
   });
 });
 

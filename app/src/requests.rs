@@ -223,6 +223,8 @@ pub trait RequestsDesk: Send + Sync {
     /// The pools of the list's filter (kept in the process for a minute:
     /// pools are only written by the CLI, and every list page shows them).
     async fn pools(&self) -> Result<Vec<crate::venue_search::PoolOption>, AppError>;
+    /// The id of the request with this reference; `NotFound` when none.
+    async fn id_of_reference(&self, reference: &str) -> Result<i64, AppError>;
     /// Validates, writes and audits; the request as it now is.
     async fn edit(
         &self,
@@ -257,6 +259,34 @@ pub async fn load_request(request_id: i64) -> Result<RequestDetail, AppError> {
     crate::services::service::<dyn RequestsDesk>()?
         .detail(request_id)
         .await
+}
+
+/// The id of the request a reference names (« D-2025-00007 »): the
+/// detail page's address takes either.
+#[server(endpoint = "requests/find")]
+pub async fn find_request(reference: String) -> Result<i64, AppError> {
+    crate::auth::access::require_team()?;
+    if !is_reference(&reference) {
+        return Err(AppError::NotFound);
+    }
+    crate::services::service::<dyn RequestsDesk>()?
+        .id_of_reference(&reference)
+        .await
+}
+
+/// « D-2025-00007 » (any case): what a request's reference looks like.
+pub fn is_reference(text: &str) -> bool {
+    let mut parts = text.split('-');
+    let (Some(d), Some(year), Some(number), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
+    d.eq_ignore_ascii_case("d")
+        && year.len() == 4
+        && year.bytes().all(|b| b.is_ascii_digit())
+        && (1..=12).contains(&number.len())
+        && number.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Changes the memo, the search hints and/or the status (fields left out

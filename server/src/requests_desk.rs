@@ -87,6 +87,13 @@ impl RequestsDesk for RequestsDeskService {
         Ok(format::detail(row, emails, similar))
     }
 
+    async fn id_of_reference(&self, reference: &str) -> Result<i64, AppError> {
+        requests::id_of_reference(&self.db, reference)
+            .await
+            .map_err(app_error)?
+            .ok_or(AppError::NotFound)
+    }
+
     async fn edit(
         &self,
         user_id: i64,

@@ -314,6 +314,17 @@ pub struct DetailRow {
     pub created_at: DateTime<Utc>,
 }
 
+/// The id of the request with this reference (« D-2025-00007 », any case).
+pub async fn id_of_reference(
+    db: impl PgExecutor<'_>,
+    reference: &str,
+) -> sqlx::Result<Option<i64>> {
+    sqlx::query_scalar("SELECT id FROM requests WHERE reference = upper($1)")
+        .bind(reference)
+        .fetch_optional(db)
+        .await
+}
+
 pub async fn detail(db: impl PgExecutor<'_>, id: i64) -> sqlx::Result<Option<DetailRow>> {
     sqlx::query_as(
         "SELECT r.id, r.reference, p.name AS pool, r.source, r.status, r.organizer_name,

@@ -574,6 +574,7 @@ async fn over_http_anonymous_callers_are_refused_and_the_team_gets_pages(db: PgP
         ),
         ("/api/requests/list", vec![]),
         ("/api/requests/detail", vec![("request_id", "2")]),
+        ("/api/requests/find", vec![("reference", "D-2026-00001")]),
     ] {
         let reply = app.post_form(path, &fields, None).await;
         assert_eq!(reply.status, StatusCode::UNAUTHORIZED, "{path}");
@@ -613,6 +614,14 @@ async fn over_http_anonymous_callers_are_refused_and_the_team_gets_pages(db: PgP
     assert!(page.body.contains("&lt;script&gt;alert"));
     assert_eq!(
         app.get("/demandes/999999", Some(&token)).await.status,
+        StatusCode::NOT_FOUND
+    );
+    // Its reference is an address too, in any case.
+    let by_reference = app.get("/demandes/d-2026-00001", Some(&token)).await;
+    assert_eq!(by_reference.status, StatusCode::OK);
+    assert!(by_reference.body.contains("/demandes/1/catalogue"));
+    assert_eq!(
+        app.get("/demandes/D-1999-99999", Some(&token)).await.status,
         StatusCode::NOT_FOUND
     );
     assert_eq!(

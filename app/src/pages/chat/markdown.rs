@@ -1,6 +1,7 @@
 //! The little Markdown the assistant writes: lines, bullet lists (`- `,
-//! `* `, `• `), `**bold**`, and paths of this site (« /demandes/20 »)
-//! as links — never another site's address. Everything else stays plain text, and text is
+//! `* `, `• `), `**bold**`, and paths of this site (« /demandes/20 ») and
+//! request references (« D-2025-00007 ») as links — never another site's
+//! address. Everything else stays plain text, and text is
 //! never read as HTML (Leptos escapes it), so a model's answer cannot inject
 //! markup. Pure, so the server and the browser render the same blocks.
 //! A wrapper tag the model echoed (`<external_content …>`) is taken off
@@ -14,6 +15,8 @@ pub enum Span {
     Bold(String),
     /// A path of this site, shown as it is written.
     Link(String),
+    /// A request's reference (« D-2025-00007 »), linked to its page.
+    Request(String),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -94,7 +97,43 @@ fn push_plain(out: &mut Vec<Span>, text: &str) {
     push_text(out, rest);
 }
 
+/// Text with the request references in it made links: « D- », four
+/// digits, « - », digits, neither glued to a letter or digit before nor
+/// after.
 fn push_text(out: &mut Vec<Span>, text: &str) {
+    let mut rest = text;
+    while let Some((start, len)) = next_reference(rest) {
+        push_words(out, &rest[..start]);
+        out.push(Span::Request(rest[start..start + len].to_string()));
+        rest = &rest[start + len..];
+    }
+    push_words(out, rest);
+}
+
+/// Where the first reference of `text` starts, and its length.
+fn next_reference(text: &str) -> Option<(usize, usize)> {
+    let glued = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '-');
+    text.match_indices("D-").find_map(|(start, _)| {
+        let digits = |from: usize| {
+            text[from..]
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(text.len() - from)
+        };
+        let year = digits(start + 2);
+        let dash = start + 2 + year;
+        if year != 4 || !text[dash..].starts_with('-') {
+            return None;
+        }
+        let number = digits(dash + 1);
+        let end = dash + 1 + number;
+        let ok = (1..=12).contains(&number)
+            && !glued(text[..start].chars().last())
+            && !glued(text[end..].chars().next());
+        ok.then_some((start, end - start))
+    })
+}
+
+fn push_words(out: &mut Vec<Span>, text: &str) {
     if text.is_empty() {
         return;
     }
@@ -131,6 +170,11 @@ fn render_spans(spans: Vec<Span>) -> impl IntoView {
             Span::Link(path) => {
                 let href = path.clone();
                 view! { <a class="text-sky-700 underline hover:text-sky-900" href=href>{path}</a> }
+                    .into_any()
+            }
+            Span::Request(reference) => {
+                let href = format!("/demandes/{reference}");
+                view! { <a class="text-sky-700 underline hover:text-sky-900" href=href>{reference}</a> }
                     .into_any()
             }
         })
@@ -174,6 +218,28 @@ mod tests {
             "12/06/2026",
             "javascript:alert(1)",
             "/ espace",
+        ] {
+            assert_eq!(spans(text), [plain(text)], "{text}");
+        }
+    }
+
+    #[test]
+    fn request_references_link_to_their_page() {
+        assert_eq!(
+            spans("D-2025-00024 — mariage (perdue), voir D-2026-7."),
+            [
+                Span::Request("D-2025-00024".into()),
+                plain(" — mariage (perdue), voir "),
+                Span::Request("D-2026-7".into()),
+                plain("."),
+            ]
+        );
+        for text in [
+            "XD-2025-00024",
+            "D-2025-00024B",
+            "D-25-00024",
+            "D-2025-",
+            "D-2025-0002-4",
         ] {
             assert_eq!(spans(text), [plain(text)], "{text}");
         }

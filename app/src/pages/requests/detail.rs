@@ -9,7 +9,7 @@ use super::PageError;
 use crate::errors::AppError;
 use crate::fr;
 use crate::pages::{failure, AcceptanceRate, GuidelineForm, RequestPreferencesPanel};
-use crate::requests::{load_request, EditRequest, RequestDetail};
+use crate::requests::{find_request, is_reference, load_request, EditRequest, RequestDetail};
 use crate::training::AddGuideline;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -18,20 +18,19 @@ use leptos_router::hooks::use_params_map;
 #[component]
 pub fn RequestDetailPage() -> impl IntoView {
     let params = use_params_map();
-    let id = move || {
-        params
-            .read()
-            .get("id")
-            .and_then(|id| id.parse::<i64>().ok())
-    };
+    // The address names the request by id (« /demandes/7 ») or by
+    // reference (« /demandes/D-2025-00007 », as the assistant links it).
+    let key = move || params.read().get("id").unwrap_or_default();
     let edit = ServerAction::<EditRequest>::new();
     let request = Resource::new(
-        move || (id(), edit.version().get()),
-        |(id, _)| async move {
-            match id {
-                Some(id) => load_request(id).await,
-                None => Err(AppError::NotFound),
-            }
+        move || (key(), edit.version().get()),
+        |(key, _)| async move {
+            let id = match key.parse::<i64>() {
+                Ok(id) => id,
+                Err(_) if is_reference(&key) => find_request(key).await?,
+                Err(_) => return Err(AppError::NotFound),
+            };
+            load_request(id).await
         },
     );
     view! {
