@@ -69,6 +69,21 @@ pub fn next(turn: &Turn) -> Next {
              la demande ou précisez-la."
         ));
     }
+    // A reference the conversation does not know is read by reference
+    // first: every workflow then works on the request it names, whatever
+    // its id (`Target::resolve`).
+    if let Some(asked) = turn
+        .target
+        .as_ref()
+        .and_then(|t| t.unverified_reference.as_ref())
+    {
+        if about_one_request(&turn.intent) && turn.json("get_request").is_none() {
+            return guard(
+                turn,
+                Next::call("get_request", serde_json::json!({ "reference": asked })),
+            );
+        }
+    }
     let next = match &turn.intent {
         Intent::Qualify => qualify::next(turn),
         Intent::Find => find::next(turn),
@@ -99,6 +114,23 @@ pub fn next(turn: &Turn) -> Next {
         Intent::Help => Next::Say(help::text()),
     };
     guard(turn, next)
+}
+
+/// True for the workflows that work on one request (the conversation's or
+/// the one the message names).
+fn about_one_request(intent: &Intent) -> bool {
+    matches!(
+        intent,
+        Intent::Qualify
+            | Intent::Find
+            | Intent::Emails
+            | Intent::RequestFacts
+            | Intent::Catalogue
+            | Intent::Similar
+            | Intent::Write(_)
+            | Intent::Help
+            | Intent::UnclearCount
+    )
 }
 
 /// A request the message names that does not exist: said with the words

@@ -95,9 +95,13 @@ impl Turn {
                 }
             }
         }
+        let mut target = target::find(&request.system, &text);
+        if let Some(t) = &mut target {
+            t.resolve(&steps);
+        }
         Turn {
             intent: intent::recognise(&text),
-            target: target::find(&request.system, &text),
+            target,
             text,
             steps,
             rounds,

@@ -17,6 +17,8 @@ use serde::{Deserialize, Serialize};
 pub struct GetRequest {
     /// The request's id; the conversation's request when left out.
     pub request_id: Option<i64>,
+    /// Or its reference (« D-2025-00007 »), when that is what the user gave.
+    pub reference: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -189,17 +189,50 @@ fn qualify_asks_which_request_when_none_is_known() {
     let a = answer(&req);
     let (_, name, input) = a.tool_calls().next().unwrap();
     assert_eq!((name, input), ("get_request", &json!({"request_id": 12})));
-    // A reference the conversation does not know is checked once read.
+    // A reference the conversation does not know is read by reference,
+    // and checked once read.
     req = request(SYSTEM, "Qualifie D-2025-00017");
     let (calls, text) = run(&mut req, &mut qualify_tools(search(1, 0)));
     assert_eq!(
         calls,
-        [("get_request".to_string(), json!({"request_id": 17}))]
+        [(
+            "get_request".to_string(),
+            json!({"reference": "D-2025-00017"})
+        )]
     );
     assert!(
         text.contains("Je ne retrouve pas la demande D-2025-00017"),
         "{text}"
     );
+}
+
+#[test]
+fn a_reference_names_its_request_whatever_its_id() {
+    // D-2026-00042 is request 7 here: its number says nothing of its id,
+    // which only the read by reference tells.
+    let mut req = request("Tu es Maxy.", "Qualifie la demande D-2026-00042");
+    let mut tools = qualify_tools(search(2, 1));
+    let (calls, text) = run(&mut req, &mut |name, input| {
+        let mut v = tools(name, input)?;
+        if name == "get_request" {
+            v["request"]["id"] = json!(7);
+        }
+        Ok(v)
+    });
+    assert_eq!(
+        calls[0],
+        (
+            "get_request".to_string(),
+            json!({"reference": "D-2026-00042"})
+        )
+    );
+    let by_id: Vec<&Value> = calls
+        .iter()
+        .filter_map(|(_, input)| input.get("request_id"))
+        .collect();
+    assert!(!by_id.is_empty(), "{calls:?}");
+    assert!(by_id.iter().all(|id| **id == json!(7)), "{calls:?}");
+    assert!(!text.contains("retrouve pas"), "{text}");
 }
 
 #[test]

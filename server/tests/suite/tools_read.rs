@@ -229,6 +229,10 @@ async fn get_request_reads_the_conversation_request(db: PgPool) {
     assert_eq!(v["request"]["status"], "won");
     assert_eq!(v["request"]["team_memo"], Value::Null);
     assert_eq!(v["request"]["search_hints"], Value::Null);
+
+    // By its reference, in any case: the id need not be known.
+    let (v, _) = run(&ctx, "get_request", json!({"reference": "d-2026-00001"})).await;
+    assert_eq!(v["request"]["id"], p.request);
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -1238,6 +1242,27 @@ async fn bad_input_is_refused_and_nothing_is_written(db: PgPool) {
             json!({"request_id": -3}),
             invalid,
             "positif",
+        ),
+        (
+            &ctx,
+            "get_request",
+            json!({"reference": "D-1999-99999"}),
+            not_found,
+            "D-1999-99999",
+        ),
+        (
+            &ctx,
+            "get_request",
+            json!({"reference": "la demande 12"}),
+            invalid,
+            "D-2025-00007",
+        ),
+        (
+            &ctx,
+            "get_request",
+            json!({"request_id": 1, "reference": "D-2026-00001"}),
+            invalid,
+            "pas les deux",
         ),
         // No request at all.
         (

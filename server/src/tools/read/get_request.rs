@@ -10,7 +10,15 @@ use crate::tools::{ToolContext, ToolError, ToolOutcome};
 use serde_json::json;
 
 pub async fn run(ctx: &ToolContext, args: GetRequest) -> Result<ToolOutcome, ToolError> {
-    let id = input::request_id(ctx, args.request_id)?;
+    let id = match (args.request_id, args.reference.as_deref().map(str::trim)) {
+        (Some(_), Some(_)) => {
+            return Err(input::invalid(
+                "request_id ou reference, pas les deux : la référence désigne déjà la demande",
+            ))
+        }
+        (None, Some(reference)) => by_reference(ctx, reference).await?,
+        (id, None) => input::request_id(ctx, id)?,
+    };
     let r = request(ctx, id).await?;
     let summary = format!("Demande {} ({})", r.reference, status_label(&r.status));
     Ok(answer(
@@ -32,6 +40,21 @@ pub async fn run(ctx: &ToolContext, args: GetRequest) -> Result<ToolOutcome, Too
         }}),
         summary,
     ))
+}
+
+/// The id of the request a reference names: a reference of another shape
+/// is refused, one that names no request is not found.
+async fn by_reference(ctx: &ToolContext, reference: &str) -> Result<i64, ToolError> {
+    if !app::requests::is_reference(reference) {
+        return Err(input::invalid(format!(
+            "reference attendue sous la forme D-2025-00007 (reçu « {} »)",
+            crate::tools::output::truncate(reference, 30)
+        )));
+    }
+    crate::db::requests::id_of_reference(&ctx.db, reference)
+        .await
+        .map_err(|e| input::unavailable("get_request", e))?
+        .ok_or_else(|| ToolError::NotFound(format!("demande {}", reference.to_uppercase())))
 }
 
 /// The status as the team says it.
