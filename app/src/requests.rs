@@ -274,19 +274,13 @@ pub async fn find_request(reference: String) -> Result<i64, AppError> {
         .await
 }
 
-/// « D-2025-00007 » (any case): what a request's reference looks like.
+/// What may be a request's reference (« D-2025-00007 », « D-2025-00019-BIS »;
+/// the marketplace numbers them, so no more is assumed): up to 40 letters,
+/// digits and dashes, with a letter, read in any case.
 pub fn is_reference(text: &str) -> bool {
-    let mut parts = text.split('-');
-    let (Some(d), Some(year), Some(number), None) =
-        (parts.next(), parts.next(), parts.next(), parts.next())
-    else {
-        return false;
-    };
-    d.eq_ignore_ascii_case("d")
-        && year.len() == 4
-        && year.bytes().all(|b| b.is_ascii_digit())
-        && (1..=12).contains(&number.len())
-        && number.bytes().all(|b| b.is_ascii_digit())
+    (1..=40).contains(&text.len())
+        && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        && text.bytes().any(|b| b.is_ascii_alphabetic())
 }
 
 /// Changes the memo, the search hints and/or the status (fields left out

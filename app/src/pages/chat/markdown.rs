@@ -98,8 +98,8 @@ fn push_plain(out: &mut Vec<Span>, text: &str) {
 }
 
 /// Text with the request references in it made links: « D- », four
-/// digits, « - », digits, neither glued to a letter or digit before nor
-/// after.
+/// digits, « - », digits, and a copy's suffix if any (« -BIS »), neither
+/// glued to a letter or digit before nor after.
 fn push_text(out: &mut Vec<Span>, text: &str) {
     let mut rest = text;
     while let Some((start, len)) = next_reference(rest) {
@@ -125,7 +125,16 @@ fn next_reference(text: &str) -> Option<(usize, usize)> {
             return None;
         }
         let number = digits(dash + 1);
-        let end = dash + 1 + number;
+        let mut end = dash + 1 + number;
+        // « D-2025-00019-BIS »: capital letters after a dash.
+        if text[end..].starts_with('-') {
+            let suffix = text[end + 1..]
+                .find(|c: char| !c.is_ascii_uppercase())
+                .unwrap_or(text.len() - end - 1);
+            if (1..=10).contains(&suffix) {
+                end += 1 + suffix;
+            }
+        }
         let ok = (1..=12).contains(&number)
             && !glued(text[..start].chars().last())
             && !glued(text[end..].chars().next());
@@ -232,6 +241,14 @@ mod tests {
                 plain(" — mariage (perdue), voir "),
                 Span::Request("D-2026-7".into()),
                 plain("."),
+            ]
+        );
+        assert_eq!(
+            spans("(D-2025-00019-BIS)"),
+            [
+                plain("("),
+                Span::Request("D-2025-00019-BIS".into()),
+                plain(")"),
             ]
         );
         for text in [

@@ -47,7 +47,7 @@ pub async fn run(ctx: &ToolContext, args: GetRequest) -> Result<ToolOutcome, Too
 async fn by_reference(ctx: &ToolContext, reference: &str) -> Result<i64, ToolError> {
     if !app::requests::is_reference(reference) {
         return Err(input::invalid(format!(
-            "reference attendue sous la forme D-2025-00007 (reçu « {} »)",
+            "reference attendue telle que D-2025-00007 : lettres, chiffres et tirets (reçu « {} »)",
             crate::tools::output::truncate(reference, 30)
         )));
     }
