@@ -298,6 +298,19 @@ fn a_date_is_said_to_be_no_filter() {
         dated.notes
     );
     assert_eq!(dated.participants, Some(80));
+    // A day said with its hour is a date too, never an arrondissement.
+    for text in [
+        "cocktail pour 80 personnes le 5 à 19h",
+        "dîner de 40 personnes le 5 ou le 6 à 20h dans le 8e",
+    ] {
+        let c = extract(text);
+        assert!(
+            c.notes.iter().any(|n| n == super::DATE_NOTE),
+            "{text}: {:?}",
+            c.notes
+        );
+        assert!(!c.postal_codes.contains(&"75005".to_string()), "{text}");
+    }
     for undated in [
         "cocktail pour 80 personnes à 19h",
         "séminaire de 2 jours pour 30 personnes",

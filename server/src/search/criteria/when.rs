@@ -24,10 +24,20 @@ pub fn extract(scan: &mut Scan) -> bool {
     while i < scan.len() {
         // "le 5 ou le 6 à 19h": days before an hour are dates, not
         // arrondissements.
-        let at_hour = || hours::at(scan, i).map(|r| dates::days_before(scan, r.start)..r.end);
+        let at_hour = || {
+            let hour = hours::at(scan, i)?;
+            let days = dates::days_before(scan, hour.start);
+            Some((days..hour.end, days < hour.start))
+        };
         let date = dates::at(scan, i);
         dated |= date.as_ref().is_some_and(|r| r.end > i);
-        let found = date.or_else(at_hour).or_else(|| durations::at(scan, i));
+        let found = date.or_else(|| {
+            let (range, with_days) = at_hour()?;
+            // « le 5 à 19h »: the day is a date too.
+            dated |= with_days && range.end > i;
+            Some(range)
+        });
+        let found = found.or_else(|| durations::at(scan, i));
         match found {
             Some(range) if range.end > i => {
                 scan.consume(range.clone());
