@@ -3,9 +3,7 @@
 //! request, named by the system prompt line
 //! `DEMANDE EN COURS : id=<id> référence=<reference>`.
 use super::codes::{is_number, mentions_request};
-use super::turn::{Outcome, Step};
 use super::words::words;
-use serde_json::Value;
 
 /// The request a workflow works on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,41 +11,8 @@ pub struct Target {
     pub id: i64,
     /// A reference the user typed that the conversation does not know:
     /// `get_request` reads it by reference first (`plan`), and `id` is the
-    /// request's only then (`resolve`); until, a guess from its number.
+    /// request's only then (`turn::resolve`); until, a guess from its number.
     pub unverified_reference: Option<String>,
-}
-
-impl Target {
-    /// A reference the user typed, once `get_request` read it by that
-    /// reference: the id of the request read, checked.
-    pub fn resolve(&mut self, steps: &[Step]) {
-        let Some(asked) = &self.unverified_reference else {
-            return;
-        };
-        let read = steps.iter().rev().find_map(|s| match &s.outcome {
-            Outcome::Json(v)
-                if s.name == "get_request"
-                    && s.input
-                        .get("reference")
-                        .and_then(Value::as_str)
-                        .is_some_and(|r| r.eq_ignore_ascii_case(asked)) =>
-            {
-                Some(v.get("request").unwrap_or(v))
-            }
-            _ => None,
-        });
-        let id = read
-            .filter(|r| {
-                r.get("reference")
-                    .and_then(Value::as_str)
-                    .is_some_and(|r| r.eq_ignore_ascii_case(asked))
-            })
-            .and_then(|r| r.get("id")?.as_i64());
-        if let Some(id) = id {
-            self.id = id;
-            self.unverified_reference = None;
-        }
-    }
 }
 
 /// The marker the agent writes in the system prompt.

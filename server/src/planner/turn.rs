@@ -97,7 +97,7 @@ impl Turn {
         }
         let mut target = target::find(&request.system, &text);
         if let Some(t) = &mut target {
-            t.resolve(&steps);
+            resolve(t, &steps);
         }
         Turn {
             intent: intent::recognise(&text),
@@ -201,5 +201,36 @@ fn outcome(content: &str, is_error: bool) -> Outcome {
         // passes it on to tools as written.
         Ok(v) if v.is_object() => Outcome::Json(crate::llm::external::json_for_people(v)),
         _ => Outcome::Text(content.to_string()),
+    }
+}
+
+/// A reference the user typed, once `get_request` read it by that
+/// reference: the target becomes the request read, checked.
+fn resolve(target: &mut Target, steps: &[Step]) {
+    let Some(asked) = &target.unverified_reference else {
+        return;
+    };
+    let read = steps.iter().rev().find_map(|s| match &s.outcome {
+        Outcome::Json(v)
+            if s.name == "get_request"
+                && s.input
+                    .get("reference")
+                    .and_then(Value::as_str)
+                    .is_some_and(|r| r.eq_ignore_ascii_case(asked)) =>
+        {
+            Some(v.get("request").unwrap_or(v))
+        }
+        _ => None,
+    });
+    let id = read
+        .filter(|r| {
+            r.get("reference")
+                .and_then(Value::as_str)
+                .is_some_and(|r| r.eq_ignore_ascii_case(asked))
+        })
+        .and_then(|r| r.get("id")?.as_i64());
+    if let Some(id) = id {
+        target.id = id;
+        target.unverified_reference = None;
     }
 }
