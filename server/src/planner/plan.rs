@@ -71,7 +71,7 @@ pub fn next(turn: &Turn) -> Next {
     }
     // A reference the conversation does not know is read by reference
     // first: every workflow then works on the request it names, whatever
-    // its id (`Target::resolve`).
+    // its id (`turn::resolve`).
     if let Some(asked) = turn
         .target
         .as_ref()

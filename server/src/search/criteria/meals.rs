@@ -30,10 +30,7 @@ pub fn extract(scan: &Scan, found: &mut Criteria) {
     if !found.configurations.is_empty() {
         return;
     }
-    let said = |phrases: &[&str]| {
-        (0..scan.len()).find_map(|i| scan.longest(i, phrases).map(|(_, n)| i..i + n))
-    };
-    if said(WORKING_DAYS).is_some() {
+    if (0..scan.len()).any(|i| scan.longest(i, WORKING_DAYS).is_some()) {
         return;
     }
     let meal_said = (0..scan.len())
